@@ -1,0 +1,3 @@
+from hermes_hooks.cli import main
+
+raise SystemExit(main())

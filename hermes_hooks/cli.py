@@ -1,0 +1,37 @@
+"""``hermes-hooks``: the hook commands Hermes runs, and the tools to install them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .hooks import BINDINGS, BINDINGS_BY_COMMAND
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hermes-hooks",
+        description="Hermes Agent shell hooks for the mind. Each hook command reads one Hermes "
+        "payload on stdin and always exits 0.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for b in BINDINGS:
+        sub.add_parser(b.command, help=f"hook for {b.event}: {b.summary}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    # The hook path runs on every agent turn: dispatch before building any parser.
+    if len(args) == 1 and args[0] in BINDINGS_BY_COMMAND:
+        from .runner import run_hook
+
+        return run_hook(BINDINGS_BY_COMMAND[args[0]])
+    try:
+        _parser().parse_args(args)
+    except SystemExit as e:
+        if e.code not in (0, None):
+            return int(e.code) if isinstance(e.code, int) else 2
+        raise
+    return 2  # a hook command with extra arguments

@@ -1,0 +1,185 @@
+"""Opt-in, time-gated compaction after the Stop save.
+
+Hermes has no pre-compaction event (v0.19.0: none in ``VALID_HOOKS``), so the mind's maintenance
+pass (``cleanup_frames``, mode ``compact``) would never run for a Hermes user and temporary
+capture frames would pile up. This gate approximates it from the per-turn Stop hook: at most
+once per window, remembered in a small file because every hook run is a new process.
+
+Rules (see the design of the gate for the first six):
+
+- ``WAGGLE_HERMES_COMPACT_ON_STOP`` turns it on: truthy exactly when set and not ``''``, ``'0'``
+  or ``'false'`` in any letter case. Off (the default) does no file IO.
+- Window: ``WAGGLE_HERMES_COMPACT_WINDOW_MIN`` minutes when finite and > 0, else 10 minutes;
+  an explicit ``window_ms`` argument wins.
+- State: ``<hermes home>/.hive-mind-last-compact`` holds integer epoch milliseconds; missing,
+  empty or garbage means "never". A timestamp more than one window in the future (the clock
+  went back) is garbage too, instead of locking compaction out until that time.
+- The timestamp is written only after ``cleanup_frames`` succeeded, so a failure is retried on
+  the next turn. Writes are atomic (temp file + replace), the file is 0600, a directory we
+  create is 0700.
+- A Hermes gateway runs several sessions at once, so read-check-compact-write happens under a
+  non-blocking lock; a process that finds it held skips: another one is compacting right now.
+- It never raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import IO
+
+from .bridge import Bridge, BridgeError
+from .paths import compact_state_path
+
+DEFAULT_WINDOW_MS = 10 * 60_000
+_FALSE_VALUES = ("", "0", "false")
+
+
+class CompactOutcome(enum.Enum):
+    """What one pass through the gate did."""
+
+    DISABLED = "disabled"
+    INSIDE_WINDOW = "inside-window"
+    LOCKED = "locked"
+    COMPACTED = "compacted"
+    FAILED = "failed"
+
+
+def is_compact_enabled(env: Mapping[str, str] | None = None) -> bool:
+    """The opt-in flag, parsed exactly like the mind's other boolean switches."""
+    flag = (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_ON_STOP")
+    return flag is not None and flag.lower() not in _FALSE_VALUES
+
+
+def resolve_window_ms(env: Mapping[str, str] | None = None, override_ms: float | None = None) -> float:
+    """The window in milliseconds: the override, else the variable when usable, else 10 minutes."""
+    if override_ms is not None:
+        return override_ms
+    raw = (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_WINDOW_MIN", "")
+    try:
+        minutes = float(raw)
+    except ValueError:
+        return DEFAULT_WINDOW_MS
+    return minutes * 60_000 if math.isfinite(minutes) and minutes > 0 else DEFAULT_WINDOW_MS
+
+
+def read_last_compact_ts(path: Path) -> int | None:
+    """The stored epoch milliseconds, or None for missing, unreadable or garbage content."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def write_last_compact_ts(path: Path, ts: int) -> None:
+    """Atomically replace the state file with ``ts``: a kill at any instant leaves old or new."""
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        # mkstemp creates the file 0600 already; the write is tiny, no fsync needed for a hint.
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(str(ts))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _log(message: str) -> None:
+    print(f"hermes-hooks stop: {message}", file=sys.stderr)
+
+
+def _ensure_dir(directory: Path) -> None:
+    """Create the Hermes home 0700 if missing; an existing directory keeps its mode.
+
+    Without it, a flag set before Hermes ever created its home would fail every write and the
+    gate would silently degrade to compacting on every turn.
+    """
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+@contextlib.contextmanager
+def _try_lock(path: Path) -> Iterator[bool]:
+    """Yield True when we hold the lock (or locking is impossible), False when another holds it.
+
+    A lock file that cannot be opened (unwritable home) does not stop compaction: the gate
+    degrades to the design's unlocked behaviour rather than to never compacting.
+    """
+    try:
+        handle: IO[str] | None = open(path, "a")  # noqa: SIM115 - closed below
+    except OSError:
+        handle = None
+    if handle is None:
+        yield True
+        return
+    try:
+        import fcntl
+
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        handle.close()
+
+
+def maybe_compact_on_stop(
+    bridge: Bridge,
+    *,
+    now: Callable[[], int] | None = None,
+    hermes_home: str | os.PathLike[str] | None = None,
+    window_ms: float | None = None,
+    env: Mapping[str, str] | None = None,
+) -> CompactOutcome:
+    """Compact if enabled and due; never raises. ``now`` returns epoch milliseconds."""
+    if not is_compact_enabled(env):
+        return CompactOutcome.DISABLED
+    try:
+        return _compact_if_due(bridge, now or _now_ms, hermes_home, resolve_window_ms(env, window_ms))
+    except Exception as e:  # the error boundary of the gate: compaction is best effort
+        _log(f"compaction skipped: {type(e).__name__}: {e}")
+        return CompactOutcome.FAILED
+
+
+def _compact_if_due(
+    bridge: Bridge,
+    now: Callable[[], int],
+    hermes_home: str | os.PathLike[str] | None,
+    window: float,
+) -> CompactOutcome:
+    path = compact_state_path(hermes_home)
+    with contextlib.suppress(OSError):  # reported once, when the timestamp cannot be written
+        _ensure_dir(path.parent)
+    with _try_lock(path.with_name(path.name + ".lock")) as locked:
+        if not locked:
+            return CompactOutcome.LOCKED
+        current = now()
+        last = read_last_compact_ts(path)
+        if last is not None and last - current > window:
+            last = None  # far in the future: the clock went back; do not lock out for ages
+        if last is not None and current - last < window:
+            return CompactOutcome.INSIDE_WINDOW
+        try:
+            bridge.cleanup_frames()
+        except BridgeError as e:
+            _log(f"compaction failed: {e}")
+            return CompactOutcome.FAILED
+        try:
+            write_last_compact_ts(path, current)
+        except OSError as e:
+            _log(f"compacted, but cannot record it in {path} ({e.strerror or e})")
+        return CompactOutcome.COMPACTED

@@ -1,0 +1,58 @@
+"""The JSON object Hermes writes to a shell hook's stdin, parsed into a typed value.
+
+Hermes v0.19.0 (``agent.shell_hooks._serialize_payload``) sends the keys ``hook_event_name,
+tool_name, tool_input, session_id, cwd, extra`` in that order; everything event-specific is in
+``extra``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class PayloadError(ValueError):
+    """Stdin is not a Hermes payload; ``str()`` is the one line the user sees."""
+
+
+@dataclass(frozen=True)
+class HermesPayload:
+    event: str
+    session_id: str
+    cwd: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, key: str) -> str:
+        """``extra[key]`` when it is a string, else ``''``."""
+        value = self.extra.get(key)
+        return value if isinstance(value, str) else ""
+
+
+def parse_payload(data: bytes) -> HermesPayload:
+    """Parse stdin bytes; raise PayloadError with a one-line reason."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PayloadError(f"payload is not UTF-8 (byte {e.start})") from None
+    if not text.strip():
+        raise PayloadError("empty payload on stdin")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PayloadError(f"payload is not valid JSON (line {e.lineno}, column {e.colno})") from None
+    if not isinstance(raw, dict):
+        raise PayloadError(f"payload is not a JSON object (got {type(raw).__name__})")
+    extra = raw.get("extra")
+    if not isinstance(extra, dict):
+        raise PayloadError("payload has no 'extra' object")
+    return HermesPayload(
+        event=_str(raw.get("hook_event_name")),
+        session_id=_str(raw.get("session_id")),
+        cwd=_str(raw.get("cwd")),
+        extra=extra,
+    )
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""

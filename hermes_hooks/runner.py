@@ -1,0 +1,50 @@
+"""The one runner for every hook: stdin → payload → handler → exit 0, whatever happens.
+
+Hermes ignores a hook's exit code for these events, but a non-zero exit or a traceback is noise
+in its log, and anything on stdout is read by Hermes (``pre_llm_call`` would inject it into the
+prompt). So this is the error boundary: each failure becomes one line on stderr and exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import BinaryIO
+
+from .bridge import Bridge, BridgeError
+from .hooks import Binding, HookContext
+from .payload import PayloadError, parse_payload
+
+# Generous on purpose: ``extra.conversation_history`` grows with the session, and a payload
+# dropped for its size is a lost save.
+MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
+
+
+def _read_bounded(stream: BinaryIO) -> bytes:
+    data = stream.read(MAX_PAYLOAD_BYTES + 1)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        raise PayloadError(f"payload larger than {MAX_PAYLOAD_BYTES} bytes; ignored")
+    return data
+
+
+def run_hook(binding: Binding, stdin: BinaryIO | None = None) -> int:
+    """Run one hook to completion; always return 0."""
+    try:
+        payload = parse_payload(_read_bounded(stdin or sys.stdin.buffer))
+        binding.handler(payload, HookContext(Bridge.from_env(), os.environ))
+    except (PayloadError, BridgeError) as e:
+        _report(binding, str(e))
+    except OSError as e:
+        _report(binding, f"{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+    except Exception as e:  # a bug of ours must not become a traceback in Hermes' log
+        _report(binding, f"internal error: {type(e).__name__}: {e}")
+    except KeyboardInterrupt:
+        _report(binding, "interrupted")
+    return 0
+
+
+def _report(binding: Binding, message: str) -> None:
+    try:
+        print(f"hermes-hooks {binding.command}: {message}", file=sys.stderr)
+    except OSError:  # stderr closed by the host: nothing left to tell
+        pass

@@ -1,0 +1,1 @@
+"""hooksim: replay scripted agent sessions against real hook processes in virtual time."""

@@ -1,0 +1,1 @@
+"""pytest plugin: collect hooksim scenario files as test items."""
