@@ -14,9 +14,12 @@ import os
 import shlex
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+
+# Typing-only imports: ``typing`` and ``collections.abc`` cost milliseconds on every turn.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 DEFAULT_MIND_CMD = "hive-mind"
 DEFAULT_TIMEOUT_S = 10.0
@@ -40,12 +43,17 @@ def _first_line(data: bytes) -> str:
     return text.splitlines()[0] if text else ""
 
 
-@dataclass(frozen=True)
 class Bridge:
     """The mind's bridge command and the time one call may take."""
 
-    command: Sequence[str]
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    __slots__ = ("command", "timeout_s")
+
+    def __init__(self, command: Sequence[str], timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.command = list(command)
+        self.timeout_s = timeout_s
+
+    def __repr__(self) -> str:
+        return f"Bridge({self.command!r}, timeout_s={self.timeout_s!r})"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Bridge:
@@ -89,7 +97,9 @@ class Bridge:
             raise BridgeError(f"{name} timed out after {self.timeout_s:g}s; killed") from None
         if proc.returncode != 0:
             detail = _first_line(stderr) or _first_line(stdout)
-            raise BridgeError(f"{name} exited {proc.returncode}" + (f": {detail}" if detail else ""))
+            raise BridgeError(
+                f"{name} exited {proc.returncode}" + (f": {detail}" if detail else "")
+            )
         text = stdout.strip()
         if not text:
             return None
@@ -122,7 +132,13 @@ class Bridge:
     def start_session(self, *, session_id: str, cwd: str, model: str, platform: str) -> None:
         self.call(
             "start_session",
-            {"session_id": session_id, "cwd": cwd, "model": model, "platform": platform, "source": "hermes"},
+            {
+                "session_id": session_id,
+                "cwd": cwd,
+                "model": model,
+                "platform": platform,
+                "source": "hermes",
+            },
         )
 
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
 
 from .hooks import BINDINGS, BINDINGS_BY_COMMAND
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # not on the per-turn hook path
+
     parser = argparse.ArgumentParser(
         prog="hermes-hooks",
         description="Hermes Agent shell hooks for the mind. Each hook command reads one Hermes "

@@ -29,14 +29,17 @@ import enum
 import math
 import os
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
-from typing import IO
 
-from .bridge import Bridge, BridgeError
+from .bridge import BridgeError
 from .paths import compact_state_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import IO
+
+    from .bridge import Bridge
 
 DEFAULT_WINDOW_MS = 10 * 60_000
 _FALSE_VALUES = ("", "0", "false")
@@ -58,7 +61,9 @@ def is_compact_enabled(env: Mapping[str, str] | None = None) -> bool:
     return flag is not None and flag.lower() not in _FALSE_VALUES
 
 
-def resolve_window_ms(env: Mapping[str, str] | None = None, override_ms: float | None = None) -> float:
+def resolve_window_ms(
+    env: Mapping[str, str] | None = None, override_ms: float | None = None
+) -> float:
     """The window in milliseconds: the override, else the variable when usable, else 10 minutes."""
     if override_ms is not None:
         return override_ms
@@ -70,24 +75,33 @@ def resolve_window_ms(env: Mapping[str, str] | None = None, override_ms: float |
     return minutes * 60_000 if math.isfinite(minutes) and minutes > 0 else DEFAULT_WINDOW_MS
 
 
-def read_last_compact_ts(path: Path) -> int | None:
+def read_last_compact_ts(path: str) -> int | None:
     """The stored epoch milliseconds, or None for missing, unreadable or garbage content."""
     try:
-        text = path.read_text(encoding="ascii").strip()
+        with open(path, encoding="ascii") as f:
+            text = f.read(64).strip()
     except (OSError, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
 
 
-def write_last_compact_ts(path: Path, ts: int) -> None:
-    """Atomically replace the state file with ``ts``: a kill at any instant leaves old or new."""
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+def write_last_compact_ts(path: str, ts: int) -> None:
+    """Atomically replace the state file with ``ts``: a kill at any instant leaves old or new.
+
+    The temporary name carries our pid, so concurrent writers never share one. (Not
+    ``tempfile``: its import costs the hook more than the whole write.)
+    """
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        # mkstemp creates the file 0600 already; the write is tiny, no fsync needed for a hint.
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(str(ts))
+        os.fchmod(fd, 0o600)  # a leftover file of a dead process with our pid keeps its mode
+        os.write(fd, str(ts).encode("ascii"))
+        os.close(fd)
+        fd = -1
         os.replace(tmp, path)
     except BaseException:
+        if fd >= 0:
+            os.close(fd)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
@@ -101,17 +115,17 @@ def _log(message: str) -> None:
     print(f"hermes-hooks stop: {message}", file=sys.stderr)
 
 
-def _ensure_dir(directory: Path) -> None:
+def _ensure_dir(directory: str) -> None:
     """Create the Hermes home 0700 if missing; an existing directory keeps its mode.
 
     Without it, a flag set before Hermes ever created its home would fail every write and the
     gate would silently degrade to compacting on every turn.
     """
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
 
 
 @contextlib.contextmanager
-def _try_lock(path: Path) -> Iterator[bool]:
+def _try_lock(path: str) -> Iterator[bool]:
     """Yield True when we hold the lock (or locking is impossible), False when another holds it.
 
     A lock file that cannot be opened (unwritable home) does not stop compaction: the gate
@@ -149,7 +163,9 @@ def maybe_compact_on_stop(
     if not is_compact_enabled(env):
         return CompactOutcome.DISABLED
     try:
-        return _compact_if_due(bridge, now or _now_ms, hermes_home, resolve_window_ms(env, window_ms))
+        return _compact_if_due(
+            bridge, now or _now_ms, hermes_home, resolve_window_ms(env, window_ms)
+        )
     except Exception as e:  # the error boundary of the gate: compaction is best effort
         _log(f"compaction skipped: {type(e).__name__}: {e}")
         return CompactOutcome.FAILED
@@ -163,8 +179,8 @@ def _compact_if_due(
 ) -> CompactOutcome:
     path = compact_state_path(hermes_home)
     with contextlib.suppress(OSError):  # reported once, when the timestamp cannot be written
-        _ensure_dir(path.parent)
-    with _try_lock(path.with_name(path.name + ".lock")) as locked:
+        _ensure_dir(os.path.dirname(path))
+    with _try_lock(path + ".lock") as locked:
         if not locked:
             return CompactOutcome.LOCKED
         current = now()

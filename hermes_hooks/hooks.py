@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from .bridge import Bridge
 from .compact_on_stop import maybe_compact_on_stop
-from .payload import HermesPayload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from .bridge import Bridge
+    from .payload import HermesPayload
+
+    Handler = Callable[[HermesPayload, "HookContext"], None]
 
 
-@dataclass(frozen=True)
 class HookContext:
     """What a handler may use besides its payload: the bridge and the environment."""
 
-    bridge: Bridge
-    env: Mapping[str, str]
+    __slots__ = ("bridge", "env")
 
-
-Handler = Callable[[HermesPayload, HookContext], None]
+    def __init__(self, bridge: Bridge, env: Mapping[str, str]) -> None:
+        self.bridge = bridge
+        self.env = env
 
 
 def session_start(payload: HermesPayload, ctx: HookContext) -> None:
@@ -62,14 +65,19 @@ def stop(payload: HermesPayload, ctx: HookContext) -> None:
     maybe_compact_on_stop(ctx.bridge, env=ctx.env)
 
 
-@dataclass(frozen=True)
 class Binding:
     """A subcommand of ``hermes-hooks``, the Hermes event it runs on, and its handler."""
 
-    command: str
-    event: str
-    handler: Handler
-    summary: str
+    __slots__ = ("command", "event", "handler", "summary")
+
+    def __init__(self, command: str, event: str, handler: Handler, summary: str) -> None:
+        self.command = command
+        self.event = event
+        self.handler = handler
+        self.summary = summary
+
+    def __repr__(self) -> str:
+        return f"Binding({self.command!r}, {self.event!r})"
 
 
 # The Hermes events we bind. There is deliberately no pre-compact binding: Hermes v0.19.0 has no
@@ -78,7 +86,12 @@ class Binding:
 # instead: see ``compact_on_stop``.
 BINDINGS: tuple[Binding, ...] = (
     Binding("session-start", "on_session_start", session_start, "tell the mind a session began"),
-    Binding("user-prompt-submit", "pre_llm_call", user_prompt_submit, "capture the prompt as a temporary frame"),
+    Binding(
+        "user-prompt-submit",
+        "pre_llm_call",
+        user_prompt_submit,
+        "capture the prompt as a temporary frame",
+    ),
     Binding("stop", "post_llm_call", stop, "save the response, then maybe compact"),
 )
 BINDINGS_BY_COMMAND: dict[str, Binding] = {b.command: b for b in BINDINGS}

@@ -8,20 +8,26 @@ tool_name, tool_input, session_id, cwd, extra`` in that order; everything event-
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class PayloadError(ValueError):
     """Stdin is not a Hermes payload; ``str()`` is the one line the user sees."""
 
 
-@dataclass(frozen=True)
 class HermesPayload:
-    event: str
-    session_id: str
-    cwd: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    """The fields our handlers read; everything event-specific stays in ``extra``."""
+
+    __slots__ = ("cwd", "event", "extra", "session_id")
+
+    def __init__(self, event: str, session_id: str, cwd: str, extra: dict[str, Any]) -> None:
+        self.event = event
+        self.session_id = session_id
+        self.cwd = cwd
+        self.extra = extra
 
     def text(self, key: str) -> str:
         """``extra[key]`` when it is a string, else ``''``."""
@@ -40,7 +46,9 @@ def parse_payload(data: bytes) -> HermesPayload:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as e:
-        raise PayloadError(f"payload is not valid JSON (line {e.lineno}, column {e.colno})") from None
+        raise PayloadError(
+            f"payload is not valid JSON (line {e.lineno}, column {e.colno})"
+        ) from None
     if not isinstance(raw, dict):
         raise PayloadError(f"payload is not a JSON object (got {type(raw).__name__})")
     extra = raw.get("extra")

@@ -7,13 +7,19 @@ prompt). So this is the error boundary: each failure becomes one line on stderr 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from typing import BinaryIO
 
 from .bridge import Bridge, BridgeError
-from .hooks import Binding, HookContext
+from .hooks import HookContext
 from .payload import PayloadError, parse_payload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    from .hooks import Binding
 
 # Generous on purpose: ``extra.conversation_history`` grows with the session, and a payload
 # dropped for its size is a lost save.
@@ -44,7 +50,5 @@ def run_hook(binding: Binding, stdin: BinaryIO | None = None) -> int:
 
 
 def _report(binding: Binding, message: str) -> None:
-    try:
+    with contextlib.suppress(OSError):  # stderr closed by the host: nothing left to tell
         print(f"hermes-hooks {binding.command}: {message}", file=sys.stderr)
-    except OSError:  # stderr closed by the host: nothing left to tell
-        pass

@@ -17,7 +17,9 @@ _SCRUBBED_PREFIXES = ("WAGGLE_", "HERMES_", "HOOKSIM_")
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     """Point HOME at a directory that must still be empty after the test, and scrub our variables.
 
     Any code path that falls back to the default location (``~/.hermes``) writes here, and the

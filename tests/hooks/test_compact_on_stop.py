@@ -37,7 +37,7 @@ def bridge() -> Bridge:
 
 
 def state(hermes_home: Path) -> Path:
-    return compact_state_path(hermes_home)
+    return Path(compact_state_path(hermes_home))
 
 
 def write_state(hermes_home: Path, content: str) -> None:
@@ -129,7 +129,11 @@ def test_6_unwritable_state_still_compacts(
 
 @freeze_time(NOW)
 def test_7_window_variable_is_honoured_and_the_override_wins(
-    enabled: None, fp: FakeProcess, bridge: Bridge, hermes_home: Path, monkeypatch: pytest.MonkeyPatch
+    enabled: None,
+    fp: FakeProcess,
+    bridge: Bridge,
+    hermes_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """WAGGLE_HERMES_COMPACT_WINDOW_MIN=5 makes 6 minutes ago due; an explicit window wins."""
     monkeypatch.setenv("WAGGLE_HERMES_COMPACT_WINDOW_MIN", "5")
@@ -179,7 +183,9 @@ def test_8_flag_truth_table(value: str | None, expected: bool) -> None:
         ("", DEFAULT_WINDOW_MS),
     ],
 )
-def test_window_is_used_only_when_finite_and_positive(value: str | None, expected_ms: float) -> None:
+def test_window_is_used_only_when_finite_and_positive(
+    value: str | None, expected_ms: float
+) -> None:
     """The window variable counts only as a finite, positive number of minutes."""
     env = {} if value is None else {"WAGGLE_HERMES_COMPACT_WINDOW_MIN": value}
     assert resolve_window_ms(env) == expected_ms
@@ -247,7 +253,11 @@ def test_existing_home_keeps_its_mode(
 
 @freeze_time(NOW)
 def test_state_write_is_atomic(
-    enabled: None, fp: FakeProcess, bridge: Bridge, hermes_home: Path, monkeypatch: pytest.MonkeyPatch
+    enabled: None,
+    fp: FakeProcess,
+    bridge: Bridge,
+    hermes_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The state file is replaced, never written in place: a crash mid-write leaves the old value."""
     fp.register(CLEANUP)
@@ -273,12 +283,12 @@ def test_state_path_follows_hermes_home_variable(
 ) -> None:
     """Without an argument, the state file lives in $HERMES_HOME."""
     monkeypatch.setenv("HERMES_HOME", str(hermes_home))
-    assert compact_state_path() == hermes_home / ".hive-mind-last-compact"
+    assert compact_state_path() == str(hermes_home / ".hive-mind-last-compact")
 
 
-def test_state_path_defaults_to_dot_hermes(_isolated_home: Path) -> None:
+def test_state_path_defaults_to_dot_hermes(isolated_home: Path) -> None:
     """Without $HERMES_HOME, the state file lives in ~/.hermes."""
-    assert compact_state_path() == _isolated_home / ".hermes" / ".hive-mind-last-compact"
+    assert compact_state_path() == str(isolated_home / ".hermes" / ".hive-mind-last-compact")
 
 
 # --- concurrency ----------------------------------------------------------------------------
@@ -321,7 +331,11 @@ def test_concurrent_stops_compact_once(
         t.join()
     assert stub_bridge.tools() == ["cleanup_frames"]
     assert outcomes.count(CompactOutcome.COMPACTED) == 1
-    assert set(outcomes) <= {CompactOutcome.COMPACTED, CompactOutcome.LOCKED, CompactOutcome.INSIDE_WINDOW}
+    assert set(outcomes) <= {
+        CompactOutcome.COMPACTED,
+        CompactOutcome.LOCKED,
+        CompactOutcome.INSIDE_WINDOW,
+    }
 
 
 @freeze_time(NOW)
@@ -333,4 +347,7 @@ def test_never_raises_on_unexpected_errors(
     def broken_clock() -> int:
         raise RuntimeError("clock exploded")
 
-    assert maybe_compact_on_stop(bridge, hermes_home=hermes_home, now=broken_clock) is CompactOutcome.FAILED
+    assert (
+        maybe_compact_on_stop(bridge, hermes_home=hermes_home, now=broken_clock)
+        is CompactOutcome.FAILED
+    )

@@ -28,7 +28,12 @@ def run_hook(
 ) -> subprocess.CompletedProcess[bytes]:
     """Spawn like Hermes v0.19.0: argv without a shell, payload on stdin then EOF."""
     return subprocess.run(
-        hook_argv(subcommand), input=payload, capture_output=True, timeout=timeout, env=env, check=False
+        hook_argv(subcommand),
+        input=payload,
+        capture_output=True,
+        timeout=timeout,
+        env=env,
+        check=False,
     )
 
 
@@ -40,7 +45,9 @@ def env(stub_bridge: StubBridge, tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "HOME": str(home), "HERMES_HOME": str(home / ".hermes")}
 
 
-def test_stop_saves_then_compacts_in_real_processes(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_stop_saves_then_compacts_in_real_processes(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """`hermes-hooks stop` with the flag on: save then cleanup, exit 0, stdout empty, state stamped."""
     env["WAGGLE_HERMES_COMPACT_ON_STOP"] = "1"
     result = run_hook("stop", stop_payload("It is 42."), env)
@@ -60,7 +67,9 @@ def test_stop_saves_then_compacts_in_real_processes(stub_bridge: StubBridge, env
     assert abs(int(stamp) - time.time() * 1000) < 60_000
 
 
-def test_second_stop_inside_the_window_does_not_compact(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_second_stop_inside_the_window_does_not_compact(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """Two Stop hooks in a row, as two processes: the state file carries the window across."""
     env["WAGGLE_HERMES_COMPACT_ON_STOP"] = "true"
     run_hook("stop", stop_payload("one"), env)
@@ -68,7 +77,9 @@ def test_second_stop_inside_the_window_does_not_compact(stub_bridge: StubBridge,
     assert stub_bridge.tools() == ["save_memory", "cleanup_frames", "save_memory"]
 
 
-def test_default_off_never_creates_hermes_home(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_default_off_never_creates_hermes_home(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """With the flag unset the Stop hook saves and touches no state file."""
     result = run_hook("stop", stop_payload(), env)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
@@ -76,9 +87,14 @@ def test_default_off_never_creates_hermes_home(stub_bridge: StubBridge, env: dic
     assert not Path(env["HERMES_HOME"]).exists()
 
 
-def test_prompt_and_session_start_in_real_processes(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_prompt_and_session_start_in_real_processes(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """The other two bindings, run as processes, call their bridge tools and print nothing."""
-    for subcommand, payload in (("session-start", session_start_payload()), ("user-prompt-submit", prompt_payload())):
+    for subcommand, payload in (
+        ("session-start", session_start_payload()),
+        ("user-prompt-submit", prompt_payload()),
+    ):
         result = run_hook(subcommand, payload, env)
         assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
     assert stub_bridge.tools() == ["start_session", "save_memory"]
@@ -87,13 +103,19 @@ def test_prompt_and_session_start_in_real_processes(stub_bridge: StubBridge, env
 def test_python_dash_m_entry_point(stub_bridge: StubBridge, env: dict[str, str]) -> None:
     """`python -m hermes_hooks stop` behaves like the console script."""
     result = subprocess.run(
-        [sys.executable, "-m", "hermes_hooks", "stop"], input=stop_payload(), capture_output=True, env=env, check=False
+        [sys.executable, "-m", "hermes_hooks", "stop"],
+        input=stop_payload(),
+        capture_output=True,
+        env=env,
+        check=False,
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
     assert stub_bridge.tools() == ["save_memory"]
 
 
-def test_hanging_bridge_is_killed_with_its_children(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_hanging_bridge_is_killed_with_its_children(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """A bridge that hangs (and forks a sleeper) is killed at WAGGLE_BRIDGE_TIMEOUT_S; exit 0."""
     stub_bridge.behave("save_memory", "hang")
     env.update(stub_bridge.env, WAGGLE_BRIDGE_TIMEOUT_S="1")
@@ -126,10 +148,15 @@ def _alive(pid: int) -> bool:
         (b"", "empty payload on stdin"),
         (b"{", "payload is not valid JSON (line 1, column 2)"),
         (b"[]", "payload is not a JSON object (got list)"),
-        (b'{"hook_event_name": "post_llm_call", "session_id": "s"}', "payload has no 'extra' object"),
+        (
+            b'{"hook_event_name": "post_llm_call", "session_id": "s"}',
+            "payload has no 'extra' object",
+        ),
     ],
 )
-def test_bad_stdin_real_process(stdin: bytes, message: str, stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_bad_stdin_real_process(
+    stdin: bytes, message: str, stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """Bad input to a real hook process: exit 0, one stderr line, no traceback, no stdout."""
     result = run_hook("stop", stdin, env)
     assert (result.returncode, result.stdout) == (0, b"")
@@ -137,7 +164,9 @@ def test_bad_stdin_real_process(stdin: bytes, message: str, stub_bridge: StubBri
     assert stub_bridge.calls() == []
 
 
-def test_bad_timeout_variable_falls_back_to_the_default(stub_bridge: StubBridge, env: dict[str, str]) -> None:
+def test_bad_timeout_variable_falls_back_to_the_default(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
     """A WAGGLE_BRIDGE_TIMEOUT_S that is not a positive number uses the default of 10 s."""
     env["WAGGLE_BRIDGE_TIMEOUT_S"] = "soon"
     result = run_hook("stop", stop_payload(), env)
@@ -157,5 +186,7 @@ def test_hook_import_path_is_stdlib_only(env: dict[str, str]) -> None:
         "added = set(sys.modules) - before\n"
         "print('\\n'.join(sorted(m for m in added if m.split('.')[0] not in stdlib)))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert {m.split(".")[0] for m in result.stdout.split()} == {"hermes_hooks"}

@@ -40,7 +40,10 @@ def tools(fp: FakeProcess) -> list[str]:
 
 
 def test_9_default_off_saves_and_never_compacts(
-    fp: FakeProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hermes_home: Path
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    hermes_home: Path,
 ) -> None:
     """Flag unset: the response is saved exactly as before and cleanup_frames is never called."""
     received: list[bytes] = []
@@ -61,7 +64,10 @@ def test_9_default_off_saves_and_never_compacts(
 
 @freeze_time(NOW)
 def test_10_saves_before_compacting(
-    enabled: None, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    enabled: None,
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Flag on and due: save_memory runs first, then cleanup_frames."""
     fp.register(SAVE)
@@ -73,7 +79,10 @@ def test_10_saves_before_compacting(
 
 @freeze_time(NOW)
 def test_11_failed_compaction_still_exits_zero(
-    enabled: None, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    enabled: None,
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """cleanup_frames fails: exit 0, the save happened once, one line on stderr, nothing on stdout."""
     fp.register(SAVE)
@@ -82,7 +91,10 @@ def test_11_failed_compaction_still_exits_zero(
     assert tools(fp) == ["save_memory", "cleanup_frames"]
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == "hermes-hooks stop: compaction failed: hive-mind call cleanup_frames exited 3: mind busy\n"
+    assert (
+        err
+        == "hermes-hooks stop: compaction failed: hive-mind call cleanup_frames exited 3: mind busy\n"
+    )
 
 
 @pytest.mark.parametrize("response", [None, "", 42, ["a"]])
@@ -98,7 +110,10 @@ def test_12_no_response_still_compacts(
 
 @freeze_time(NOW)
 def test_failed_save_skips_compaction(
-    enabled: None, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    enabled: None,
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A save that failed skips compaction: the capture is the priority, maintenance comes after."""
     fp.register(SAVE, returncode=1, stderr="disk full\nmore detail")
@@ -110,7 +125,9 @@ def test_failed_save_skips_compaction(
     )
 
 
-def test_user_prompt_is_saved_as_a_temporary_frame(fp: FakeProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_user_prompt_is_saved_as_a_temporary_frame(
+    fp: FakeProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """pre_llm_call saves the user's message as a temporary user frame."""
     received: list[bytes] = []
     fp.register(SAVE, stdin_callable=received.append)
@@ -127,7 +144,9 @@ def test_user_prompt_is_saved_as_a_temporary_frame(fp: FakeProcess, monkeypatch:
 
 
 @pytest.mark.parametrize("message", ["", None, 7])
-def test_empty_prompt_saves_nothing(message: object, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_empty_prompt_saves_nothing(
+    message: object, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A prompt without text (e.g. an image-only turn) is not saved as an empty frame."""
     assert run(["user-prompt-submit"], prompt_payload(message), monkeypatch) == 0
     assert list(fp.calls) == []
@@ -137,7 +156,9 @@ def test_session_start_tells_the_mind(fp: FakeProcess, monkeypatch: pytest.Monke
     """on_session_start calls start_session with the session, cwd, model and platform."""
     received: list[bytes] = []
     fp.register(START, stdin_callable=received.append)
-    payload = session_start_payload(session_id="s42", cwd="/home/u/proj", model="m1", platform="telegram")
+    payload = session_start_payload(
+        session_id="s42", cwd="/home/u/proj", model="m1", platform="telegram"
+    )
     assert run(["session-start"], payload, monkeypatch) == 0
     assert json.loads(received[0]) == {
         "session_id": "s42",
@@ -196,10 +217,15 @@ def test_oversized_payload_is_refused_in_one_line(
 
     monkeypatch.setattr(runner, "MAX_PAYLOAD_BYTES", 100)
     assert run(["stop"], stop_payload("x" * 200), monkeypatch) == 0
-    assert capsys.readouterr() == ("", "hermes-hooks stop: payload larger than 100 bytes; ignored\n")
+    assert capsys.readouterr() == (
+        "",
+        "hermes-hooks stop: payload larger than 100 bytes; ignored\n",
+    )
 
 
-def test_large_payload_within_the_bound_is_saved(fp: FakeProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_payload_within_the_bound_is_saved(
+    fp: FakeProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A long session's payload (here 8 MiB of history) is still read and saved."""
     fp.register(SAVE)
     history = [{"role": "user", "content": "y" * 1024}] * 8192
@@ -216,7 +242,11 @@ def test_large_payload_within_the_bound_is_saved(fp: FakeProcess, monkeypatch: p
     ],
 )
 def test_bridge_with_other_stdout_is_a_failed_call(
-    stdout: str, reason: str, fp: FakeProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    stdout: str,
+    reason: str,
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Exit 0 with stdout that is not empty or one JSON object counts as a failure."""
     fp.register(SAVE, stdout=stdout)
@@ -224,7 +254,9 @@ def test_bridge_with_other_stdout_is_a_failed_call(
     assert capsys.readouterr().err == f"hermes-hooks stop: hive-mind call save_memory {reason}\n"
 
 
-def test_bridge_not_found(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bridge_not_found(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """A mind command that does not exist is one line naming it and the variable to set."""
     monkeypatch.setenv("WAGGLE_MIND_CMD", str(tmp_path / "no-such-mind"))
     assert run(["stop"], stop_payload(), monkeypatch) == 0
@@ -235,16 +267,23 @@ def test_bridge_not_found(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     )
 
 
-def test_bridge_not_executable(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bridge_not_executable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """A mind command without the exec bit is one line, not a traceback."""
     script = tmp_path / "mind"
     script.write_text("#!/bin/sh\nexit 0\n")
     monkeypatch.setenv("WAGGLE_MIND_CMD", str(script))
     assert run(["stop"], stop_payload(), monkeypatch) == 0
-    assert capsys.readouterr().err == f"hermes-hooks stop: {script} call save_memory: command not executable\n"
+    assert (
+        capsys.readouterr().err
+        == f"hermes-hooks stop: {script} call save_memory: command not executable\n"
+    )
 
 
-def test_unparseable_mind_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unparseable_mind_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A mind command with an unclosed quote is reported, not raised."""
     monkeypatch.setenv("WAGGLE_MIND_CMD", "mind 'unclosed")
     assert run(["stop"], stop_payload(), monkeypatch) == 0
@@ -256,7 +295,7 @@ def test_unparseable_mind_command(monkeypatch: pytest.MonkeyPatch, capsys: pytes
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """A typo'd subcommand is not a hook run: it prints usage and exits 2."""
     assert main(["stopp"]) == 2
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     assert "invalid choice: 'stopp'" in err
 
 
@@ -266,5 +305,39 @@ def test_help_lists_the_bindings(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for line in ("session-start", "on_session_start", "user-prompt-submit", "pre_llm_call", "stop", "post_llm_call"):
+    for line in (
+        "session-start",
+        "on_session_start",
+        "user-prompt-submit",
+        "pre_llm_call",
+        "stop",
+        "post_llm_call",
+    ):
         assert line in out
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (RuntimeError("boom"), "internal error: RuntimeError: boom"),
+        (PermissionError(13, "Permission denied", "/x/y"), "Permission denied: /x/y"),
+        (KeyboardInterrupt(), "interrupted"),
+    ],
+)
+def test_unexpected_errors_become_one_line(
+    error: BaseException,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Even a bug in a handler is one line on stderr and exit 0, never a traceback."""
+    from hermes_hooks.hooks import BINDINGS_BY_COMMAND, Binding
+
+    def broken(*args: object) -> None:
+        raise error
+
+    monkeypatch.setitem(
+        BINDINGS_BY_COMMAND, "stop", Binding("stop", "post_llm_call", broken, "broken")
+    )
+    assert run(["stop"], stop_payload(), monkeypatch) == 0
+    assert capsys.readouterr() == ("", f"hermes-hooks stop: {message}\n")
