@@ -1,0 +1,171 @@
+"""Expectations: compare a recorded run with the scenario's ``expect:`` block.
+
+Each check returns failure lines in the form ``what: expected X, got Y``; an empty list passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .runner import RunResult
+from .scenario import parse_duration
+
+COMPACT_TOOL = "cleanup_frames"
+# A timestamp written by the hook reads its (virtual) clock a little after the turn began.
+_STATE_TOLERANCE_MS = 60_000
+
+
+def _succeeded(call: dict[str, Any]) -> bool:
+    outcome = str(call.get("outcome", "ok"))
+    return outcome in ("ok", "empty") or outcome.startswith("slow ")
+
+
+def _exit_codes(result: RunResult, want: int) -> list[str]:
+    bad = [r for r in result.runs if r.exit_code != want]
+    return [
+        f"exit code of {r.event} at turn {r.turn}: expected {want}, got "
+        + (r.spawn_error or ("killed on timeout" if r.timed_out else str(r.exit_code)))
+        for r in bad
+    ]
+
+
+def _stdout(result: RunResult, want: str) -> list[str]:
+    return [
+        f"stdout of {r.event} at turn {r.turn}: expected {want!r}, got {r.stdout[:200]!r}"
+        for r in result.runs
+        if r.stdout != want
+    ]
+
+
+def _stderr_empty(result: RunResult, want: bool) -> list[str]:
+    if not want:
+        return []
+    return [
+        f"stderr of {r.event} at turn {r.turn}: expected nothing, got {r.stderr.strip()[:200]!r}"
+        for r in result.runs
+        if r.stderr.strip()
+    ]
+
+
+def _timed_out(result: RunResult, want: int) -> list[str]:
+    got = sum(r.timed_out for r in result.runs)
+    return [] if got == want else [f"hooks killed on timeout: expected {want}, got {got}"]
+
+
+def _order_each_turn(result: RunResult, order: list[str]) -> list[str]:
+    failures = []
+    for turn in sorted(result.turn_ms):
+        tools = [c["tool"] for c in result.calls if c["turn"] == turn and c["tool"] in order]
+        for earlier, later in zip(order, order[1:]):
+            if earlier in tools and later in tools:
+                last_earlier = max(i for i, t in enumerate(tools) if t == earlier)
+                first_later = tools.index(later)
+                if first_later < last_earlier:
+                    failures.append(f"turn {turn}: expected every {earlier} before {later}, got {tools}")
+    return failures
+
+
+def compaction_turns(result: RunResult) -> list[int]:
+    """Turns in which the hooks called cleanup_frames (whatever its outcome)."""
+    return sorted({c["turn"] for c in result.calls if c["tool"] == COMPACT_TOOL})
+
+
+def _compactions_at_turns(result: RunResult, want: list[int]) -> list[str]:
+    got = compaction_turns(result)
+    return [] if got == sorted(want) else [f"turns that compacted: expected {sorted(want)}, got {got}"]
+
+
+def _compactions_per_window(result: RunResult, spec: dict[str, Any]) -> list[str]:
+    window_ms = parse_duration(spec["window"]) * 1000
+    times = sorted(c["virtual_ms"] for c in result.calls if c["tool"] == COMPACT_TOOL and _succeeded(c))
+    for i, start in enumerate(times):
+        inside = [t for t in times[i:] if t - start < window_ms]
+        if len(inside) > spec["max"]:
+            return [
+                f"successful compactions within {spec['window']} of each other: expected at most "
+                f"{spec['max']}, got {len(inside)} (turns "
+                f"{[c['turn'] for c in result.calls if c['tool'] == COMPACT_TOOL and c['virtual_ms'] in inside]})"
+            ]
+    return []
+
+
+def _calls(result: RunResult, want: dict[str, int]) -> list[str]:
+    failures = []
+    for tool, count in want.items():
+        got = sum(1 for c in result.calls if c["tool"] == tool)
+        if got != count:
+            failures.append(f"calls of {tool}: expected {count}, got {got}")
+    return failures
+
+
+def _calls_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
+    failures = []
+    for turn, tools in want.items():
+        got = [c["tool"] for c in result.calls if c["turn"] == int(turn)]
+        if got != tools:
+            failures.append(f"bridge calls at turn {turn}: expected {tools}, got {got}")
+    return failures
+
+
+def _state_file(result: RunResult, want: str | dict[str, int]) -> list[str]:
+    got = result.state_file
+    if want == "absent":
+        return [] if got is None else [f"state file: expected absent, got {got!r}"]
+    if want == "present":
+        return [] if got is not None else ["state file: expected present, got absent"]
+    assert isinstance(want, dict)
+    turn = want["written_at_turn"]
+    instant = result.turn_ms.get(turn)
+    if got is None or instant is None or not got.strip().isdigit():
+        return [f"state file: expected the time of turn {turn} ({instant}), got {got!r}"]
+    if not 0 <= int(got) - instant < _STATE_TOLERANCE_MS:
+        return [f"state file: expected the time of turn {turn} ({instant}), got {got.strip()}"]
+    return []
+
+
+def _temporary_frames(result: RunResult, want: dict[str, int]) -> list[str]:
+    counts = result.temporary_frames
+    final = counts[max(counts)] if counts else 0
+    failures = []
+    if "max" in want and counts and max(counts.values()) > want["max"]:
+        worst = max(counts, key=lambda t: counts[t])
+        failures.append(f"temporary frames: expected at most {want['max']}, got {counts[worst]} after turn {worst}")
+    if "final" in want and final != want["final"]:
+        failures.append(f"temporary frames at the end: expected {want['final']}, got {final}")
+    if "min_final" in want and final < want["min_final"]:
+        failures.append(f"temporary frames at the end: expected at least {want['min_final']}, got {final}")
+    return failures
+
+
+def _max_duration(result: RunResult, limit: float | str) -> list[str]:
+    seconds = parse_duration(limit)
+    return [
+        f"duration of {r.event} at turn {r.turn}: expected under {seconds:g}s, got {r.duration_s:.2f}s"
+        for r in result.runs
+        if r.duration_s >= seconds
+    ]
+
+
+CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
+    "exit_codes": _exit_codes,
+    "stdout": _stdout,
+    "stderr_empty": _stderr_empty,
+    "timed_out": _timed_out,
+    "order_each_turn": _order_each_turn,
+    "compactions_at_turns": _compactions_at_turns,
+    "compactions_per_window": _compactions_per_window,
+    "calls": _calls,
+    "calls_by_turn": _calls_by_turn,
+    "state_file": _state_file,
+    "temporary_frames": _temporary_frames,
+    "max_duration": _max_duration,
+}
+
+
+def check(result: RunResult) -> list[str]:
+    """All failures of the scenario's expectations, in the order they are written."""
+    failures: list[str] = []
+    for key, want in result.scenario.expect.items():
+        failures.extend(CHECKS[key](result, want))
+    return failures

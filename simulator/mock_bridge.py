@@ -1,0 +1,123 @@
+"""The mock mind bridge: ``mock_bridge.py call TOOL`` with one JSON object on stdin.
+
+It implements the bridge contract of ``hermes_hooks`` and is what hooksim puts in
+``WAGGLE_MIND_CMD`` for the hooks it runs. Standard library only; run with ``python -I`` so the
+virtual-clock start-up of hook processes is not paid again here.
+
+Every call is appended to the ledger (``$HOOKSIM_LEDGER``, JSON lines) under an exclusive lock,
+so concurrent hooks never interleave or lose a record: tool, arguments, virtual time, turn,
+event, pid, the call's number for its tool, and the scripted outcome. The plan
+(``$HOOKSIM_BRIDGE_PLAN``, JSON ``{"tool": ["ok", "fail", ...]}``) gives the outcome of the n-th
+call of a tool; the last entry repeats; the default is ``ok``:
+
+    ok        exit 0, print {"ok": true}       empty    exit 0, print nothing
+    fail      exit 1 with a message on stderr  exit N   exit N
+    hang      sleep until killed               slow Ns  sleep N seconds (real time), then ok
+    garbage   exit 0, print a non-JSON line
+
+With ``$HOOKSIM_FRAMES`` set (an SQLite file) it also keeps a small model of the mind's frames:
+``save_memory`` adds one, ``cleanup_frames`` deletes temporary frames older than
+``$HOOKSIM_TEMPORARY_TTL_MS`` (virtual time).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import sys
+import time
+
+
+def _virtual_ms() -> int:
+    return int(float(os.environ.get("HOOKSIM_NOW") or time.time()) * 1000)
+
+
+def _record(tool: str, arguments: object) -> tuple[int, str]:
+    """Append this call to the ledger; return its number for the tool and its outcome."""
+    ledger = os.environ["HOOKSIM_LEDGER"]
+    plan = json.loads(os.environ.get("HOOKSIM_BRIDGE_PLAN") or "{}").get(tool) or ["ok"]
+    with open(ledger, "a+", encoding="utf-8") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        number = 1 + sum(1 for line in f if json.loads(line)["tool"] == tool)
+        outcome = plan[min(number, len(plan)) - 1]
+        record = {
+            "tool": tool,
+            "arguments": arguments,
+            "virtual_ms": _virtual_ms(),
+            "turn": int(os.environ.get("HOOKSIM_TURN") or 0),
+            "event": os.environ.get("HOOKSIM_EVENT", ""),
+            "pid": os.getpid(),
+            "call": number,
+            "outcome": outcome,
+        }
+        f.write(json.dumps(record, ensure_ascii=False) + "\n")
+        f.flush()
+    return number, outcome
+
+
+def _model_frames(tool: str, arguments: dict[str, object]) -> None:
+    path = os.environ.get("HOOKSIM_FRAMES")
+    if not path:
+        return
+    db = sqlite3.connect(path, timeout=30)
+    try:
+        with db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS frames (id INTEGER PRIMARY KEY, role TEXT, "
+                "temporary INTEGER, session_id TEXT, created_ms INTEGER, content TEXT)"
+            )
+            if tool == "save_memory":
+                db.execute(
+                    "INSERT INTO frames (role, temporary, session_id, created_ms, content) VALUES (?, ?, ?, ?, ?)",
+                    (
+                        str(arguments.get("role", "")),
+                        1 if arguments.get("temporary") else 0,
+                        str(arguments.get("session_id", "")),
+                        _virtual_ms(),
+                        str(arguments.get("content", "")),
+                    ),
+                )
+            elif tool == "cleanup_frames":
+                ttl = int(os.environ.get("HOOKSIM_TEMPORARY_TTL_MS") or 0)
+                db.execute("DELETE FROM frames WHERE temporary = 1 AND created_ms <= ?", (_virtual_ms() - ttl,))
+    finally:
+        db.close()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] != "call":
+        print(f"mock bridge: usage: call TOOL (got {argv})", file=sys.stderr)
+        return 64
+    tool = argv[1]
+    try:
+        arguments = json.loads(sys.stdin.read())
+    except ValueError as e:
+        print(f"mock bridge: stdin is not JSON ({e})", file=sys.stderr)
+        return 65
+    _, outcome = _record(tool, arguments)
+    if outcome == "hang":
+        time.sleep(24 * 3600)
+    if outcome.startswith("slow "):
+        amount = outcome[5:]
+        time.sleep(float(amount[:-2]) / 1000 if amount.endswith("ms") else float(amount[:-1]))
+        outcome = "ok"
+    if outcome == "fail":
+        print(f"mock bridge: scripted failure of {tool}", file=sys.stderr)
+        return 1
+    if outcome.startswith("exit "):
+        return int(outcome[5:])
+    if outcome == "garbage":
+        print("<<not json>>")
+        return 0
+    if isinstance(arguments, dict):
+        _model_frames(tool, arguments)
+    if outcome == "ok":
+        print(json.dumps({"ok": True}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

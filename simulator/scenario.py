@@ -1,0 +1,255 @@
+"""Scenario files: YAML in, a validated ``Scenario`` out, or one ``file:line: what`` error.
+
+A scenario is one scripted session: turns (a user message, the assistant's final response or
+none, an interruption, tool calls, time passing before the turn), session boundaries (``/new``),
+raw events with hand-written payloads, a scripted mock bridge, and expectations. The JSON Schema
+shipped beside this module (``scenario.schema.json``) is the format's reference; editors can
+validate against it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+DEFAULT_START = "2026-06-01T09:00:00Z"
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot run; ``str()`` is ``file:line: what is wrong``."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    result: str = "ok"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One user turn of the agent loop."""
+
+    user: str
+    assistant: str | None = None
+    interrupted: bool = False
+    tools: tuple[ToolCall, ...] = ()
+    after_s: float = 0.0
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class NewSession:
+    """``/new``: finalize the current session and start another."""
+
+    session_id: str | None = None
+    after_s: float = 0.0
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class RawEvent:
+    """One event fired on its own, with exact stdin bytes or hand-written ``extra`` keys."""
+
+    event: str
+    stdin: bytes | None = None
+    extra: dict[str, Any] | None = None
+    after_s: float = 0.0
+    line: int = 0
+
+
+Step = Turn | NewSession | RawEvent
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: Path
+    name: str
+    steps: tuple[Step, ...]
+    description: str = ""
+    tool: str = "hermes"
+    env: dict[str, str] = field(default_factory=dict)
+    start: dt.datetime = dt.datetime(2026, 6, 1, 9, tzinfo=dt.timezone.utc)
+    clock_driver: str = "python"
+    session: dict[str, str] = field(default_factory=dict)
+    hooks: dict[str, Any] | None = None
+    bridge: dict[str, list[str]] = field(default_factory=dict)
+    temporary_ttl_s: float = 0.0
+    expect: dict[str, Any] = field(default_factory=dict)
+    line: int = 1
+
+    @property
+    def numbered_steps(self) -> list[tuple[int, Step]]:
+        """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
+        numbered, n = [], 0
+        for step in self.steps:
+            if isinstance(step, NewSession):
+                numbered.append((0, step))
+            else:
+                n += 1
+                numbered.append((n, step))
+        return numbered
+
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
+_UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(value: float | str) -> float:
+    """Seconds from a number of seconds or a string such as ``90s``, ``1h30m``, ``250ms``."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = value.strip()
+    parts = _DURATION_PART.findall(text)
+    if not parts or _DURATION_PART.sub("", text).strip():
+        raise ValueError(f"not a duration: {value!r} (use e.g. 90s, 1m, 1h30m)")
+    return sum(float(n) * _UNIT_S[unit] for n, unit in parts)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The scenario JSON Schema shipped with the package."""
+    loaded: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _line_of(doc: Any, path: list[str | int]) -> int:
+    """1-based line of the node at ``path`` in a ruamel round-trip document (best effort)."""
+    line = 0
+    node = doc
+    for key in path:
+        lc = getattr(node, "lc", None)
+        try:
+            if lc is not None:
+                pos = lc.key(key) if isinstance(key, str) else lc.item(key)
+                line = pos[0]
+            node = node[key]
+        except (KeyError, IndexError, TypeError, AttributeError):
+            break
+    else:
+        lc = getattr(node, "lc", None)
+        if lc is not None and not path:
+            line = lc.line
+    return line + 1
+
+
+def _describe(error: Any) -> str:
+    """A short, fix-naming message for one jsonschema error."""
+    where = "/".join(str(p) for p in error.absolute_path)
+    prefix = f"{where}: " if where else ""
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
+    if error.validator == "oneOf" and isinstance(error.instance, dict) and "turns" in [
+        str(p) for p in error.absolute_path
+    ][:1]:
+        return (
+            f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new) or 'event' (a raw event),"
+            f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
+        )
+    if error.validator == "pattern" and "outcome" in str(error.schema_path):
+        return f"{prefix}unknown bridge outcome {error.instance!r} (ok, fail, exit N, hang, slow 2s, garbage, empty)"
+    return prefix + error.message
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read, validate and build one scenario; raise ScenarioError with ``file:line: ...``."""
+    from jsonschema import Draft202012Validator
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(f"{path}: cannot read ({e})") from None
+    try:
+        doc = YAML(typ="rt", pure=True).load(text)
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark else 1
+        raise ScenarioError(f"{path}:{line}: invalid YAML: {e.problem or e.context}") from None
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"{path}:1: a scenario is a mapping with 'name' and 'turns'")
+    plain = json.loads(json.dumps(doc, default=str))
+    errors = sorted(Draft202012Validator(schema()).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        first = min(errors, key=lambda e: _line_of(doc, list(e.absolute_path)))
+        line = _line_of(doc, list(first.absolute_path))
+        raise ScenarioError(f"{path}:{line}: {_describe(first)}")
+    return _build(path, doc, plain)
+
+
+def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
+    def fail(where: list[str | int], message: str) -> ScenarioError:
+        return ScenarioError(f"{path}:{_line_of(doc, where)}: {message}")
+
+    clock = data.get("clock", {})
+    try:
+        start = dt.datetime.fromisoformat(str(clock.get("start", DEFAULT_START)).replace("Z", "+00:00"))
+    except ValueError:
+        raise fail(["clock", "start"], f"clock.start is not an ISO 8601 instant: {clock.get('start')!r}") from None
+    if start.tzinfo is None:
+        start = start.replace(tzinfo=dt.timezone.utc)
+
+    steps: list[Step] = []
+    for i, raw in enumerate(data["turns"]):
+        line = _line_of(doc, ["turns", i])
+        try:
+            after = parse_duration(raw.get("after", 0))
+        except ValueError as e:
+            raise fail(["turns", i, "after"], str(e)) from None
+        if "new_session" in raw:
+            steps.append(NewSession(raw["new_session"], after, line))
+        elif "event" in raw:
+            stdin = raw.get("stdin")
+            steps.append(
+                RawEvent(raw["event"], None if stdin is None else stdin.encode(), raw.get("extra"), after, line)
+            )
+        else:
+            tools = tuple(ToolCall(t["name"], t.get("args", {}), t.get("result", "ok")) for t in raw.get("tools", []))
+            steps.append(Turn(raw["user"], raw.get("assistant"), raw.get("interrupted", False), tools, after, line))
+
+    bridge_raw = dict(data.get("bridge", {}))
+    ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
+    bridge = {tool: [plan] if isinstance(plan, str) else list(plan) for tool, plan in bridge_raw.items()}
+
+    expect = data.get("expect", {})
+    numbered = [n for n, step in Scenario(path, "", tuple(steps)).numbered_steps if n]
+    for key in ("compactions_at_turns",):
+        for n in expect.get(key, []):
+            if n > len(numbered):
+                raise fail(["expect", key], f"expect.{key} names turn {n}, but the scenario has {len(numbered)} turns")
+    return Scenario(
+        path=path,
+        name=data["name"],
+        description=data.get("description", ""),
+        tool=data.get("tool", "hermes"),
+        steps=tuple(steps),
+        env=dict(data.get("env", {})),
+        start=start,
+        clock_driver=clock.get("driver", "python"),
+        session=dict(data.get("session", {})),
+        hooks=data.get("hooks"),
+        bridge=bridge,
+        temporary_ttl_s=ttl,
+        expect=expect,
+    )
+
+
+def find_scenarios(paths: list[str | Path]) -> list[Path]:
+    """Scenario files under the given files and directories (``*.yaml``, ``*.yml``), sorted."""
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+        else:
+            found.append(p)
+    return found
