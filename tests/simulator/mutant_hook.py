@@ -1,0 +1,99 @@
+"""Wrong versions of the hook, to prove the shipped scenarios tell them from the right one.
+
+    python mutant_hook.py MUTANT SUBCOMMAND    (reads the Hermes payload on stdin, like the hook)
+
+Each mutant patches one rule of ``hermes_hooks`` and then runs the real entry point.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hermes_hooks import bridge, cli, compact_on_stop, hooks
+
+
+def compact_before_save() -> None:
+    original = hooks.stop
+
+    def stop(payload, ctx):  # type: ignore[no-untyped-def]
+        compact_on_stop.maybe_compact_on_stop(ctx.bridge, env=ctx.env)
+        response = payload.text("assistant_response")
+        if response:
+            ctx.bridge.save_memory(
+                response, role="assistant", temporary=False, session_id=payload.session_id, turn_id=""
+            )
+
+    hooks.BINDINGS_BY_COMMAND["stop"].handler = stop
+    del original
+
+
+def ignores_window() -> None:
+    compact_on_stop.resolve_window_ms = lambda env=None, override_ms=None: 0  # type: ignore[assignment]
+
+
+def stamps_after_failure() -> None:
+    original = bridge.Bridge.cleanup_frames
+
+    def cleanup_frames(self):  # type: ignore[no-untyped-def]
+        try:
+            original(self)
+        except bridge.BridgeError:
+            pass
+
+    bridge.Bridge.cleanup_frames = cleanup_frames  # type: ignore[method-assign]
+
+
+def misreads_flag() -> None:
+    compact_on_stop.is_compact_enabled = lambda env=None: bool(  # type: ignore[assignment]
+        (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_ON_STOP")
+    )
+
+
+def on_by_default() -> None:
+    compact_on_stop.is_compact_enabled = lambda env=None: (  # type: ignore[assignment]
+        (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_ON_STOP", "1").lower() not in ("", "0", "false")
+    )
+
+
+def ignores_window_variable() -> None:
+    compact_on_stop.resolve_window_ms = lambda env=None, override_ms=None: (  # type: ignore[assignment]
+        override_ms or compact_on_stop.DEFAULT_WINDOW_MS
+    )
+
+
+def skips_compaction_without_save() -> None:
+    original = hooks.stop
+
+    def stop(payload, ctx):  # type: ignore[no-untyped-def]
+        if payload.text("assistant_response"):
+            original(payload, ctx)
+
+    hooks.BINDINGS_BY_COMMAND["stop"].handler = stop
+
+
+MUTANTS = {
+    f.__name__: f
+    for f in (
+        compact_before_save,
+        ignores_window,
+        stamps_after_failure,
+        misreads_flag,
+        on_by_default,
+        ignores_window_variable,
+        skips_compaction_without_save,
+    )
+}
+
+
+def main() -> int:
+    name, subcommand = sys.argv[1], sys.argv[2]
+    if name == "exits_nonzero":
+        cli.main([subcommand])
+        return 1
+    MUTANTS[name]()
+    return cli.main([subcommand])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
