@@ -23,6 +23,25 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for b in BINDINGS:
         sub.add_parser(b.command, help=f"hook for {b.event}: {b.summary}")
+    for name, help_text in (
+        ("install", "add our three hooks to a Hermes config.yaml (comments and all kept)"),
+        ("verify", "check the hooks are installed, runnable and approved"),
+        ("uninstall", "remove our hooks from a Hermes config.yaml, and nothing else"),
+    ):
+        tool = sub.add_parser(name, help=help_text, description=help_text)
+        where = tool.add_mutually_exclusive_group()
+        where.add_argument(
+            "--hermes-home",
+            metavar="DIR",
+            help="the Hermes home to act on (default: $HERMES_HOME, else ~/.hermes)",
+        )
+        where.add_argument(
+            "--profile", metavar="NAME", help="the Hermes profile NAME (~/.hermes/profiles/NAME)"
+        )
+        if name != "verify":
+            tool.add_argument(
+                "--dry-run", action="store_true", help="print the change as a diff; write nothing"
+            )
     return parser
 
 
@@ -34,9 +53,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_hook(BINDINGS_BY_COMMAND[args[0]])
     try:
-        _parser().parse_args(args)
+        parsed = _parser().parse_args(args)
     except SystemExit as e:
         if e.code not in (0, None):
             return int(e.code) if isinstance(e.code, int) else 2
         raise
+    if parsed.command in ("install", "verify", "uninstall"):
+        from .install import run_tool
+
+        return run_tool(
+            parsed.command,
+            hermes_home=parsed.hermes_home,
+            profile=parsed.profile,
+            dry_run=getattr(parsed, "dry_run", False),
+        )
     return 2  # a hook command with extra arguments

@@ -1,0 +1,213 @@
+"""The config corpus: install and uninstall change our entries and not one other byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from hermes_hooks.install import ConfigError, plan_install, plan_uninstall
+
+CONFIGS = Path(__file__).parent / "configs"
+EXPECTED = CONFIGS / "expected"
+# A path with a space: the commands must be quoted for Hermes' shlex.split.
+ENTRIES = {
+    "on_session_start": "'/opt/hermes hooks/bin/hermes-hooks' session-start",
+    "pre_llm_call": "'/opt/hermes hooks/bin/hermes-hooks' user-prompt-submit",
+    "post_llm_call": "'/opt/hermes hooks/bin/hermes-hooks' stop",
+}
+CORPUS = sorted(p.name for p in CONFIGS.glob("*.yaml"))
+
+
+def read(path: Path) -> str:
+    return path.read_bytes().decode()
+
+
+def hermes_view(text: str) -> object:
+    """What Hermes' yaml.safe_load sees."""
+    return YAML(typ="safe", pure=True).load(text)
+
+
+def test_the_corpus_is_what_we_think() -> None:
+    """The corpus holds every shape the installer must handle."""
+    assert CORPUS == [
+        "anchors.yaml",
+        "commented.yaml",
+        "comments_only.yaml",
+        "crlf.yaml",
+        "empty.yaml",
+        "flow_style.yaml",
+        "hooks_empty_mapping.yaml",
+        "hooks_null.yaml",
+        "indented4.yaml",
+        "no_hooks_key.yaml",
+        "old_entry.yaml",
+        "other_hooks.yaml",
+    ]
+    assert b"\r\n" in (CONFIGS / "crlf.yaml").read_bytes()
+    assert (CONFIGS / "empty.yaml").read_bytes() == b""
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_install_gives_the_expected_file(name: str) -> None:
+    """Install adds our three entries; the result is the reviewed expected file, byte for byte."""
+    edit = plan_install(read(CONFIGS / name), ENTRIES)
+    assert edit.new == read(EXPECTED / name)
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_install_changes_nothing_but_our_entries(name: str) -> None:
+    """Hermes sees the user's settings unchanged and exactly one entry of ours per event."""
+    before = hermes_view(read(CONFIGS / name)) or {}
+    after = hermes_view(plan_install(read(CONFIGS / name), ENTRIES).new)
+    assert isinstance(before, dict)
+    assert isinstance(after, dict)
+    assert {k: v for k, v in after.items() if k != "hooks"} == {
+        k: v for k, v in before.items() if k != "hooks"
+    }
+    old_hooks = before.get("hooks") or {}
+    for event, hooks in after["hooks"].items():
+        mine = [h for h in hooks if h.get("command") == ENTRIES.get(event)]
+        theirs = [h for h in hooks if "hermes" not in str(h.get("command"))]
+        assert len(mine) == (1 if event in ENTRIES else 0)
+        assert theirs == [
+            h for h in old_hooks.get(event) or [] if "hermes" not in str(h.get("command"))
+        ]
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_lines_outside_the_hooks_block_are_untouched(name: str) -> None:
+    """Every line of the original that is not in its hooks block is in the result, in order."""
+    original = read(CONFIGS / name).splitlines(keepends=True)
+    installed = read(EXPECTED / name).splitlines(keepends=True)
+    kept = iter(installed)
+    outside = [line for line in original if not line.startswith((" ", "\t", "-", "hooks:"))]
+    assert all(line in kept for line in outside)
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_install_twice_changes_no_byte(name: str) -> None:
+    """Installing over an installed config returns the same text and reports nothing changed."""
+    installed = read(EXPECTED / name)
+    again = plan_install(installed, ENTRIES)
+    assert again.new == installed
+    assert not again.changed
+    assert [c.action for c in again.changes] == ["unchanged"] * 3
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_uninstall_gives_back_the_users_file(name: str) -> None:
+    """Uninstall after install leaves the original bytes (or the reviewed result without ours)."""
+    expected = EXPECTED / name.replace(".yaml", ".uninstalled.yaml")
+    want = read(expected) if expected.exists() else read(CONFIGS / name)
+    assert plan_uninstall(read(EXPECTED / name)).new == want
+
+
+def test_uninstall_of_an_empty_hooks_block_drops_the_key() -> None:
+    """`hooks: {}` or `hooks:` emptied by uninstall goes, as Hermes' default is no hooks."""
+    assert read(EXPECTED / "hooks_null.uninstalled.yaml") == (
+        "model:\n  default: gpt-5\nhooks_auto_accept: false\n"
+    )
+
+
+def test_an_older_entry_is_replaced_in_place_keeping_its_settings() -> None:
+    """An entry of ours from another path is rewritten where it stands; its timeout stays."""
+    edit = plan_install(read(CONFIGS / "old_entry.yaml"), ENTRIES)
+    assert [(c.event, c.action, c.previous) for c in edit.changes] == [
+        ("on_session_start", "updated", ("/old/venv/bin/hermes-hooks session-start",)),
+        (
+            "pre_llm_call",
+            "updated",
+            (
+                "python3 -m hermes_hooks user-prompt-submit",
+                "/old/venv/bin/hermes-hooks user-prompt-submit",
+            ),
+        ),
+        ("post_llm_call", "updated", ("/old/venv/bin/hermes-hooks stop",)),
+    ]
+    assert hermes_view(edit.new) == {
+        "hooks": {
+            "on_session_start": [{"command": ENTRIES["on_session_start"], "timeout": 20}],
+            "pre_llm_call": [
+                {"command": "~/bin/inject-cwd.sh"},
+                {"command": ENTRIES["pre_llm_call"]},
+            ],
+            "post_llm_call": [{"command": ENTRIES["post_llm_call"]}],
+        }
+    }
+
+
+def test_an_anchored_list_is_not_changed_through_its_alias() -> None:
+    """Our entry on one event does not leak into another event that aliases the same list."""
+    text = "hooks:\n  pre_llm_call: &shared\n    - command: a.sh\n  post_tool_call: *shared\n"
+    after = hermes_view(plan_install(text, ENTRIES).new)
+    assert isinstance(after, dict)
+    assert after["hooks"]["post_tool_call"] == [{"command": "a.sh"}]
+    assert after["hooks"]["pre_llm_call"] == [
+        {"command": "a.sh"},
+        {"command": ENTRIES["pre_llm_call"]},
+    ]
+
+
+def test_a_bom_and_a_missing_final_newline_survive() -> None:
+    """A UTF-8 byte-order mark stays first; a last line without newline gets ours after it."""
+    text = "\ufeffmodel:\n  default: gpt-5"
+    new = plan_install(text, ENTRIES).new
+    assert new.startswith("\ufeffmodel:\n  default: gpt-5\n\nhooks:\n")
+    assert plan_uninstall(new).new == "\ufeffmodel:\n  default: gpt-5\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "not_yaml.yaml",
+            "config.yaml:6:4: not valid YAML (expected <block end>, but found "
+            "'<block mapping start>'); left unchanged",
+        ),
+        (
+            "hooks_list.yaml",
+            "config.yaml:3: 'hooks' is a list; Hermes expects a mapping of event names to "
+            "lists of hooks; left unchanged",
+        ),
+        (
+            "event_mapping.yaml",
+            "config.yaml:2: 'hooks.pre_llm_call' is a mapping; Hermes expects a list of hooks; "
+            "left unchanged",
+        ),
+        (
+            "top_level_list.yaml",
+            "config.yaml:1: the top level is a list, not a mapping of settings; left unchanged",
+        ),
+    ],
+)
+def test_a_config_we_will_not_edit_is_one_clear_line(name: str, message: str) -> None:
+    """Install and uninstall refuse with the file, the line and the problem."""
+    text = read(CONFIGS / "invalid" / name)
+    for plan in (lambda t: plan_install(t, ENTRIES, "config.yaml"), plan_uninstall):
+        with pytest.raises(ConfigError) as info:
+            plan(text)
+        assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("command", "ours"),
+    [
+        ("hermes-hooks stop", True),
+        ("'/opt/my venv/bin/hermes-hooks' session-start", True),
+        ("~/.local/bin/hermes-hooks user-prompt-submit", True),
+        ("/usr/bin/python3 -m hermes_hooks stop", True),
+        ("  hermes-hooks stop  ", True),
+        ("hermes-hooks install", False),
+        ("hermes-hooks-extra stop", False),
+        ("~/bin/stop", False),
+        ("python3 -m other stop", False),
+        ("'unbalanced stop", False),
+    ],
+)
+def test_which_commands_are_ours(command: str, ours: bool) -> None:
+    """Ours ends in `hermes-hooks SUB` or `-m hermes_hooks SUB`, as Hermes would split it."""
+    from hermes_hooks.install import is_our_command
+
+    assert is_our_command(command) is ours
