@@ -51,7 +51,7 @@ def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
     try:
         data = _load(read_config(path).replace("\r\n", "\n"), path)
     except ConfigError as e:
-        report.add(FAIL, f"config: {e}")
+        report.add(FAIL, f"config: {str(e).removesuffix('; left unchanged')}")
         data = None
     hooks = (data or {}).get("hooks") or {}
     approvals = _approvals(home, report)
@@ -182,7 +182,7 @@ def _check_mind(env: Mapping[str, str], report: Report) -> None:
     else:
         report.add(
             FAIL,
-            f"mind command: {argv[0] if argv else raw!r} not found "
+            f"mind command: {argv[0] if argv else 'WAGGLE_MIND_CMD is blank;'} not found "
             "(install the mind, or set WAGGLE_MIND_CMD)",
         )
 
