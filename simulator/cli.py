@@ -27,7 +27,9 @@ def run_one(path: Path, *, hooks_config: str | None = None, keep_workdir: bool =
         result = run_scenario(scenario, hooks_config=hooks_config, keep_workdir=keep_workdir)
     except SetupError as e:
         return Outcome(path, scenario.name, [], error=str(e), seconds=time.monotonic() - started)
-    return Outcome(path, scenario.name, expect.check(result), result, seconds=time.monotonic() - started)
+    return Outcome(
+        path, scenario.name, expect.check(result), result, seconds=time.monotonic() - started
+    )
 
 
 def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
@@ -94,18 +96,34 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="hooksim", description="Replay scripted agent sessions against real hook processes in virtual time."
+        prog="hooksim",
+        description="Replay scripted agent sessions against real hook processes in virtual time.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="run scenario files and check their expectations")
-    run.add_argument("paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)")
-    run.add_argument("--hooks-config", metavar="FILE", help="a Hermes config.yaml whose hooks: block to run")
+    run.add_argument(
+        "paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)"
+    )
+    run.add_argument(
+        "--hooks-config", metavar="FILE", help="a Hermes config.yaml whose hooks: block to run"
+    )
     run.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
     run.add_argument("--json", metavar="FILE", help="write every hook run and bridge call as JSON")
-    run.add_argument("--keep-workdir", action="store_true", help="keep each scenario's work directory")
-    run.add_argument("-k", metavar="PATTERN", help="only scenario paths containing or matching PATTERN")
-    run.add_argument("-n", "--workers", type=int, default=1, metavar="N", help="run N scenarios at once")
-    run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failing scenario (with -n 1)")
+    run.add_argument(
+        "--keep-workdir", action="store_true", help="keep each scenario's work directory"
+    )
+    run.add_argument(
+        "-k", metavar="PATTERN", help="only scenario paths containing or matching PATTERN"
+    )
+    run.add_argument(
+        "-n", "--workers", type=int, default=1, metavar="N", help="run N scenarios at once"
+    )
+    run.add_argument(
+        "-x",
+        "--exitfirst",
+        action="store_true",
+        help="stop at the first failing scenario (with -n 1)",
+    )
     run.set_defaults(func=_run)
     validate = sub.add_parser("validate", help="check scenario files without running them")
     validate.add_argument("paths", nargs="*", default=["scenarios"])

@@ -5,6 +5,7 @@ Each check returns failure lines in the form ``what: expected X, got Y``; an emp
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -57,12 +58,14 @@ def _order_each_turn(result: RunResult, order: list[str]) -> list[str]:
     failures = []
     for turn in sorted(result.turn_ms):
         tools = [c["tool"] for c in result.calls if c["turn"] == turn and c["tool"] in order]
-        for earlier, later in zip(order, order[1:]):
+        for earlier, later in itertools.pairwise(order):
             if earlier in tools and later in tools:
                 last_earlier = max(i for i, t in enumerate(tools) if t == earlier)
                 first_later = tools.index(later)
                 if first_later < last_earlier:
-                    failures.append(f"turn {turn}: expected every {earlier} before {later}, got {tools}")
+                    failures.append(
+                        f"turn {turn}: expected every {earlier} before {later}, got {tools}"
+                    )
     return failures
 
 
@@ -73,12 +76,16 @@ def compaction_turns(result: RunResult) -> list[int]:
 
 def _compactions_at_turns(result: RunResult, want: list[int]) -> list[str]:
     got = compaction_turns(result)
-    return [] if got == sorted(want) else [f"turns that compacted: expected {sorted(want)}, got {got}"]
+    return (
+        [] if got == sorted(want) else [f"turns that compacted: expected {sorted(want)}, got {got}"]
+    )
 
 
 def _compactions_per_window(result: RunResult, spec: dict[str, Any]) -> list[str]:
     window_ms = parse_duration(spec["window"]) * 1000
-    times = sorted(c["virtual_ms"] for c in result.calls if c["tool"] == COMPACT_TOOL and _succeeded(c))
+    times = sorted(
+        c["virtual_ms"] for c in result.calls if c["tool"] == COMPACT_TOOL and _succeeded(c)
+    )
     for i, start in enumerate(times):
         inside = [t for t in times[i:] if t - start < window_ms]
         if len(inside) > spec["max"]:
@@ -130,11 +137,15 @@ def _temporary_frames(result: RunResult, want: dict[str, int]) -> list[str]:
     failures = []
     if "max" in want and counts and max(counts.values()) > want["max"]:
         worst = max(counts, key=lambda t: counts[t])
-        failures.append(f"temporary frames: expected at most {want['max']}, got {counts[worst]} after turn {worst}")
+        failures.append(
+            f"temporary frames: expected at most {want['max']}, got {counts[worst]} after turn {worst}"
+        )
     if "final" in want and final != want["final"]:
         failures.append(f"temporary frames at the end: expected {want['final']}, got {final}")
     if "min_final" in want and final < want["min_final"]:
-        failures.append(f"temporary frames at the end: expected at least {want['min_final']}, got {final}")
+        failures.append(
+            f"temporary frames at the end: expected at least {want['min_final']}, got {final}"
+        )
     return failures
 
 

@@ -1,7 +1,7 @@
 """The Hermes Agent v0.19.0 host: which events fire in a session, their payload bytes, the hooks.
 
 Faithful to ``agent.shell_hooks`` and the CLI's turn loop of v0.19.0 (see the project's reference
-on Hermes shell hooks, §4 and §6–§10): ``on_session_start`` before the first turn's
+on Hermes shell hooks, sections 4 and 6 to 10): ``on_session_start`` before the first turn's
 ``pre_llm_call``; ``pre_llm_call`` every turn; per tool call ``pre_tool_call`` and
 ``post_tool_call``; ``post_llm_call`` only with a final response and not interrupted;
 ``on_session_end`` after every turn (it is a per-turn event despite its name); on ``/new``,
@@ -65,7 +65,9 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
     specs: list[HookSpec] = []
     warnings: list[str] = []
     if not isinstance(block, dict):
-        return specs, ([] if block is None else ["hooks: is not a mapping; no shell hooks registered"])
+        return specs, (
+            [] if block is None else ["hooks: is not a mapping; no shell hooks registered"]
+        )
     for event, entries in block.items():
         if event in ("output_spill",):
             continue
@@ -89,7 +91,9 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
             matcher = raw.get("matcher")
             if not isinstance(matcher, str) or event not in TOOL_EVENTS or not matcher.strip():
                 matcher = None
-            specs.append(HookSpec(event, str(raw["command"]).strip(), timeout, matcher and matcher.strip()))
+            specs.append(
+                HookSpec(event, str(raw["command"]).strip(), timeout, matcher and matcher.strip())
+            )
     return specs, warnings
 
 
@@ -145,9 +149,16 @@ class HermesSession:
             return [self._raw(step)]
         return self._turn(step)
 
-    def _payload(self, event: str, extra: dict[str, Any], tool_name: str | None = None, args: Any = None) -> bytes:
+    def _payload(
+        self, event: str, extra: dict[str, Any], tool_name: str | None = None, args: Any = None
+    ) -> bytes:
         return payload_bytes(
-            event, session_id=self.session_id, cwd=self.cwd, extra=extra, tool_name=tool_name, args=args
+            event,
+            session_id=self.session_id,
+            cwd=self.cwd,
+            extra=extra,
+            tool_name=tool_name,
+            args=args,
         )
 
     def _turn(self, turn: Turn) -> list[Firing]:
@@ -172,15 +183,22 @@ class HermesSession:
         }
         out.append(Firing("pre_llm_call", self._payload("pre_llm_call", pre)))
         for n, call in enumerate(turn.tools, 1):
-            common = {"task_id": task_id, "tool_call_id": f"call_{n}", "turn_id": turn_id, "api_request_id": ""}
+            common = {
+                "task_id": task_id,
+                "tool_call_id": f"call_{n}",
+                "turn_id": turn_id,
+                "api_request_id": "",
+            }
             out.append(
                 Firing(
                     "pre_tool_call",
-                    self._payload("pre_tool_call", {**common, "middleware_trace": []}, call.name, call.args),
+                    self._payload(
+                        "pre_tool_call", {**common, "middleware_trace": []}, call.name, call.args
+                    ),
                     call.name,
                 )
             )
-            post = {
+            post: dict[str, Any] = {
                 "result": call.result,
                 **common,
                 "duration_ms": 0,
@@ -189,7 +207,13 @@ class HermesSession:
                 "error_message": None,
                 "middleware_trace": [],
             }
-            out.append(Firing("post_tool_call", self._payload("post_tool_call", post, call.name, call.args), call.name))
+            out.append(
+                Firing(
+                    "post_tool_call",
+                    self._payload("post_tool_call", post, call.name, call.args),
+                    call.name,
+                )
+            )
         completed = bool(turn.assistant) and not turn.interrupted
         if completed:
             assert turn.assistant is not None
@@ -216,12 +240,16 @@ class HermesSession:
         return out
 
     def _new_session(self, step: NewSession) -> list[Firing]:
-        finalize = self._payload("on_session_finalize", {"platform": self.platform, "reason": "session_boundary"})
+        finalize = self._payload(
+            "on_session_finalize", {"platform": self.platform, "reason": "session_boundary"}
+        )
         self._sessions += 1
         self.session_id = step.session_id or f"session-{self._sessions}"
         self.history = []
         self.started = False
-        reset = self._payload("on_session_reset", {"platform": self.platform, "reason": "new_session"})
+        reset = self._payload(
+            "on_session_reset", {"platform": self.platform, "reason": "new_session"}
+        )
         return [Firing("on_session_finalize", finalize), Firing("on_session_reset", reset)]
 
     def _raw(self, step: RawEvent) -> Firing:

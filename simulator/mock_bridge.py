@@ -82,7 +82,10 @@ def _model_frames(tool: str, arguments: dict[str, object]) -> None:
                 )
             elif tool == "cleanup_frames":
                 ttl = int(os.environ.get("HOOKSIM_TEMPORARY_TTL_MS") or 0)
-                db.execute("DELETE FROM frames WHERE temporary = 1 AND created_ms <= ?", (_virtual_ms() - ttl,))
+                db.execute(
+                    "DELETE FROM frames WHERE temporary = 1 AND created_ms <= ?",
+                    (_virtual_ms() - ttl,),
+                )
     finally:
         db.close()
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from . import expect
-from .report import failure_text
 from .report import Outcome as _Outcome
+from .report import failure_text
 from .runner import SetupError, run_scenario
 from .scenario import ScenarioError, load_scenario
 
@@ -28,7 +28,9 @@ class ScenarioFailure(Exception):
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("hooksim_dirs", "directories (relative to rootdir) holding hooksim scenarios", type="args",
                   default=["scenarios"])  # fmt: skip
-    parser.addoption("--hooks-config", default=None, help="hooksim: a Hermes config.yaml whose hooks: to run")
+    parser.addoption(
+        "--hooks-config", default=None, help="hooksim: a Hermes config.yaml whose hooks: to run"
+    )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -41,7 +41,9 @@ def timeline(result: RunResult) -> str:
     shown: set[tuple[int, str]] = set()
     for run in result.runs:
         ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
-        lines.append(f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {run.event:<20} {ended:<10} {run.command}")
+        lines.append(
+            f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {run.event:<20} {ended:<10} {run.command}"
+        )
         key = (run.turn, run.event)
         if key not in shown:
             shown.add(key)
@@ -77,7 +79,9 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
         time=f"{sum(o.seconds for o in outcomes):.3f}",
     )
     for o in outcomes:
-        case = ET.SubElement(suite, "testcase", classname=str(o.path), name=o.name, time=f"{o.seconds:.3f}")
+        case = ET.SubElement(
+            suite, "testcase", classname=str(o.path), name=o.name, time=f"{o.seconds:.3f}"
+        )
         if o.error is not None:
             ET.SubElement(case, "error", message=o.error.splitlines()[0]).text = o.error
         elif o.failures:
@@ -121,4 +125,6 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
 
 
 def write_json(outcomes: list[Outcome], path: str | Path) -> None:
-    Path(path).write_text(json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    Path(path).write_text(
+        json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )

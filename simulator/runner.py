@@ -17,6 +17,7 @@ Variables a user may have exported for their real setup (``WAGGLE_*``, ``HERMES_
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -149,7 +150,9 @@ class ScenarioRun:
             env["FAKETIME_TIMESTAMP_FILE"] = str(self.clock_file)
             env["FAKETIME_NO_CACHE"] = "1"
         else:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")]))
+            env["PYTHONPATH"] = os.pathsep.join(
+                filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")])
+            )
         env.update(sc.env)
         return env
 
@@ -171,14 +174,20 @@ class ScenarioRun:
                         self.result.runs.append(self._spawn(spec, firing.stdin, number))
             if number:
                 self.result.temporary_frames[number] = self._temporary_frames()
-        self.result.calls = [json.loads(line) for line in self.ledger.read_text(encoding="utf-8").splitlines()]
+        self.result.calls = [
+            json.loads(line) for line in self.ledger.read_text(encoding="utf-8").splitlines()
+        ]
         state = self.hermes_home / ".hive-mind-last-compact"
-        self.result.state_file = state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
+        self.result.state_file = (
+            state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
+        )
         return self.result
 
     def _env_for(self, event: str, turn: int) -> dict[str, str]:
         env = dict(self.base_env)
-        env.update(HOOKSIM_NOW=f"{self.now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event)
+        env.update(
+            HOOKSIM_NOW=f"{self.now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event
+        )
         if self.scenario.clock_driver == "faketime":
             instant = dt.datetime.fromtimestamp(self.now_ms / 1000, dt.timezone.utc)
             # '@' = start at this instant and tick; the file is re-read on every call.
@@ -244,10 +253,8 @@ class ScenarioRun:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_scenario(

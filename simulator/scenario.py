@@ -87,7 +87,8 @@ class Scenario:
     @property
     def numbered_steps(self) -> list[tuple[int, Step]]:
         """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
-        numbered, n = [], 0
+        numbered: list[tuple[int, Step]] = []
+        n = 0
         for step in self.steps:
             if isinstance(step, NewSession):
                 numbered.append((0, step))
@@ -97,6 +98,7 @@ class Scenario:
         return numbered
 
 
+_OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
 _UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -139,7 +141,7 @@ def _line_of(doc: Any, path: list[str | int]) -> int:
     return line + 1
 
 
-def _describe(error: Any) -> str:
+def _describe(error: Any) -> str:  # jsonschema's ValidationError
     """A short, fix-naming message for one jsonschema error."""
     where = "/".join(str(p) for p in error.absolute_path)
     prefix = f"{where}: " if where else ""
@@ -147,16 +149,34 @@ def _describe(error: Any) -> str:
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
-    if error.validator == "oneOf" and isinstance(error.instance, dict) and "turns" in [
-        str(p) for p in error.absolute_path
-    ][:1]:
+    if (
+        error.validator == "oneOf"
+        and isinstance(error.instance, dict)
+        and "turns" in [str(p) for p in error.absolute_path][:1]
+    ):
         return (
             f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new) or 'event' (a raw event),"
             f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
         )
-    if error.validator == "pattern" and "outcome" in str(error.schema_path):
-        return f"{prefix}unknown bridge outcome {error.instance!r} (ok, fail, exit N, hang, slow 2s, garbage, empty)"
-    return prefix + error.message
+    path = [str(p) for p in error.absolute_path]
+    if path[:1] == ["bridge"] and len(path) >= 2 and path[1] != "temporary_ttl":
+        plan = error.instance if isinstance(error.instance, list) else [error.instance]
+        bad = next(
+            (o for o in plan if not (isinstance(o, str) and _OUTCOME.fullmatch(o))), error.instance
+        )
+        return f"{prefix}unknown bridge outcome {bad!r} (ok, fail, exit N, hang, slow 2s, garbage, empty)"
+    return f"{prefix}{error.message}"
+
+
+def _error_path(error: Any) -> list[str | int]:
+    """Where the error is; for an unknown key, the key itself, so its line is reported."""
+    path: list[str | int] = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra:
+            path.append(extra[0])
+    return path
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -179,10 +199,13 @@ def load_scenario(path: str | Path) -> Scenario:
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}:1: a scenario is a mapping with 'name' and 'turns'")
     plain = json.loads(json.dumps(doc, default=str))
-    errors = sorted(Draft202012Validator(schema()).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(
+        Draft202012Validator(schema()).iter_errors(plain),
+        key=lambda e: list(map(str, e.absolute_path)),
+    )
     if errors:
-        first = min(errors, key=lambda e: _line_of(doc, list(e.absolute_path)))
-        line = _line_of(doc, list(first.absolute_path))
+        first = min(errors, key=lambda e: _line_of(doc, _error_path(e)))
+        line = _line_of(doc, _error_path(first))
         raise ScenarioError(f"{path}:{line}: {_describe(first)}")
     return _build(path, doc, plain)
 
@@ -193,9 +216,13 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
 
     clock = data.get("clock", {})
     try:
-        start = dt.datetime.fromisoformat(str(clock.get("start", DEFAULT_START)).replace("Z", "+00:00"))
+        start = dt.datetime.fromisoformat(
+            str(clock.get("start", DEFAULT_START)).replace("Z", "+00:00")
+        )
     except ValueError:
-        raise fail(["clock", "start"], f"clock.start is not an ISO 8601 instant: {clock.get('start')!r}") from None
+        raise fail(
+            ["clock", "start"], f"clock.start is not an ISO 8601 instant: {clock.get('start')!r}"
+        ) from None
     if start.tzinfo is None:
         start = start.replace(tzinfo=dt.timezone.utc)
 
@@ -211,22 +238,45 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         elif "event" in raw:
             stdin = raw.get("stdin")
             steps.append(
-                RawEvent(raw["event"], None if stdin is None else stdin.encode(), raw.get("extra"), after, line)
+                RawEvent(
+                    raw["event"],
+                    None if stdin is None else stdin.encode(),
+                    raw.get("extra"),
+                    after,
+                    line,
+                )
             )
         else:
-            tools = tuple(ToolCall(t["name"], t.get("args", {}), t.get("result", "ok")) for t in raw.get("tools", []))
-            steps.append(Turn(raw["user"], raw.get("assistant"), raw.get("interrupted", False), tools, after, line))
+            tools = tuple(
+                ToolCall(t["name"], t.get("args", {}), t.get("result", "ok"))
+                for t in raw.get("tools", [])
+            )
+            steps.append(
+                Turn(
+                    raw["user"],
+                    raw.get("assistant"),
+                    raw.get("interrupted", False),
+                    tools,
+                    after,
+                    line,
+                )
+            )
 
     bridge_raw = dict(data.get("bridge", {}))
     ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
-    bridge = {tool: [plan] if isinstance(plan, str) else list(plan) for tool, plan in bridge_raw.items()}
+    bridge = {
+        tool: [plan] if isinstance(plan, str) else list(plan) for tool, plan in bridge_raw.items()
+    }
 
     expect = data.get("expect", {})
     numbered = [n for n, step in Scenario(path, "", tuple(steps)).numbered_steps if n]
     for key in ("compactions_at_turns",):
         for n in expect.get(key, []):
             if n > len(numbered):
-                raise fail(["expect", key], f"expect.{key} names turn {n}, but the scenario has {len(numbered)} turns")
+                raise fail(
+                    ["expect", key],
+                    f"expect.{key} names turn {n}, but the scenario has {len(numbered)} turns",
+                )
     return Scenario(
         path=path,
         name=data["name"],
@@ -249,7 +299,9 @@ def find_scenarios(paths: list[str | Path]) -> list[Path]:
     found: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+            found.extend(
+                sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file())
+            )
         else:
             found.append(p)
     return found

@@ -1,3 +1,5 @@
+# Subclassing the datetime classes held in variables is beyond what mypy can check here.
+# mypy: disable-error-code="no-any-return,valid-type,misc,assignment"
 """hooksim's virtual clock inside an unmodified Python hook process.
 
 hooksim puts this directory first on ``PYTHONPATH`` and sets ``HOOKSIM_NOW`` (epoch seconds of
@@ -52,7 +54,7 @@ def _install(now_s: float) -> None:
 
     _time.time, _time.time_ns = fake_time, fake_time_ns
     _time.localtime, _time.gmtime, _time.ctime = fake_localtime, fake_gmtime, fake_ctime
-    _time.strftime = fake_strftime  # type: ignore[assignment]
+    _time.strftime = fake_strftime
 
     real_datetime, real_date = _dt.datetime, _dt.date
 
@@ -60,7 +62,7 @@ def _install(now_s: float) -> None:
         def __instancecheck__(cls, obj: object) -> bool:
             return isinstance(obj, real_datetime)
 
-    class FakeDatetime(real_datetime, metaclass=_DatetimeMeta):  # type: ignore[misc]
+    class FakeDatetime(real_datetime, metaclass=_DatetimeMeta):
         @classmethod
         def now(cls, tz: _dt.tzinfo | None = None) -> FakeDatetime:
             return cls.fromtimestamp(fake_time(), tz)
@@ -77,12 +79,12 @@ def _install(now_s: float) -> None:
         def __instancecheck__(cls, obj: object) -> bool:
             return isinstance(obj, real_date)
 
-    class FakeDate(real_date, metaclass=_DateMeta):  # type: ignore[misc]
+    class FakeDate(real_date, metaclass=_DateMeta):
         @classmethod
         def today(cls) -> FakeDate:
             return cls.fromtimestamp(fake_time())
 
-    _dt.datetime, _dt.date = FakeDatetime, FakeDate  # type: ignore[misc]
+    _dt.datetime, _dt.date = FakeDatetime, FakeDate
 
 
 def _chain() -> None:
@@ -109,7 +111,10 @@ def _main() -> None:
         try:
             _install(float(raw))
         except ValueError:
-            print(f"hooksim: HOOKSIM_NOW is not epoch seconds: {raw!r}; real time used", file=sys.stderr)
+            print(
+                f"hooksim: HOOKSIM_NOW is not epoch seconds: {raw!r}; real time used",
+                file=sys.stderr,
+            )
     _chain()
 
 

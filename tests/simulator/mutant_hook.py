@@ -7,6 +7,7 @@ Each mutant patches one rule of ``hermes_hooks`` and then runs the real entry po
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -21,7 +22,11 @@ def compact_before_save() -> None:
         response = payload.text("assistant_response")
         if response:
             ctx.bridge.save_memory(
-                response, role="assistant", temporary=False, session_id=payload.session_id, turn_id=""
+                response,
+                role="assistant",
+                temporary=False,
+                session_id=payload.session_id,
+                turn_id="",
             )
 
     hooks.BINDINGS_BY_COMMAND["stop"].handler = stop
@@ -36,10 +41,8 @@ def stamps_after_failure() -> None:
     original = bridge.Bridge.cleanup_frames
 
     def cleanup_frames(self):  # type: ignore[no-untyped-def]
-        try:
+        with contextlib.suppress(bridge.BridgeError):
             original(self)
-        except bridge.BridgeError:
-            pass
 
     bridge.Bridge.cleanup_frames = cleanup_frames  # type: ignore[method-assign]
 
@@ -52,7 +55,8 @@ def misreads_flag() -> None:
 
 def on_by_default() -> None:
     compact_on_stop.is_compact_enabled = lambda env=None: (  # type: ignore[assignment]
-        (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_ON_STOP", "1").lower() not in ("", "0", "false")
+        (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_ON_STOP", "1").lower()
+        not in ("", "0", "false")
     )
 
 

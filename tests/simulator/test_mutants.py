@@ -43,7 +43,9 @@ def hooks_config(tmp_path: Path, mutant: str) -> Path:
 
 
 @pytest.mark.parametrize("mutant", sorted(CAUGHT_BY))
-def test_mutant_fails_its_scenarios(mutant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_mutant_fails_its_scenarios(
+    mutant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Each wrong hook fails every scenario named for it; hooksim exits 1."""
     paths = [str(SCENARIOS / name) for name in CAUGHT_BY[mutant]]
     assert main(["run", *paths, "--hooks-config", str(hooks_config(tmp_path, mutant))]) == 1

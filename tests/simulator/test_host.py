@@ -1,0 +1,161 @@
+"""The Hermes host emulation: hooks run as v0.19.0 runs them, the clock reaches them."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.hermes import HermesSession, parse_hooks_block, payload_bytes
+from simulator.runner import run_scenario
+from simulator.scenario import NewSession, Turn, load_scenario
+
+RECORDER = """\
+import datetime, json, os, sys, time
+record = {"argv": sys.argv[1:], "stdin": sys.stdin.read(), "time": time.time(),
+          "now": datetime.datetime.now(datetime.timezone.utc).isoformat(), "cwd": os.getcwd(),
+          "home": os.environ["HOME"]}
+with open(os.environ["RECORD_TO"], "a") as f:
+    f.write(json.dumps(record) + "\\n")
+print(os.environ.get("PRINT", ""), end="")
+time.sleep(float(os.environ.get("SLEEP", "0")))
+"""
+
+
+@pytest.fixture
+def recorder(tmp_path: Path) -> Path:
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER)
+    return script
+
+
+def scenario(
+    tmp_path: Path, body: str, recorder: Path, events: tuple[str, ...] = ("post_llm_call",)
+) -> Path:
+    cmd = shlex.join([sys.executable, str(recorder), "arg with space"])
+    hooks = "\n".join(f"  {e}:\n    - command: {json.dumps(cmd)}" for e in events)
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: t\nhooks:\n{hooks}\nenv: {{RECORD_TO: {json.dumps(str(tmp_path / 'rec.jsonl'))}}}\n{body}"
+    )
+    return path
+
+
+def records(tmp_path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (tmp_path / "rec.jsonl").read_text().splitlines()]
+
+
+def test_virtual_clock_reaches_an_unmodified_python_hook(tmp_path: Path, recorder: Path) -> None:
+    """time.time() and datetime.now() in the hook read the scenario's clock, turn after turn."""
+    path = scenario(
+        tmp_path,
+        'clock: {start: "2030-01-02T03:04:05Z"}\nturns:\n  - {user: a, assistant: b}\n'
+        "  - {after: 1h30m, user: c, assistant: d}\n",
+        recorder,
+    )
+    run_scenario(load_scenario(path))
+    first, second = records(tmp_path)
+    assert str(first["now"]).startswith("2030-01-02T03:04:0")
+    assert str(second["now"]).startswith("2030-01-02T04:34:0")
+    assert 5399 < float(second["time"]) - float(first["time"]) < 5430  # type: ignore[arg-type]
+
+
+def test_argv_stdin_cwd_and_home_as_hermes_gives_them(tmp_path: Path, recorder: Path) -> None:
+    """shlex-split argv (spaces survive), Hermes' exact payload bytes, a temp HOME."""
+    path = scenario(tmp_path, "turns:\n  - {user: é, assistant: ß}\n", recorder)
+    result = run_scenario(load_scenario(path))
+    (rec,) = records(tmp_path)
+    assert rec["argv"] == ["arg with space"]
+    stdin = str(rec["stdin"])
+    assert not stdin.endswith("\n")
+    assert stdin.startswith(
+        '{"hook_event_name": "post_llm_call", "tool_name": null, "tool_input": null, "session_id": "session-1", "cwd": '
+    )
+    payload = json.loads(stdin)
+    assert list(payload["extra"]) == [
+        "task_id", "turn_id", "user_message", "assistant_response", "conversation_history", "model", "platform",
+        "telemetry_schema_version",
+    ]  # fmt: skip
+    assert payload["extra"]["assistant_response"] == "ß"
+    assert '"ß"' in stdin  # ensure_ascii=False
+    assert str(rec["home"]) != str(Path.home())
+    assert result.runs[0].exit_code == 0
+
+
+def test_a_hook_over_its_timeout_is_killed(tmp_path: Path, recorder: Path) -> None:
+    """A hook running past its `timeout:` is killed and recorded as timed out."""
+    cmd = shlex.join([sys.executable, str(recorder)])
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: t\nhooks:\n  post_llm_call:\n    - {{command: {json.dumps(cmd)}, timeout: 1}}\n"
+        f"env: {{RECORD_TO: {json.dumps(str(tmp_path / 'rec.jsonl'))}, SLEEP: '30'}}\n"
+        "turns:\n  - {user: a, assistant: b}\nexpect:\n  timed_out: 1\n"
+    )
+    result = run_scenario(load_scenario(path))
+    (run,) = result.runs
+    assert run.timed_out
+    assert run.duration_s < 10
+
+
+def test_missing_hook_command_is_recorded_not_raised(tmp_path: Path) -> None:
+    """A command that does not exist is a spawn error in the record, as Hermes logs it."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: t\nhooks:\n  pre_llm_call:\n    - command: /no/such/hook\nturns:\n  - {user: a}\n"
+    )
+    (run,) = run_scenario(load_scenario(path)).runs
+    assert (run.spawn_error, run.exit_code) == ("command not found", None)
+
+
+def test_timeline_of_events() -> None:
+    """Session start once, pre_llm_call each turn, post_llm_call only when answered, end every turn."""
+    session = HermesSession(cwd="/p")
+    events = [f.event for f in session.firings(Turn("a", "b"))]
+    assert events == ["on_session_start", "pre_llm_call", "post_llm_call", "on_session_end"]
+    assert [f.event for f in session.firings(Turn("c", None))] == ["pre_llm_call", "on_session_end"]
+    assert [f.event for f in session.firings(Turn("c", "d", interrupted=True))] == [
+        "pre_llm_call",
+        "on_session_end",
+    ]
+    assert [f.event for f in session.firings(NewSession("s2"))] == [
+        "on_session_finalize",
+        "on_session_reset",
+    ]
+    assert session.firings(Turn("e", "f"))[0].event == "on_session_start"
+
+
+def test_payload_bytes_match_a_captured_hermes_payload() -> None:
+    """Byte for byte the on_session_start payload captured from a Hermes v0.19.0 run."""
+    captured = (
+        b'{"hook_event_name": "on_session_start", "tool_name": null, "tool_input": null, "session_id": "s1", '
+        b'"cwd": "/w", "extra": {"model": "m", "platform": "cli", "telemetry_schema_version": "hermes.observer.v1"}}'
+    )
+    assert (
+        payload_bytes(
+            "on_session_start", session_id="s1", cwd="/w", extra={"model": "m", "platform": "cli"}
+        )
+        == captured
+    )
+
+
+def test_hooks_block_parsed_like_hermes() -> None:
+    """Unknown events and entries without a command are skipped with a warning; timeouts clamp."""
+    specs, warnings = parse_hooks_block(
+        {
+            "PreCompact": [{"command": "x"}],
+            "pre_llm_call": [{"command": "  a  ", "timeout": 999}, {"command": ""}, {"timeout": 3}],
+            "post_llm_call": [{"command": "b", "timeout": "soon", "matcher": "terminal"}],
+            "pre_tool_call": [{"command": "c", "matcher": "terminal"}],
+        }
+    )
+    assert [(s.event, s.command, s.timeout_s, s.matcher) for s in specs] == [
+        ("pre_llm_call", "a", 300, None),
+        ("post_llm_call", "b", 60, None),
+        ("pre_tool_call", "c", 60, "terminal"),
+    ]
+    assert specs[2].matches("terminal")
+    assert not specs[2].matches("terminal2")
+    assert len(warnings) == 3

@@ -1,0 +1,99 @@
+"""The pytest plugin collects scenario files; `hooksim run` writes JUnit XML and JSON reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+
+pytest_plugins = ["pytester"]
+
+PASSING = "name: passes\nturns:\n  - {user: hi, assistant: hello}\nexpect:\n  exit_codes: 0\n  calls: {save_memory: 2}\n"
+FAILING = "name: wants a compaction\nturns:\n  - {user: hi, assistant: hello}\nexpect:\n  compactions_at_turns: [1]\n"
+
+
+def test_plugin_collects_and_runs_scenarios(pytester: pytest.Pytester) -> None:
+    """Scenario files under scenarios/ become items; a failure shows expected vs got and a timeline."""
+    pytester.makefile(".yaml", **{"scenarios/good": PASSING, "scenarios/bad": FAILING})
+    result = pytester.runpytest_subprocess("-v")
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    assert "scenarios/good.yaml::passes PASSED" in out
+    assert (
+        "scenario failed: wants a compaction\n  turns that compacted: expected [1], got []\n  timeline:"
+        in out
+    )
+    result.stdout.fnmatch_lines(["*turn   1  2026-06-01 09:00:00  post_llm_call        exit 0*"])
+
+
+def test_plugin_ignores_yaml_outside_scenario_dirs(pytester: pytest.Pytester) -> None:
+    """Other YAML files in a project are not collected."""
+    pytester.makefile(".yaml", **{"config/app": "name: x\nturns: 3\n"})
+    result = pytester.runpytest_subprocess()
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_plugin_reports_a_bad_file_as_a_collection_error(pytester: pytest.Pytester) -> None:
+    """A bad scenario is a collection error with file:line, not a crash."""
+    pytester.makefile(".yaml", **{"scenarios/broken": "name: x\nturns:\n  - {usr: hi}\n"})
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*broken.yaml:3: turns/0: a turn needs 'user'*"])
+
+
+def test_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--junit-xml and --json describe every scenario, hook run and bridge call."""
+    (tmp_path / "a.yaml").write_text(PASSING)
+    (tmp_path / "b.yaml").write_text(FAILING)
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.json"
+    assert (
+        main(["run", str(tmp_path), "--junit-xml", str(junit), "--json", str(report), "-n", "2"])
+        == 1
+    )
+    suite = ET.parse(junit).getroot()
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")
+    data = json.loads(report.read_text())
+    assert [(d["name"], d["passed"]) for d in data] == [
+        ("passes", True),
+        ("wants a compaction", False),
+    ]
+    assert [c["tool"] for c in data[0]["bridge_calls"]] == [
+        "start_session",
+        "save_memory",
+        "save_memory",
+    ]
+    assert data[1]["failures"] == ["turns that compacted: expected [1], got []"]
+    assert capsys.readouterr().out.endswith("1 passed, 1 failed\n")
+
+
+def test_keep_workdir_and_k_filter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-k selects scenarios by path; --keep-workdir leaves the ledger for inspection."""
+    (tmp_path / "a.yaml").write_text(PASSING)
+    (tmp_path / "b.yaml").write_text(FAILING)
+    report = tmp_path / "r.json"
+    assert (
+        main(["run", str(tmp_path), "-k", "a.yaml", "--keep-workdir", "--json", str(report)]) == 0
+    )
+    (entry,) = json.loads(report.read_text())
+    workdir = Path(entry["workdir"])
+    assert (workdir / "bridge-ledger.jsonl").exists()
+    assert capsys.readouterr().out.endswith("1 passed, 0 failed\n")
+
+
+def test_hooksim_console_script_smoke(tmp_path: Path) -> None:
+    """`python -m simulator run` in a real process: exit code and summary line."""
+    (tmp_path / "a.yaml").write_text(PASSING)
+    result = subprocess.run(
+        [sys.executable, "-m", "simulator", "run", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith("1 passed, 0 failed\n")

@@ -1,0 +1,125 @@
+"""Scenario files: bad input is one `file:line: what` line and nothing runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+from simulator.scenario import ScenarioError, load_scenario, parse_duration
+
+
+def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", ":3: turns/0: a turn needs 'user'"),
+        ("name: x\nturns: [\n", ":3: invalid YAML"),
+        ("- just a list\n", ":1: a scenario is a mapping with 'name' and 'turns'"),
+        ("name: x\n", ":1: 'turns' is a required property"),
+        (
+            "name: x\nturns:\n  - {user: hi}\nbridge:\n  cleanup_frames: [ok, explode]\n",
+            ":5: bridge/cleanup_frames",
+        ),
+        (
+            "name: x\nturns:\n  - {user: hi}\n  - {after: 5 minutes, user: b}\n",
+            ":4: turns/1: a turn needs",
+        ),
+        (
+            "name: x\nturns:\n  - {user: hi}\nexpect:\n  exit_code: 0\n",
+            ":5: expect: unknown key 'exit_code'",
+        ),
+        (
+            "name: x\nclock: {start: yesterday}\nturns:\n  - {user: hi}\n",
+            ":2: clock.start is not an ISO 8601",
+        ),
+        (
+            "name: x\nturns:\n  - {user: hi}\nexpect:\n  compactions_at_turns: [1, 2]\n",
+            ":5: expect.compactions_at_turns names turn 2, but the scenario has 1 turns",
+        ),
+    ],
+)
+def test_bad_scenarios_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
+    """Each kind of mistake is reported as `path:line: ...` pointing at the offending line."""
+    path = write(tmp_path, text)
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(path)
+    assert str(exc.value).startswith(str(path)), exc.value
+    assert message in str(exc.value), exc.value
+    assert "\n" not in str(exc.value)
+
+
+def test_unknown_outcome_names_the_choices(tmp_path: Path) -> None:
+    """A typo in a bridge outcome lists the outcomes that exist."""
+    path = write(tmp_path, "name: x\nturns:\n  - {user: hi}\nbridge:\n  save_memory: explode\n")
+    with pytest.raises(
+        ScenarioError, match=r"unknown bridge outcome 'explode' \(ok, fail, exit N, hang"
+    ):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        (5, 5.0),
+        (0.5, 0.5),
+        ("90s", 90.0),
+        ("1m", 60.0),
+        ("1h30m", 5400.0),
+        ("250ms", 0.25),
+        ("2d", 172800.0),
+    ],
+)
+def test_durations(text: float | str, seconds: float) -> None:
+    """Durations are seconds, or numbers with ms, s, m, h, d units."""
+    assert parse_duration(text) == seconds
+
+
+def test_validate_reports_every_bad_file_and_runs_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hooksim validate` lists each invalid file on one line and exits 1."""
+    write(tmp_path, "name: ok\nturns:\n  - {user: hi}\n", "good.yaml")
+    bad = write(tmp_path, "name: bad\nturns: []\n", "bad.yaml")
+    assert main(["validate", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"{bad}:2: turns: [] should be non-empty\n"
+    assert out == "1 valid, 1 invalid\n"
+
+
+def test_run_with_a_bad_file_is_an_error_not_a_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hooksim run` on a bad file reports ERROR with file:line and exits 1."""
+    bad = write(tmp_path, "name: bad\nturns:\n  - {usr: hi}\n")
+    assert main(["run", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"ERROR {bad}" in out
+    assert f"{bad}:3:" in out
+    assert out.endswith("0 passed, 1 failed\n")
+
+
+def test_run_with_no_scenarios_exits_5(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty directory is not a pass: exit 5, like pytest's 'no tests ran'."""
+    assert main(["run", str(tmp_path)]) == 5
+    assert capsys.readouterr().err == "hooksim: no scenario files found\n"
+
+
+def test_missing_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that does not exist is named."""
+    assert main(["run", str(tmp_path / "nope.yaml")]) == 2
+    assert (
+        capsys.readouterr().err == f"hooksim: no such file or directory: {tmp_path / 'nope.yaml'}\n"
+    )
+
+
+def test_shipped_schema_accepts_every_shipped_scenario() -> None:
+    """Every scenario under scenarios/ validates against the shipped JSON Schema."""
+    root = Path(__file__).parents[2] / "scenarios"
+    assert main(["validate", str(root)]) == 0
