@@ -159,3 +159,39 @@ def test_hooks_block_parsed_like_hermes() -> None:
     assert specs[2].matches("terminal")
     assert not specs[2].matches("terminal2")
     assert len(warnings) == 3
+
+
+def test_faketime_driver_without_libfaketime_names_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asking for the faketime clock where libfaketime is missing is one line saying what to install."""
+    from simulator import runner
+    from simulator.runner import SetupError
+
+    monkeypatch.setattr(runner, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
+    path = tmp_path / "s.yaml"
+    path.write_text("name: t\nclock: {driver: faketime}\nturns:\n  - {user: a}\n")
+    with pytest.raises(
+        SetupError,
+        match=r"s\.yaml: clock driver 'faketime' needs libfaketime \(Debian: apt-get install libfaketime\)",
+    ):
+        run_scenario(load_scenario(path))
+
+
+@pytest.mark.skipif(
+    __import__("simulator.runner").runner.faketime_library() is None,
+    reason="libfaketime is not installed",
+)
+def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
+    """With libfaketime, even `date` in a shell hook reads the scenario's clock."""
+    out = tmp_path / "dates"
+    path = tmp_path / "s.yaml"
+    command = json.dumps(f"sh -c 'date -u +%FT%T >> {out}'")
+    path.write_text(
+        f"name: t\nclock: {{driver: faketime, start: '2031-05-06T07:08:09Z'}}\n"
+        f"hooks:\n  pre_llm_call:\n    - command: {command}\nturns:\n  - {{user: a}}\n  - {{after: 2h, user: b}}\n"
+    )
+    run_scenario(load_scenario(path))
+    first, second = out.read_text().split()
+    assert first.startswith("2031-05-06T07:08:")
+    assert second.startswith("2031-05-06T09:08:")
