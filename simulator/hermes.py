@@ -97,6 +97,23 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
     return specs, warnings
 
 
+def injected_context(event: str, stdout: str) -> str | None:
+    """What Hermes takes from a hook's stdout, as ``_parse_response`` reads it for non-tool events.
+
+    All of stdout must be one JSON object with a non-blank string ``context``; anything else is
+    ignored. Only ``pre_llm_call`` uses it (appended to the model's copy of the user message);
+    other events drop it, so this returns None for them.
+    """
+    if event != "pre_llm_call" or not stdout.strip():
+        return None
+    try:
+        parsed = json.loads(stdout.strip())
+    except ValueError:
+        return None
+    context = parsed.get("context") if isinstance(parsed, dict) else None
+    return context if isinstance(context, str) and context.strip() else None
+
+
 def payload_bytes(
     event: str,
     *,

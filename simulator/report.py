@@ -51,8 +51,10 @@ def timeline(result: RunResult) -> str:
                 lines.append(f"{'':>38}-> {call['tool']} #{call['call']} {call['outcome']}")
         if run.stderr.strip():
             lines.append(f"{'':>38}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
-        if run.stdout:
-            lines.append(f"{'':>38}stdout: {run.stdout.strip()[:160]!r}")
+        if run.context is not None:
+            lines.append(f"{'':>38}context injected: {run.context[:160]!r}")
+        elif run.stdout:
+            lines.append(f"{'':>38}stdout (ignored by Hermes): {run.stdout.strip()[:160]!r}")
     for warning in result.warnings:
         lines.append(f"  hermes would warn: {warning}")
     return "\n".join(lines)
@@ -113,6 +115,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
                     "duration_s": round(r.duration_s, 4),
                     "stdout": r.stdout,
                     "stderr": r.stderr,
+                    "context": r.context,
                 }
                 for r in o.result.runs
             ]

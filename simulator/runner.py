@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hermes import HermesSession, HookSpec, parse_hooks_block
+from .hermes import HermesSession, HookSpec, injected_context, parse_hooks_block
 from .scenario import NewSession, Scenario
 
 CHILD_DIR = Path(__file__).with_name("_child")
@@ -67,6 +67,7 @@ class HookRun:
     duration_s: float
     timed_out: bool = False
     spawn_error: str | None = None
+    context: str | None = None  # what Hermes would inject into the prompt (pre_llm_call only)
 
 
 @dataclass
@@ -237,6 +238,7 @@ class ScenarioRun:
         run.exit_code = proc.returncode
         run.stdout = out.decode("utf-8", "replace")
         run.stderr = err.decode("utf-8", "replace")
+        run.context = injected_context(spec.event, run.stdout)
         return run
 
     def _temporary_frames(self) -> int:

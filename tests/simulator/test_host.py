@@ -195,3 +195,31 @@ def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
     first, second = out.read_text().split()
     assert first.startswith("2031-05-06T07:08:")
     assert second.startswith("2031-05-06T09:08:")
+
+
+@pytest.mark.parametrize(
+    ("event", "stdout", "context"),
+    [
+        ("pre_llm_call", '{"context": "the cwd is /p"}', "the cwd is /p"),
+        ("pre_llm_call", '  {"context": "x"}\n', "x"),
+        ("pre_llm_call", 'noise\n{"context": "c"}', None),
+        ("pre_llm_call", '{"context": "   "}', None),
+        ("pre_llm_call", '["context"]', None),
+        ("pre_llm_call", "", None),
+        ("post_llm_call", '{"context": "dropped"}', None),
+    ],
+)
+def test_stdout_is_read_as_hermes_reads_it(event: str, stdout: str, context: str | None) -> None:
+    """Only pre_llm_call's whole-stdout JSON object with a non-blank context is injected."""
+    from simulator.hermes import injected_context
+
+    assert injected_context(event, stdout) == context
+
+
+def test_context_injection_is_recorded(tmp_path: Path, recorder: Path) -> None:
+    """A pre_llm_call hook printing {"context": ...} shows as injected context in the run."""
+    path = scenario(tmp_path, "turns:\n  - {user: a}\n", recorder, events=("pre_llm_call",))
+    text = path.read_text().replace("env: {", 'env: {PRINT: \'{"context": "remember X"}\', ', 1)
+    path.write_text(text)
+    (run,) = run_scenario(load_scenario(path)).runs
+    assert run.context == "remember X"
