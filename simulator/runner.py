@@ -37,7 +37,9 @@ from .hermes import HermesSession, HookSpec, injected_context, parse_hooks_block
 from .scenario import NewSession, Scenario
 
 CHILD_DIR = Path(__file__).with_name("_child")
-MOCK_BRIDGE = Path(__file__).with_name("mock_bridge.py")
+# Run as a module, not as a file path: ``-I`` keeps the clock start-up and the caller's
+# PYTHONPATH out, and a module of the installed package is one coverage measures.
+MOCK_BRIDGE = ["-I", "-m", "simulator.mock_bridge"]
 FAKETIME_LIBS = (
     "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
     "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
@@ -135,7 +137,7 @@ class ScenarioRun:
         env.update(
             HOME=str(self.home),
             HERMES_HOME=str(self.hermes_home),
-            WAGGLE_MIND_CMD=shlex.join([sys.executable, "-I", str(MOCK_BRIDGE)]),
+            WAGGLE_MIND_CMD=shlex.join([sys.executable, *MOCK_BRIDGE]),
             HOOKSIM_LEDGER=str(self.ledger),
             HOOKSIM_BRIDGE_PLAN=json.dumps(sc.bridge),
             HOOKSIM_FRAMES=str(self.frames),
