@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 STATE_FILENAME = ".hive-mind-last-compact"
 
 
+def _home_dir(env: Mapping[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
 def hermes_home(env: Mapping[str, str] | None = None) -> str:
     """``$HERMES_HOME`` when set (a Hermes profile sets it), else ``~/.hermes``.
 
@@ -24,7 +28,7 @@ def hermes_home(env: Mapping[str, str] | None = None) -> str:
     explicit = env.get("HERMES_HOME")
     if explicit:
         return os.path.expanduser(explicit)
-    return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".hermes")
+    return os.path.join(_home_dir(env), ".hermes")
 
 
 def compact_state_path(home: str | os.PathLike[str] | None = None) -> str:
@@ -35,10 +39,6 @@ def compact_state_path(home: str | os.PathLike[str] | None = None) -> str:
 CONFIG_FILENAME = "config.yaml"
 ALLOWLIST_FILENAME = "shell-hooks-allowlist.json"
 PROFILE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
-
-
-def _home_dir(env: Mapping[str, str]) -> str:
-    return env.get("HOME") or os.path.expanduser("~")
 
 
 def hermes_root(env: Mapping[str, str] | None = None) -> str:

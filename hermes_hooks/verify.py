@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from .bridge import DEFAULT_MIND_CMD
+from .bridge import Bridge, BridgeError
 from .entries import hook_argv
 from .hooks import BINDINGS
 from .install import ConfigError, _load, is_our_command, read_config
@@ -170,20 +170,18 @@ def _package_dir(python: str) -> str | None:
 
 
 def _check_mind(env: Mapping[str, str], report: Report) -> None:
-    raw = env.get("WAGGLE_MIND_CMD") or DEFAULT_MIND_CMD
+    """Resolve the mind command exactly as the hooks will (``Bridge.from_env``)."""
     try:
-        argv = shlex.split(raw)
-    except ValueError as e:
-        report.add(FAIL, f"mind command: WAGGLE_MIND_CMD cannot be parsed ({e})")
+        command = Bridge.from_env(env).command
+    except BridgeError as e:
+        report.add(FAIL, f"mind command: {e}")
         return
-    found = shutil.which(argv[0]) if argv else None
+    found = shutil.which(command[0])
     if found:
-        report.add(OK, f"mind command: {raw} ({found})")
+        report.add(OK, f"mind command: {shlex.join(command)} ({found})")
     else:
         report.add(
-            FAIL,
-            f"mind command: {argv[0] if argv else 'WAGGLE_MIND_CMD is blank;'} not found "
-            "(install the mind, or set WAGGLE_MIND_CMD)",
+            FAIL, f"mind command: {command[0]} not found (install the mind, or set WAGGLE_MIND_CMD)"
         )
 
 
