@@ -69,7 +69,7 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
             [] if block is None else ["hooks: is not a mapping; no shell hooks registered"]
         )
     for event, entries in block.items():
-        if event in ("output_spill",):
+        if event == "output_spill":  # a reserved sub-key, skipped silently by Hermes
             continue
         if event not in VALID_HOOKS:
             warnings.append(f"unknown hook event {event!r} in hooks: config; skipped")

@@ -77,4 +77,4 @@ class ScenarioItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.scenario.line - 1, f"scenario: {self.scenario.name}"
+        return self.path, 0, f"scenario: {self.scenario.name}"

@@ -35,9 +35,9 @@ def _clock(ms: int) -> str:
 def timeline(result: RunResult) -> str:
     """The session turn by turn: virtual time, event, command, exit code, bridge calls."""
     lines = []
-    calls_by_pidless_turn: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    calls_by_hook: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for call in result.calls:
-        calls_by_pidless_turn.setdefault((call["turn"], call["event"]), []).append(call)
+        calls_by_hook.setdefault((call["turn"], call["event"]), []).append(call)
     shown: set[tuple[int, str]] = set()
     for run in result.runs:
         ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
@@ -47,7 +47,7 @@ def timeline(result: RunResult) -> str:
         key = (run.turn, run.event)
         if key not in shown:
             shown.add(key)
-            for call in calls_by_pidless_turn.get(key, []):
+            for call in calls_by_hook.get(key, []):
                 lines.append(f"{'':>38}-> {call['tool']} #{call['call']} {call['outcome']}")
         if run.stderr.strip():
             lines.append(f"{'':>38}stderr: {run.stderr.strip().splitlines()[-1][:160]}")

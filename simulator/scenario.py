@@ -82,7 +82,6 @@ class Scenario:
     bridge: dict[str, list[str]] = field(default_factory=dict)
     temporary_ttl_s: float = 0.0
     expect: dict[str, Any] = field(default_factory=dict)
-    line: int = 1
 
     @property
     def numbered_steps(self) -> list[tuple[int, Step]]:
@@ -269,14 +268,12 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     }
 
     expect = data.get("expect", {})
-    numbered = [n for n, step in Scenario(path, "", tuple(steps)).numbered_steps if n]
-    for key in ("compactions_at_turns",):
-        for n in expect.get(key, []):
-            if n > len(numbered):
-                raise fail(
-                    ["expect", key],
-                    f"expect.{key} names turn {n}, but the scenario has {len(numbered)} turns",
-                )
+    turns = sum(not isinstance(step, NewSession) for step in steps)
+    for key, n in _named_turns(expect):
+        if n > turns:
+            raise fail(
+                ["expect", key], f"expect.{key} names turn {n}, but the scenario has {turns} turns"
+            )
     return Scenario(
         path=path,
         name=data["name"],
@@ -292,6 +289,16 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         temporary_ttl_s=ttl,
         expect=expect,
     )
+
+
+def _named_turns(expect: dict[str, Any]) -> list[tuple[str, int]]:
+    """Every turn number an expectation names, with the expectation's key."""
+    named = [("compactions_at_turns", n) for n in expect.get("compactions_at_turns", [])]
+    named += [("calls_by_turn", int(n)) for n in expect.get("calls_by_turn", {})]
+    state = expect.get("state_file")
+    if isinstance(state, dict):
+        named.append(("state_file", state["written_at_turn"]))
+    return named
 
 
 def find_scenarios(paths: list[str | Path]) -> list[Path]:

@@ -123,3 +123,26 @@ def test_shipped_schema_accepts_every_shipped_scenario() -> None:
     """Every scenario under scenarios/ validates against the shipped JSON Schema."""
     root = Path(__file__).parents[2] / "scenarios"
     assert main(["validate", str(root)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("expect", "key", "turn"),
+    [
+        ('  calls_by_turn: {"3": [save_memory]}\n', "calls_by_turn", 3),
+        ("  state_file: {written_at_turn: 4}\n", "state_file", 4),
+    ],
+)
+def test_expectations_naming_a_missing_turn(
+    tmp_path: Path, expect: str, key: str, turn: int
+) -> None:
+    """An expectation about a turn the scenario does not have is a file error, not a confusing failure."""
+    path = write(
+        tmp_path,
+        "name: x\nturns:\n  - {user: a}\n  - {new_session: null}\n  - {user: b}\nexpect:\n"
+        + expect,
+    )
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(path)
+    assert (
+        str(exc.value) == f"{path}:7: expect.{key} names turn {turn}, but the scenario has 2 turns"
+    )
