@@ -67,4 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             profile=parsed.profile,
             dry_run=getattr(parsed, "dry_run", False),
         )
-    return 2  # a hook command with extra arguments
+    # A hook command reached here only with extra arguments (e.g. ``stop --``): a config mistake.
+    print(
+        f"hermes-hooks {parsed.command}: takes no arguments; Hermes runs it as is", file=sys.stderr
+    )
+    return 2

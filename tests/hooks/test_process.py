@@ -168,6 +168,11 @@ def test_bad_timeout_variable_falls_back_to_the_default(
     stub_bridge: StubBridge, env: dict[str, str]
 ) -> None:
     """A WAGGLE_BRIDGE_TIMEOUT_S that is not a positive number uses the default of 10 s."""
+    from hermes_hooks.bridge import Bridge
+
+    for bad in ("soon", "0", "-1", "nan", "inf", ""):
+        assert Bridge.from_env({"WAGGLE_BRIDGE_TIMEOUT_S": bad}).timeout_s == 10
+    assert Bridge.from_env({"WAGGLE_BRIDGE_TIMEOUT_S": "2.5"}).timeout_s == 2.5
     env["WAGGLE_BRIDGE_TIMEOUT_S"] = "soon"
     result = run_hook("stop", stop_payload(), env)
     assert (result.returncode, result.stderr) == (0, b"")

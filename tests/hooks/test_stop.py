@@ -341,3 +341,11 @@ def test_unexpected_errors_become_one_line(
     )
     assert run(["stop"], stop_payload(), monkeypatch) == 0
     assert capsys.readouterr() == ("", f"hermes-hooks stop: {message}\n")
+
+
+def test_hook_command_with_extra_arguments_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hermes-hooks stop extra` is a config mistake: a usage error naming the argument, exit 2."""
+    assert main(["stop", "extra"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.endswith("hermes-hooks: error: unrecognized arguments: extra\n")

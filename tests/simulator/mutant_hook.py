@@ -15,22 +15,13 @@ from hermes_hooks import bridge, cli, compact_on_stop, hooks
 
 
 def compact_before_save() -> None:
-    original = hooks.stop
+    real_stop = hooks.stop
 
     def stop(payload, ctx):  # type: ignore[no-untyped-def]
         compact_on_stop.maybe_compact_on_stop(ctx.bridge, env=ctx.env)
-        response = payload.text("assistant_response")
-        if response:
-            ctx.bridge.save_memory(
-                response,
-                role="assistant",
-                temporary=False,
-                session_id=payload.session_id,
-                turn_id="",
-            )
+        real_stop(payload, ctx)  # saves; its own gate then finds the window just closed
 
     hooks.BINDINGS_BY_COMMAND["stop"].handler = stop
-    del original
 
 
 def ignores_window() -> None:
