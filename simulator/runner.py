@@ -1,14 +1,19 @@
 """Run one scenario: real hook processes, a virtual clock, a mock bridge, a recorded result.
 
-Each scenario gets its own work directory with a temporary HOME and HERMES_HOME; nothing
-touches the real home. Hooks are spawned as Hermes v0.19.0 spawns them
-(``shlex.split(os.path.expanduser(cmd))``, no shell, stdin then EOF, the inherited environment,
-a per-hook timeout in real time) with, added to their environment:
+Each scenario gets its own work directory with a temporary HOME (and HERMES_HOME); nothing
+touches the real home. The host profile (``simulator.hosts``) decides which events fire and
+what their payloads are; this module spawns each event's hooks as that host does (exec or
+shell, in parallel or one after another, awaited or not, the host's timeouts and kill), hands
+every finished process back to the profile to read, and records it all. Hooks get, added to
+their environment:
 
+- the host's own variables (``CLAUDE_PROJECT_DIR``, ``CURSOR_VERSION``, ...);
 - the scenario's ``env``;
 - ``WAGGLE_MIND_CMD`` pointing at the mock bridge (unless the scenario sets it);
 - the virtual clock: ``HOOKSIM_NOW`` plus our ``sitecustomize`` on ``PYTHONPATH`` (Python
   hooks), or libfaketime through ``LD_PRELOAD`` (any dynamically linked hook);
+- ``HOOKSIM_SCENARIO_DIR`` (the scenario file's folder) and ``HOOKSIM_PYTHON`` (the Python
+  running hooksim), so a scenario can name its own hook scripts;
 - coverage's variables, inherited, so ``coverage``'s subprocess patch measures the hooks.
 
 Variables a user may have exported for their real setup (``WAGGLE_*``, ``HERMES_*``,
@@ -28,13 +33,16 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .hermes import HermesSession, HookSpec, injected_context, parse_hooks_block
-from .scenario import NewSession, Scenario
+from .hosts import ConfigError, Firing, HookRun, HookSpec, Host, SessionInfo, UnknownHost, get_host
+from .scenario import Compact, Scenario
 
 CHILD_DIR = Path(__file__).with_name("_child")
 # Run as a module, not as a file path: ``-I`` keeps the clock start-up and the caller's
@@ -56,26 +64,10 @@ class SetupError(Exception):
 
 
 @dataclass
-class HookRun:
-    """One hook process: what ran, when (virtual), and how it ended."""
-
-    turn: int
-    event: str
-    command: str
-    virtual_ms: int
-    exit_code: int | None
-    stdout: str
-    stderr: str
-    duration_s: float
-    timed_out: bool = False
-    spawn_error: str | None = None
-    context: str | None = None  # what Hermes would inject into the prompt (pre_llm_call only)
-
-
-@dataclass
 class RunResult:
     scenario: Scenario
     runs: list[HookRun] = field(default_factory=list)
+    firings: list[Firing] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     turn_ms: dict[int, int] = field(default_factory=dict)
     temporary_frames: dict[int, int] = field(default_factory=dict)
@@ -91,19 +83,13 @@ def default_hooks_block() -> dict[str, list[dict[str, str]]]:
     return {event: [{"command": command}] for event, command in hook_entries().items()}
 
 
-def load_hooks_config(path: str | Path) -> dict[str, Any] | None:
-    """The ``hooks:`` block of a Hermes ``config.yaml``."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
+def load_hooks_config(path: str | Path, host: Host | str = "hermes") -> Any:
+    """The hooks of a host's own config file (``config.yaml``, ``settings.json``, ...)."""
+    profile = get_host(host) if isinstance(host, str) else host
     try:
-        data = YAML(typ="safe", pure=True).load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, YAMLError) as e:
-        raise SetupError(f"{path}: cannot read the hooks config ({e})") from None
-    if data is not None and not isinstance(data, dict):
-        raise SetupError(f"{path}: a Hermes config is a mapping")
-    hooks = (data or {}).get("hooks")
-    return hooks if hooks is None or isinstance(hooks, dict) else {"__invalid__": hooks}
+        return profile.load_config(Path(path))
+    except ConfigError as e:
+        raise SetupError(str(e)) from None
 
 
 def faketime_library() -> str | None:
@@ -114,9 +100,10 @@ def faketime_library() -> str | None:
 class ScenarioRun:
     """The mutable state of one run; ``run()`` returns the recorded result."""
 
-    def __init__(self, scenario: Scenario, hooks_block: Any, workdir: Path) -> None:
+    def __init__(self, scenario: Scenario, hooks_block: Any, workdir: Path, host: Host) -> None:
         self.scenario = scenario
-        self.specs, warnings = parse_hooks_block(hooks_block)
+        self.host = host
+        self.specs, warnings = host.parse_hooks(hooks_block)
         self.result = RunResult(scenario, warnings=warnings, workdir=workdir)
         self.workdir = workdir
         self.home = workdir / "home"
@@ -129,20 +116,33 @@ class ScenarioRun:
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
         self.now_ms = int(scenario.start.timestamp() * 1000)
+        self.turn = 0
         self.base_env = self._base_env()
+        self.info = SessionInfo(
+            cwd=scenario.session.get("cwd", str(self.project)),
+            session_id=scenario.session.get("id", "session-1"),
+            model=scenario.session.get("model", "hermes-4" if host.name == "hermes" else "model-1"),
+            platform=scenario.session.get("platform", "cli"),
+            transcript_path=str(workdir / "transcript.jsonl"),
+            now_ms=lambda: self.now_ms,
+        )
+        self._background: list[threading.Thread] = []
 
     def _base_env(self) -> dict[str, str]:
         sc = self.scenario
         env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
         env.update(
             HOME=str(self.home),
-            HERMES_HOME=str(self.hermes_home),
             WAGGLE_MIND_CMD=shlex.join([sys.executable, *MOCK_BRIDGE]),
             HOOKSIM_LEDGER=str(self.ledger),
             HOOKSIM_BRIDGE_PLAN=json.dumps(sc.bridge),
             HOOKSIM_FRAMES=str(self.frames),
             HOOKSIM_TEMPORARY_TTL_MS=str(int(sc.temporary_ttl_s * 1000)),
+            HOOKSIM_SCENARIO_DIR=str(sc.path.resolve().parent),
+            HOOKSIM_PYTHON=sys.executable,
         )
+        if self.host.name == "hermes":
+            env["HERMES_HOME"] = str(self.hermes_home)
         if sc.clock_driver == "faketime":
             lib = faketime_library()
             if lib is None:
@@ -161,22 +161,24 @@ class ScenarioRun:
 
     def run(self) -> RunResult:
         sc = self.scenario
-        session = HermesSession(
-            cwd=sc.session.get("cwd", str(self.project)),
-            session_id=sc.session.get("id", "session-1"),
-            model=sc.session.get("model", "hermes-4"),
-            platform=sc.session.get("platform", "cli"),
-        )
+        session = self.host.session(self.info, self.fire)
         for number, step in sc.numbered_steps:
             self.now_ms += int(step.after_s * 1000)
-            if not isinstance(step, NewSession):
+            self.turn = number
+            if number:
                 self.result.turn_ms[number] = self.now_ms
-            for firing in session.firings(step):
-                for spec in self.specs:
-                    if spec.event == firing.event and spec.matches(firing.tool_name):
-                        self.result.runs.append(self._spawn(spec, firing.stdin, number))
+            fired_before = len(self.result.firings)
+            session.step(step)
+            if isinstance(step, Compact) and len(self.result.firings) == fired_before:
+                self.result.firings.append(
+                    Firing(number, "(none)", self.now_ms, step.trigger,
+                           effect=f"{self.host.title} fires no hook event for a compaction")
+                )  # fmt: skip
             if number:
                 self.result.temporary_frames[number] = self._temporary_frames()
+        session.exit()
+        for thread in self._background:
+            thread.join()
         self.result.calls = [
             json.loads(line) for line in self.ledger.read_text(encoding="utf-8").splitlines()
         ]
@@ -186,8 +188,63 @@ class ScenarioRun:
         )
         return self.result
 
+    def fire(
+        self,
+        event: str,
+        payload: dict[str, Any] | bytes,
+        *,
+        match: str | None = None,
+        wait: bool = True,
+    ) -> Firing:
+        """Spawn the hooks bound to one event as the host does; return the host's reading."""
+        host = self.host
+        stdin = payload if isinstance(payload, bytes) else host.encode(payload)
+        specs = [s for s in self.specs if s.event == event and s.matches(match)]
+        if host.dedupe:
+            specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
+        firing = Firing(self.turn, event, self.now_ms, match, hooks=len(specs), waited=wait)
+        self.result.firings.append(firing)
+        if not specs:
+            return firing
+        env = self._env_for(event, self.turn)
+        runs = [
+            HookRun(self.turn, event, s.command, self.now_ms, None, "", "", 0.0, spec=s)
+            for s in specs
+        ]
+        self.result.runs.extend(runs)
+        jobs = [partial(self._spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
+        if not wait:
+            firing.effect = f"{host.title} does not wait for {event}; its results are not used"
+            for job in jobs:
+                thread = threading.Thread(target=job, daemon=True)
+                thread.start()
+                self._background.append(thread)
+            return firing
+        if host.parallel and len(jobs) > 1 and not any(s.sequential for s in specs):
+            with ThreadPoolExecutor(len(jobs)) as pool:
+                list(pool.map(lambda job: job(), jobs))
+        else:
+            for job in jobs:
+                job()
+        for run in runs:
+            verdict = host.read(event, run)
+            run.verdict = verdict.note
+            run.context = verdict.context
+            if verdict.block is not None:
+                firing.blocked = True
+                firing.reason = "\n".join(filter(None, [firing.reason, verdict.block]))
+            if verdict.context is not None:
+                firing.context.append(verdict.context)
+            firing.stop = firing.stop or verdict.stop
+            if verdict.followup is not None and firing.followup is None:
+                firing.followup = verdict.followup
+                firing.loop_limit = verdict.loop_limit
+        return firing
+
     def _env_for(self, event: str, turn: int) -> dict[str, str]:
         env = dict(self.base_env)
+        env.update(self.host.env(event, self.info))
+        env.update(self.scenario.env)
         env.update(
             HOOKSIM_NOW=f"{self.now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event
         )
@@ -198,13 +255,13 @@ class ScenarioRun:
             env["TZ"] = "UTC"
         return env
 
-    def _spawn(self, spec: HookSpec, stdin: bytes, turn: int) -> HookRun:
-        run = HookRun(turn, spec.event, spec.command, self.now_ms, None, "", "", 0.0)
+    def _spawn(self, spec: HookSpec, stdin: bytes, env: dict[str, str], run: HookRun) -> None:
         try:
-            argv = shlex.split(os.path.expanduser(spec.command))
+            argv = self.host.argv(spec.command)
         except ValueError as e:
             run.spawn_error = f"command cannot be parsed ({e})"
-            return run
+            return
+        timeout = self.host.timeout_s(spec)
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -212,36 +269,48 @@ class ScenarioRun:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=self._env_for(spec.event, turn),
+                env=env,
                 cwd=self.project,
-                start_new_session=True,  # ours, not Hermes': lets us clean up a leaked tree
+                start_new_session=True,  # ours, not the host's: lets us clean up a leaked tree
             )
         except FileNotFoundError:
             run.spawn_error = "command not found"
-            return run
+            return
         except PermissionError:
             run.spawn_error = "command not executable"
-            return run
+            return
         except OSError as e:
             run.spawn_error = f"cannot start ({e})"
-            return run
+            return
         try:
-            out, err = proc.communicate(stdin, timeout=spec.timeout_s)
+            out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             run.timed_out = True
-            proc.kill()  # v0.19.0 kills the direct child only
-            try:
-                out, err = proc.communicate(timeout=_PIPE_GRACE_S)
-            except subprocess.TimeoutExpired:
-                _kill_group(proc)
-                out, err = proc.communicate()
-                err += b"\nhooksim: a process left behind by the hook held its pipes open; killed"
+            out, err = self._stop_after_timeout(proc)
         run.duration_s = time.monotonic() - started
         run.exit_code = proc.returncode
         run.stdout = out.decode("utf-8", "replace")
         run.stderr = err.decode("utf-8", "replace")
-        run.context = injected_context(spec.event, run.stdout)
-        return run
+
+    def _stop_after_timeout(self, proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+        """Stop a hook as the host does: SIGKILL, or SIGTERM and SIGKILL after a grace period."""
+        grace = self.host.term_grace_s
+        if grace is not None:
+            proc.terminate()
+            try:
+                return proc.communicate(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        proc.kill()  # the direct child only, as the hosts do
+        try:
+            return proc.communicate(timeout=_PIPE_GRACE_S)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            out, err = proc.communicate()
+            return (
+                out,
+                err + b"\nhooksim: a process left behind by the hook held its pipes open; killed",
+            )
 
     def _temporary_frames(self) -> int:
         if not self.frames.exists():
@@ -264,22 +333,36 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 def run_scenario(
     scenario: Scenario,
     *,
+    tool: str | None = None,
+    host: Host | None = None,
     hooks_config: str | Path | None = None,
     keep_workdir: bool = False,
     workdir_root: str | Path | None = None,
 ) -> RunResult:
-    """Run one scenario in a fresh work directory; remove it afterwards unless asked to keep it."""
+    """Run one scenario on its tool (or ``tool``, or a given ``host`` profile).
+
+    Each run gets a fresh work directory, removed afterwards unless asked to keep it.
+    """
+    if host is None:
+        try:
+            host = get_host(tool or scenario.tool)
+        except UnknownHost as e:
+            raise SetupError(f"{scenario.path}: {e}") from None
+    scenario = scenario.on(host.name)
     if hooks_config is not None:
-        block: Any = load_hooks_config(hooks_config)
+        block: Any = load_hooks_config(hooks_config, host)
     elif scenario.hooks is not None:
         block = scenario.hooks
-    else:
+    elif host.name == "hermes":
         block = default_hooks_block()
-    if scenario.tool != "hermes":
-        raise SetupError(f"{scenario.path}: unknown tool {scenario.tool!r}")
+    else:
+        raise SetupError(
+            f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"
+            f" scenario or pass --hooks-config with a {host.title} config file"
+        )
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-", dir=workdir_root))
     try:
-        return ScenarioRun(scenario, block, workdir).run()
+        return ScenarioRun(scenario, block, workdir, host).run()
     finally:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)

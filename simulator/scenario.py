@@ -2,7 +2,8 @@
 
 A scenario is one scripted session: turns (a user message, the assistant's final response or
 none, an interruption, tool calls, time passing before the turn), session boundaries (``/new``),
-raw events with hand-written payloads, a scripted mock bridge, and expectations. The JSON Schema
+compactions, raw events with hand-written payloads, a scripted mock bridge, and expectations,
+with per-host hooks and expectations under ``hosts:`` so one session runs on every host. The JSON Schema
 shipped beside this module (``scenario.schema.json``) is the format's reference; editors can
 validate against it.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,27 @@ class RawEvent:
     line: int = 0
 
 
-Step = Turn | NewSession | RawEvent
+@dataclass(frozen=True)
+class Compact:
+    """The host compacts its context: ``auto`` (the window is full) or ``manual`` (/compact)."""
+
+    trigger: str
+    instructions: str = ""
+    after_s: float = 0.0
+    line: int = 0
+
+
+Step = Turn | NewSession | RawEvent | Compact
+HOST_NAMES = ("hermes", "claude-code", "codex", "cursor", "gemini-cli")
+
+
+@dataclass(frozen=True)
+class HostPart:
+    """What one host needs beyond the shared session: its hooks, variables, expectations."""
+
+    hooks: Any = None  # that host's hooks block, in its own config shape; None: not given
+    env: dict[str, str] = field(default_factory=dict)
+    expect: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,6 +103,22 @@ class Scenario:
     bridge: dict[str, list[str]] = field(default_factory=dict)
     temporary_ttl_s: float = 0.0
     expect: dict[str, Any] = field(default_factory=dict)
+    hosts: dict[str, HostPart] = field(default_factory=dict)
+
+    def on(self, tool: str) -> Scenario:
+        """This session as run on ``tool``: that host's hooks, with its env and expect merged in."""
+        part = self.hosts.get(tool, HostPart())
+        hooks = (
+            part.hooks if part.hooks is not None else (self.hooks if tool == self.tool else None)
+        )
+        return replace(
+            self,
+            tool=tool,
+            hooks=hooks,
+            env={**self.env, **part.env},
+            expect={**self.expect, **part.expect},
+            hosts={},
+        )
 
     @property
     def numbered_steps(self) -> list[tuple[int, Step]]:
@@ -154,7 +191,8 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         and "turns" in [str(p) for p in error.absolute_path][:1]
     ):
         return (
-            f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new) or 'event' (a raw event),"
+            f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new), 'compact' (auto or manual)"
+            " or 'event' (a raw event),"
             f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
         )
     path = [str(p) for p in error.absolute_path]
@@ -234,6 +272,8 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
             raise fail(["turns", i, "after"], str(e)) from None
         if "new_session" in raw:
             steps.append(NewSession(raw["new_session"], after, line))
+        elif "compact" in raw:
+            steps.append(Compact(raw["compact"], raw.get("instructions", ""), after, line))
         elif "event" in raw:
             stdin = raw.get("stdin")
             steps.append(
@@ -267,13 +307,26 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         tool: [plan] if isinstance(plan, str) else list(plan) for tool, plan in bridge_raw.items()
     }
 
+    if data.get("tool") == "openclaw":
+        from .hosts import OPENCLAW
+
+        raise fail(["tool"], f"tool 'openclaw' cannot run: {OPENCLAW} (see README, Hosts)")
+    hosts = {
+        name: HostPart(part.get("hooks"), dict(part.get("env", {})), dict(part.get("expect", {})))
+        for name, part in data.get("hosts", {}).items()
+    }
     expect = data.get("expect", {})
     turns = sum(not isinstance(step, NewSession) for step in steps)
-    for key, n in _named_turns(expect):
-        if n > turns:
-            raise fail(
-                ["expect", key], f"expect.{key} names turn {n}, but the scenario has {turns} turns"
-            )
+    blocks = [(["expect"], expect)] + [
+        (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
+    ]
+    for where, block in blocks:
+        for key, n in _named_turns(block):
+            if n > turns:
+                raise fail(
+                    [*where, key],
+                    f"{'.'.join(map(str, where))}.{key} names turn {n}, but the scenario has {turns} turns",
+                )
     return Scenario(
         path=path,
         name=data["name"],
@@ -288,13 +341,15 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         bridge=bridge,
         temporary_ttl_s=ttl,
         expect=expect,
+        hosts=hosts,
     )
 
 
 def _named_turns(expect: dict[str, Any]) -> list[tuple[str, int]]:
     """Every turn number an expectation names, with the expectation's key."""
     named = [("compactions_at_turns", n) for n in expect.get("compactions_at_turns", [])]
-    named += [("calls_by_turn", int(n)) for n in expect.get("calls_by_turn", {})]
+    for key in ("calls_by_turn", "fired_by_turn", "context_at_turn"):
+        named += [(key, int(n)) for n in expect.get(key, {})]
     state = expect.get("state_file")
     if isinstance(state, dict):
         named.append(("state_file", state["written_at_turn"]))

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.hermes import HermesSession, parse_hooks_block, payload_bytes
+from simulator.hosts import HOSTS, Firing, SessionInfo
+from simulator.hosts.hermes import parse_hooks_block, payload_bytes
 from simulator.runner import run_scenario
 from simulator.scenario import NewSession, Turn, load_scenario
 
@@ -110,21 +111,37 @@ def test_missing_hook_command_is_recorded_not_raised(tmp_path: Path) -> None:
     assert (run.spawn_error, run.exit_code) == ("command not found", None)
 
 
+def fired_events(tool: str) -> tuple[list[str], object]:
+    """A host session whose fire() records event names and lets every hook pass."""
+    events: list[str] = []
+
+    def fire(event: str, payload: object, *, match: str | None = None, wait: bool = True) -> Firing:
+        events.append(event)
+        return Firing(0, event, 0, match)
+
+    info = SessionInfo("/p", "s1", "m", "cli", "/t.jsonl", lambda: 0)
+    return events, HOSTS[tool].session(info, fire)
+
+
 def test_timeline_of_events() -> None:
     """Session start once, pre_llm_call each turn, post_llm_call only when answered, end every turn."""
-    session = HermesSession(cwd="/p")
-    events = [f.event for f in session.firings(Turn("a", "b"))]
-    assert events == ["on_session_start", "pre_llm_call", "post_llm_call", "on_session_end"]
-    assert [f.event for f in session.firings(Turn("c", None))] == ["pre_llm_call", "on_session_end"]
-    assert [f.event for f in session.firings(Turn("c", "d", interrupted=True))] == [
+    events, session = fired_events("hermes")
+
+    def step(s: object) -> list[str]:
+        events.clear()
+        session.step(s)  # type: ignore[attr-defined]
+        return list(events)
+
+    assert step(Turn("a", "b")) == [
+        "on_session_start",
         "pre_llm_call",
+        "post_llm_call",
         "on_session_end",
     ]
-    assert [f.event for f in session.firings(NewSession("s2"))] == [
-        "on_session_finalize",
-        "on_session_reset",
-    ]
-    assert session.firings(Turn("e", "f"))[0].event == "on_session_start"
+    assert step(Turn("c", None)) == ["pre_llm_call", "on_session_end"]
+    assert step(Turn("c", "d", interrupted=True)) == ["pre_llm_call", "on_session_end"]
+    assert step(NewSession("s2")) == ["on_session_finalize", "on_session_reset"]
+    assert step(Turn("e", "f"))[0] == "on_session_start"
 
 
 def test_payload_bytes_match_a_captured_hermes_payload() -> None:
@@ -211,7 +228,7 @@ def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
 )
 def test_stdout_is_read_as_hermes_reads_it(event: str, stdout: str, context: str | None) -> None:
     """Only pre_llm_call's whole-stdout JSON object with a non-blank context is injected."""
-    from simulator.hermes import injected_context
+    from simulator.hosts.hermes import injected_context
 
     assert injected_context(event, stdout) == context
 

@@ -1,0 +1,124 @@
+"""Host profiles: one module per agent CLI whose hook lifecycle hooksim replays.
+
+``HOSTS`` maps a scenario's ``tool:`` to its profile. OpenClaw is known but not runnable: its
+hooks are TypeScript functions called inside its Gateway process, with no process, stdin or
+exit code to replay, so asking for it is a clear error rather than an imitation.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    LIFECYCLE,
+    ConfigError,
+    Firing,
+    HookRun,
+    HookSpec,
+    Host,
+    Session,
+    SessionInfo,
+    Verdict,
+)
+from .claude_code import ClaudeCode
+from .codex import Codex
+from .cursor import Cursor
+from .gemini_cli import GeminiCli
+from .hermes import Hermes
+
+HOSTS: dict[str, Host] = {
+    host.name: host for host in (Hermes(), ClaudeCode(), Codex(), Cursor(), GeminiCli())
+}
+OPENCLAW = (
+    "OpenClaw runs its hooks in-process, as TypeScript functions inside its Gateway; there is no"
+    " hook process, stdin or exit code for hooksim to replay"
+)
+
+
+class UnknownHost(LookupError):
+    """A tool name hooksim has no profile for; ``str()`` says which names exist."""
+
+
+def get_host(name: str) -> Host:
+    """The profile for ``name``; OpenClaw and unknown names raise UnknownHost with the reason."""
+    if name in HOSTS:
+        return HOSTS[name]
+    if name == "openclaw":
+        raise UnknownHost(f"tool 'openclaw' cannot run: {OPENCLAW}")
+    raise UnknownHost(f"unknown tool {name!r} (hooksim knows: {', '.join(HOSTS)})")
+
+
+def lifecycle_table() -> str:
+    """The hosts side by side, as a Markdown table built from the profiles' own attributes."""
+    hosts = list(HOSTS.values())
+    rows: list[tuple[str, list[str]]] = []
+    names = {
+        "session_start": "session start",
+        "prompt_submit": "prompt submit",
+        "pre_tool": "before a tool",
+        "post_tool": "after a tool",
+        "stop": "stop / turn end",
+        "pre_compact": "pre-compact",
+        "post_compact": "post-compact",
+        "session_end": "session end",
+    }
+    for point in LIFECYCLE:
+        cells = []
+        for host in hosts:
+            event = host.events[point]
+            if event is None:
+                cells.append("—")
+                continue
+            cell = f"`{event}`"
+            notes = []
+            if point == "stop" and host.stop_can_continue:
+                notes.append("can continue the turn")
+            elif event in host.blocking:
+                notes.append("can block")
+            if event in host.not_awaited:
+                notes.append("not awaited")
+            cells.append(cell + (f" ({', '.join(notes)})" if notes else ""))
+        rows.append((names[point], cells))
+    rows += [
+        ("spawn", [_spawn(h) for h in hosts]),
+        (
+            "hooks of one event",
+            ["in parallel" if h.parallel else "one after another" for h in hosts],
+        ),
+        ("default timeout", [f"{h.default_timeout_s:g} s" for h in hosts]),
+        ("exit 2", [h.exit_2 for h in hosts]),
+        ("stop-loop cap", [_stop_cap(h) for h in hosts]),
+        ("config", [", ".join(f"`{f}`" for f in h.config_files) for h in hosts]),
+    ]
+    lines = [
+        "| | " + " | ".join(h.title for h in hosts) + " |",
+        "|---|" + "---|" * len(hosts),
+    ]
+    lines += [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _spawn(host: Host) -> str:
+    return "exec (no shell)" if host.spawn == "exec" else "shell"
+
+
+def _stop_cap(host: Host) -> str:
+    if not host.stop_can_continue:
+        return "—"
+    return "none" if host.stop_cap is None else f"{host.stop_cap} {host.stop_cap_unit}"
+
+
+__all__ = [
+    "HOSTS",
+    "LIFECYCLE",
+    "OPENCLAW",
+    "ConfigError",
+    "Firing",
+    "HookRun",
+    "HookSpec",
+    "Host",
+    "Session",
+    "SessionInfo",
+    "UnknownHost",
+    "Verdict",
+    "get_host",
+    "lifecycle_table",
+]

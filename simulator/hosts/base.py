@@ -1,0 +1,369 @@
+"""What every host profile states, and the pieces several hosts share.
+
+A host profile is one small module with a ``Host`` subclass. Its class attributes state the
+facts (which event sits at each lifecycle point, shell or exec, parallel or not, default
+timeouts, which events a hook can block, the stop-loop cap); its methods state the behaviour:
+how the host's config file lists hooks, what a payload looks like (in the profile's
+``Session``), and how the host reads a hook's exit code and output. The runner knows none of
+this: it spawns what the profile asks for and hands each finished process back to it.
+
+The same attributes feed the lifecycle table in README (``hooksim hosts --markdown``), so the
+table cannot drift from what hooksim does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from ..scenario import Compact, NewSession, RawEvent, Step, Turn
+
+# The lifecycle points every host is described by, in session order.
+LIFECYCLE = (
+    "session_start",
+    "prompt_submit",
+    "pre_tool",
+    "post_tool",
+    "stop",
+    "pre_compact",
+    "post_compact",
+    "session_end",
+)
+# A host without a cap on blocked stops would loop for ever; hooksim ends such a loop here and
+# says so in the run's effects.
+SAFETY_LOOP_LIMIT = 50
+
+
+class ConfigError(Exception):
+    """A host config file hooksim cannot read; ``str()`` names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One configured command hook, in the host-neutral form the runner spawns."""
+
+    event: str
+    command: str
+    timeout_s: float | None = None  # None: the host's default for the event
+    matcher: str | None = None  # None: matches every firing of the event
+    sequential: bool = False  # Gemini CLI: this group's hooks run one after another
+    loop_limit: int | None = None  # Cursor's stop hooks: follow-ups allowed (None: no cap)
+    fail_closed: bool = False  # Cursor: a crash or timeout blocks instead of failing open
+
+    def matches(self, value: str | None) -> bool:
+        """A regex fully matching ``value``; an invalid regex falls back to equality."""
+        if self.matcher is None or self.matcher in ("", "*"):
+            return True
+        if value is None:
+            return False
+        try:
+            return re.fullmatch(self.matcher, value) is not None
+        except re.error:
+            return self.matcher == value
+
+
+@dataclass
+class HookRun:
+    """One hook process: what ran, when (virtual), how it ended, and how the host read it."""
+
+    turn: int
+    event: str
+    command: str
+    virtual_ms: int
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    duration_s: float
+    timed_out: bool = False
+    spawn_error: str | None = None
+    context: str | None = None  # what the host would give the model from this hook
+    verdict: str = ""  # the host's reading, e.g. "block: reason", "error (fails open)"
+    spec: HookSpec | None = None
+
+
+@dataclass
+class Verdict:
+    """How a host reads one finished hook process."""
+
+    note: str = "ok"
+    block: str | None = None  # a block the host honours, with its reason
+    context: str | None = None
+    stop: bool = False  # ``continue: false``: the host stops the agent
+    followup: str | None = None  # Cursor: a message submitted as the next user turn
+    loop_limit: int | None = None
+
+
+@dataclass
+class Firing:
+    """One event the host fired: how many hooks ran, and what the host did with their results."""
+
+    turn: int
+    event: str
+    virtual_ms: int
+    match: str | None = None
+    hooks: int = 0
+    waited: bool = True
+    blocked: bool = False
+    reason: str = ""
+    context: list[str] = field(default_factory=list)
+    stop: bool = False
+    followup: str | None = None
+    loop_limit: int | None = None
+    effect: str = ""  # what the host did because of the hooks, in words
+
+
+class Fire(Protocol):
+    """The runner's side: fire one event, spawn its hooks, return the host's reading of them."""
+
+    def __call__(
+        self, event: str, payload: dict[str, Any] | bytes, *, match: str | None = None,
+        wait: bool = True,
+    ) -> Firing: ...  # fmt: skip
+
+
+@dataclass
+class SessionInfo:
+    """What a scenario says about the session: ids, model, working directory."""
+
+    cwd: str
+    session_id: str
+    model: str
+    platform: str
+    transcript_path: str
+    now_ms: Callable[[], int]
+
+
+class Session:
+    """One host's session loop: turns one scenario step into the events that host fires."""
+
+    def __init__(self, host: Host, info: SessionInfo, fire: Fire) -> None:
+        self.host = host
+        self.info = info
+        self.fire = fire
+        self.launched = False
+        self.sessions = 1
+
+    def ev(self, point: str) -> str | None:
+        """The host's event at a lifecycle point (None: the host has none)."""
+        return self.host.events[point]
+
+    def step(self, step: Step) -> None:
+        if isinstance(step, Turn):
+            self.turn(step)
+        elif isinstance(step, NewSession):
+            self.new_session(step)
+        elif isinstance(step, Compact):
+            self.compact(step)
+        else:
+            self.raw(step)
+
+    def turn(self, turn: Turn) -> None:
+        raise NotImplementedError
+
+    def compact(self, step: Compact) -> Firing | None:
+        raise NotImplementedError
+
+    def new_session(self, step: NewSession) -> None:
+        raise NotImplementedError
+
+    def exit(self) -> None:
+        """The user quits at the end of the scenario."""
+
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def raw(self, step: RawEvent) -> None:
+        if step.stdin is not None:
+            self.fire(step.event, step.stdin)
+        else:
+            self.fire(step.event, self.payload(step.event, **(step.extra or {})))
+
+    def next_session_id(self, step: NewSession) -> None:
+        self.sessions += 1
+        self.info.session_id = step.session_id or f"session-{self.sessions}"
+
+    def stop_loop(self, fire_stop: Callable[[int], Firing], cap: int | None) -> None:
+        """Fire the stop event until no hook blocks it.
+
+        ``fire_stop(n)`` fires the n-th stop of the turn (0 first; ``n > 0`` is a continuation,
+        ``stop_hook_active``). ``cap`` is how many blocked stops in a row the host accepts
+        before it ends the turn anyway; None means the host has no cap.
+        """
+        n = 0
+        while True:
+            firing = fire_stop(n)
+            if not firing.blocked or firing.stop:
+                return
+            n += 1
+            if cap is not None and n >= cap:
+                firing.effect = (
+                    f"blocked {n} times in a row: {self.host.title} ends the turn (cap {cap})"
+                )
+                return
+            if n >= SAFETY_LOOP_LIMIT:
+                firing.effect = (
+                    f"blocked {n} times in a row: {self.host.title} has no cap; "
+                    f"hooksim ended the loop at {SAFETY_LOOP_LIMIT}"
+                )
+                return
+            firing.effect = f"the model continues (continuation {n})"
+
+
+class Host:
+    """A host profile. Subclasses state the facts as class attributes and the rules as methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    modelled: ClassVar[str]  # the version or documents this profile follows
+    events: ClassVar[dict[str, str | None]]  # LIFECYCLE point -> event name
+    config_files: ClassVar[tuple[str, ...]]
+    spawn: ClassVar[str]  # "exec" (argv, no shell) or "shell"
+    parallel: ClassVar[bool]  # hooks of one event run concurrently
+    dedupe: ClassVar[bool] = False  # an identical command listed twice runs once
+    default_timeout_s: ClassVar[float]
+    event_timeouts_s: ClassVar[dict[str, float]] = {}
+    term_grace_s: ClassVar[float | None] = None  # SIGTERM, then SIGKILL after this; None: SIGKILL
+    blocking: ClassVar[frozenset[str]]  # events a hook can block
+    not_awaited: ClassVar[frozenset[str]] = frozenset()  # fire-and-forget events
+    stop_can_continue: ClassVar[bool] = True  # a stop hook can make the model go on
+    stop_cap: ClassVar[int | None] = None  # blocked stops in a row before the host ends the turn
+    stop_cap_unit: ClassVar[str] = "blocks in a row"
+    exit_2: ClassVar[str]  # what exit code 2 means, in words (for the table)
+    session_class: ClassVar[type[Session]]
+
+    # --- configuration -------------------------------------------------------------------
+    def load_config(self, path: Path) -> Any:
+        """The hooks part of the host's own config file (JSON ``hooks`` key by default)."""
+        data = read_json(path)
+        return data.get("hooks") if isinstance(data, dict) else None
+
+    def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
+        """Hook specs in config order, and warnings for entries the host would skip."""
+        raise NotImplementedError
+
+    # --- spawning ------------------------------------------------------------------------
+    def argv(self, command: str) -> list[str]:
+        """The process the host starts for a command (shell hosts: ``bash -c``)."""
+        shell = shutil.which("bash") or "/bin/sh"
+        return [shell, "-c", command]
+
+    def timeout_s(self, spec: HookSpec) -> float:
+        if spec.timeout_s is not None:
+            return spec.timeout_s
+        return self.event_timeouts_s.get(spec.event, self.default_timeout_s)
+
+    def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        """Variables the host adds to a hook's environment."""
+        return {}
+
+    def encode(self, payload: dict[str, Any]) -> bytes:
+        """Stdin bytes: compact JSON as Node's ``JSON.stringify`` and serde_json write it."""
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+    # --- reading results -----------------------------------------------------------------
+    def read(self, event: str, run: HookRun) -> Verdict:
+        raise NotImplementedError
+
+    def session(self, info: SessionInfo, fire: Fire) -> Session:
+        return self.session_class(self, info, fire)
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read ({e})") from None
+    except ValueError as e:
+        raise ConfigError(f"{path}: not valid JSON ({e})") from None
+
+
+def parse_matcher_groups(
+    block: Any,
+    *,
+    events: frozenset[str],
+    matcher_events: frozenset[str],
+    timeout_unit_s: float = 1.0,
+    min_timeout_s: float = 0.0,
+    timeout_keys: tuple[str, ...] = ("timeout",),
+) -> tuple[list[HookSpec], list[str]]:
+    """The ``{Event: [{matcher, hooks: [{type, command, timeout}]}]}`` shape.
+
+    Claude Code's ``settings.json``, Codex's ``hooks.json`` (and ``[hooks]`` in
+    ``config.toml``) and Gemini CLI's ``settings.json`` all use it. Entries the host would
+    reject or that are not command hooks are skipped with a warning.
+    """
+    specs: list[HookSpec] = []
+    warnings: list[str] = []
+    if block is None:
+        return specs, warnings
+    if not isinstance(block, dict):
+        return specs, ["hooks is not an object; no hooks registered"]
+    for event, groups in block.items():
+        if event not in events:
+            warnings.append(f"unknown hook event {event!r}; skipped")
+            continue
+        if not isinstance(groups, list):
+            warnings.append(f"hooks.{event} must be a list of matcher groups; skipped")
+            continue
+        for g, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                warnings.append(f"hooks.{event}[{g}] has no hooks list; skipped")
+                continue
+            matcher = group.get("matcher") if event in matcher_events else None
+            for h, handler in enumerate(handlers):
+                where = f"hooks.{event}[{g}].hooks[{h}]"
+                if not isinstance(handler, dict):
+                    warnings.append(f"{where} is not an object; skipped")
+                    continue
+                kind = handler.get("type", "command")
+                if kind != "command":
+                    warnings.append(f"{where} is a {kind!r} hook; hooksim runs command hooks only")
+                    continue
+                command = handler.get("command")
+                if not isinstance(command, str) or not command.strip():
+                    warnings.append(f"{where} has no command; skipped")
+                    continue
+                timeout = next((handler[k] for k in timeout_keys if k in handler), None)
+                if timeout is not None and not isinstance(timeout, (int, float)):
+                    warnings.append(f"{where}: timeout {timeout!r} is not a number; default used")
+                    timeout = None
+                specs.append(
+                    HookSpec(
+                        event,
+                        command,
+                        None if timeout is None else max(timeout * timeout_unit_s, min_timeout_s),
+                        matcher if isinstance(matcher, str) else None,
+                        sequential=bool(group.get("sequential", False)),
+                    )
+                )
+    return specs, warnings
+
+
+def parse_json_output(stdout: str) -> dict[str, Any] | None:
+    """Stdout as one JSON object, or None."""
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def additional_context(output: dict[str, Any]) -> str | None:
+    """``hookSpecificOutput.additionalContext`` when it is a non-blank string."""
+    specific = output.get("hookSpecificOutput")
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return context if isinstance(context, str) and context.strip() else None
+
+
+def first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0][:200] if lines else ""

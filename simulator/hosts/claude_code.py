@@ -1,0 +1,242 @@
+"""Claude Code, as its hooks reference and changelog describe it up to v2.1.239 (August 2026).
+
+Timeline: ``SessionStart(startup)`` at launch; per turn ``UserPromptSubmit``, then
+``PreToolUse``/``PostToolUse`` per tool call, then ``Stop`` (not on an interrupt; an API error
+fires ``StopFailure`` instead). A blocked ``Stop`` makes the model continue and fires ``Stop``
+again with ``stop_hook_active: true``; after 8 blocks in a row the turn ends anyway (v2.1.143).
+Compaction: ``PreCompact`` (can block since v2.1.105: the compaction is skipped), then
+``PostCompact`` and ``SessionStart(compact)``. ``/clear`` ends the session (``SessionEnd``) and
+starts another (``SessionStart(clear)``); quitting fires ``SessionEnd`` with a 1.5 s budget.
+
+Hooks run through bash, all matching hooks of an event at once, an identical command once.
+Exit 0: stdout starting with ``{`` is JSON, other stdout is context for ``SessionStart`` and
+``UserPromptSubmit`` only. Exit 2: a block with stderr as the reason, even an empty one. Other
+codes: a non-blocking error, unless stdout is valid JSON, which then decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..scenario import Compact, NewSession, Turn
+from .base import (
+    HookRun,
+    HookSpec,
+    Host,
+    Session,
+    SessionInfo,
+    Verdict,
+    additional_context,
+    first_line,
+    parse_json_output,
+    parse_matcher_groups,
+)
+
+EVENTS = frozenset(
+    {
+        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop",
+        "StopFailure", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
+    }
+)  # fmt: skip
+MATCHER_EVENTS = frozenset(
+    {"SessionStart", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact",
+     "PostCompact", "SessionEnd", "StopFailure"}
+)  # fmt: skip
+PLAIN_TEXT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
+SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
+SESSION_END_MAX_S = 60.0
+
+
+class ClaudeSession(Session):
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "session_id": self.info.session_id,
+            "transcript_path": self.info.transcript_path,
+            "cwd": self.info.cwd,
+        }
+        if event not in ("SessionStart", "SessionEnd", "PreCompact", "PostCompact"):
+            payload["permission_mode"] = "default"
+        payload["hook_event_name"] = event
+        payload.update(fields)
+        return payload
+
+    def _start(self, source: str) -> None:
+        self.launched = True
+        self.fire(
+            "SessionStart",
+            self.payload("SessionStart", source=source, model=self.info.model),
+            match=source,
+        )
+
+    def turn(self, turn: Turn) -> None:
+        if not self.launched:
+            self._start("startup")
+        submitted = self.fire(
+            "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
+        )
+        if submitted.blocked or submitted.stop:
+            submitted.effect = "the prompt is blocked and erased; no model call"
+            return
+        for n, call in enumerate(turn.tools, 1):
+            tool = {
+                "tool_name": call.name,
+                "tool_input": call.args,
+                "tool_use_id": f"toolu_{n:02d}",
+            }
+            pre = self.fire("PreToolUse", self.payload("PreToolUse", **tool), match=call.name)
+            if pre.blocked:
+                pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
+                continue
+            self.fire(
+                "PostToolUse",
+                self.payload("PostToolUse", **tool, tool_response=call.result),
+                match=call.name,
+            )
+        if turn.interrupted:
+            return  # Stop does not fire on a user interrupt
+        if turn.assistant is None:
+            self.fire(
+                "StopFailure",
+                self.payload("StopFailure", error="server_error", last_assistant_message=""),
+                match="server_error",
+            )
+            return
+        message = turn.assistant
+        self.stop_loop(
+            lambda n: self.fire(
+                "Stop",
+                self.payload(
+                    "Stop",
+                    stop_hook_active=n > 0,
+                    last_assistant_message=message,
+                    background_tasks=[],
+                    session_crons=[],
+                ),
+            ),
+            self.host.stop_cap,
+        )
+
+    def compact(self, step: Compact) -> None:
+        pre = self.fire(
+            "PreCompact",
+            self.payload("PreCompact", trigger=step.trigger, custom_instructions=step.instructions),
+            match=step.trigger,
+        )
+        if pre.blocked:
+            pre.effect = (
+                "compaction skipped; the conversation continues"
+                if step.trigger == "auto"
+                else "/compact is blocked"
+            )
+            return
+        summary = f"Summary of the conversation before {step.trigger} compaction."
+        self.fire(
+            "PostCompact",
+            self.payload("PostCompact", trigger=step.trigger, compact_summary=summary),
+            match=step.trigger,
+        )
+        self._start("compact")
+
+    def new_session(self, step: NewSession) -> None:
+        if self.launched:
+            self.fire("SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear")
+        self.next_session_id(step)
+        self._start("clear")
+
+    def exit(self) -> None:
+        if self.launched:
+            reason = "prompt_input_exit"
+            self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
+
+
+class ClaudeCode(Host):
+    name = "claude-code"
+    title = "Claude Code"
+    modelled = "v2.1.239 (hooks reference and changelog, August 2026)"
+    events = {
+        "session_start": "SessionStart",
+        "prompt_submit": "UserPromptSubmit",
+        "pre_tool": "PreToolUse",
+        "post_tool": "PostToolUse",
+        "stop": "Stop",
+        "pre_compact": "PreCompact",
+        "post_compact": "PostCompact",
+        "session_end": "SessionEnd",
+    }
+    config_files = (
+        "~/.claude/settings.json",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+    )
+    spawn = "shell"
+    parallel = True
+    dedupe = True
+    default_timeout_s = 600.0  # since v2.1.3; 60 s before
+    event_timeouts_s = {"UserPromptSubmit": 30.0, "SessionEnd": SESSION_END_BUDGET_S}
+    blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop", "PreCompact"})
+    stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
+    exit_2 = "blocks, stderr is the reason (even empty)"
+    session_class = ClaudeSession
+
+    def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
+        return parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)
+
+    def timeout_s(self, spec: HookSpec) -> float:
+        if spec.event == "SessionEnd" and spec.timeout_s is not None:
+            return min(spec.timeout_s, SESSION_END_MAX_S)
+        return super().timeout_s(spec)
+
+    def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        env = {"CLAUDE_PROJECT_DIR": info.cwd}
+        if event == "SessionStart":
+            env["CLAUDE_ENV_FILE"] = f"{info.transcript_path}.env"
+        return env
+
+    def read(self, event: str, run: HookRun) -> Verdict:
+        return read_claude_style(
+            event, run, blocking=self.blocking, plain_text_context=PLAIN_TEXT_CONTEXT,
+            json_on_error=True, exit_2_needs_stderr=False, block_needs_reason=False,
+        )  # fmt: skip
+
+
+def read_claude_style(
+    event: str,
+    run: HookRun,
+    *,
+    blocking: frozenset[str],
+    plain_text_context: frozenset[str],
+    json_on_error: bool,
+    exit_2_needs_stderr: bool,
+    block_needs_reason: bool,
+) -> Verdict:
+    """Claude Code's reading of a hook, which Codex follows with the differences as flags."""
+    if run.timed_out or run.spawn_error:
+        return Verdict("cancelled: timed out" if run.timed_out else f"failed: {run.spawn_error}")
+    output = parse_json_output(run.stdout)
+    if run.exit_code == 2:
+        reason = run.stderr.strip()
+        if exit_2_needs_stderr and not reason:
+            return Verdict("failed: exit 2 without stderr does not block")
+        if event not in blocking:
+            return Verdict(f"exit 2: {event} cannot be blocked; stderr shown only")
+        return Verdict(f"block: {first_line(reason)}", block=reason)
+    if run.exit_code != 0 and not (json_on_error and output is not None):
+        return Verdict(f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip())
+    if output is None:
+        text = run.stdout.strip()
+        if text.startswith("{"):
+            return Verdict("failed: stdout is not valid JSON")
+        if text and event in plain_text_context:
+            return Verdict("context (plain text)", context=text)
+        return Verdict("ok" if not text else "ok (stdout not used)")
+    if output.get("continue") is False and event not in ("PreCompact", "PostCompact", "SessionEnd"):
+        return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
+    context = additional_context(output)
+    if output.get("decision") == "block":
+        reason = str(output.get("reason") or "")
+        if event not in blocking:
+            return Verdict(f"decision block ignored: {event} cannot be blocked", context=context)
+        if block_needs_reason and not reason.strip():
+            return Verdict("failed: decision block without a reason does not block")
+        return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
+    return Verdict("context (JSON)" if context else "ok", context=context)

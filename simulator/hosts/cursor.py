@@ -1,0 +1,264 @@
+"""Cursor's agent hooks (``.cursor/hooks.json``), as its hooks documentation describes them (2026).
+
+Timeline: ``sessionStart`` when a conversation is created, fire-and-forget (the agent does not
+wait for it); per message ``beforeSubmitPrompt``, tool hooks, ``afterAgentResponse``, then
+``stop`` with ``status`` (``completed``, ``aborted`` on an interrupt, ``error``) and
+``loop_count``. A ``followup_message`` from ``stop`` is submitted as the next user message, up
+to the hook's ``loop_limit`` (default 5; ``null``: no cap). Compaction fires ``preCompact``,
+which observes only; nothing fires after it. Closing the window fires ``sessionEnd``,
+fire-and-forget.
+
+Not documented, so chosen here and said in README: the default timeout (hooksim uses 60 s),
+whether hooks of one event run in parallel (hooksim runs them in order), and whether a
+follow-up fires ``beforeSubmitPrompt`` again (hooksim does not). Exit 2 denies (blocks) where
+an event can be blocked; other failures fail open unless the hook sets ``failClosed``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from ..scenario import Compact, NewSession, Turn
+from .base import (
+    HookRun,
+    HookSpec,
+    Host,
+    Session,
+    SessionInfo,
+    Verdict,
+    first_line,
+    parse_json_output,
+)
+
+EVENTS = frozenset(
+    {
+        "sessionStart", "sessionEnd", "beforeSubmitPrompt", "preToolUse", "postToolUse",
+        "postToolUseFailure", "beforeShellExecution", "afterShellExecution", "beforeMCPExecution",
+        "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart", "subagentStop",
+        "afterAgentResponse", "afterAgentThought", "stop", "preCompact",
+    }
+)  # fmt: skip
+TOOL_EVENTS = frozenset({"preToolUse", "postToolUse", "postToolUseFailure"})
+DEFAULT_LOOP_LIMIT = 5
+CURSOR_VERSION = "2.4.0"
+
+
+class CursorSession(Session):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.generation_id = ""
+        self.compactions = 0
+
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "conversation_id": self.info.session_id,
+            "generation_id": self.generation_id,
+            "model": self.info.model,
+            "hook_event_name": event,
+            "cursor_version": CURSOR_VERSION,
+            "workspace_roots": [self.info.cwd],
+            "user_email": None,
+            "transcript_path": self.info.transcript_path,
+        }
+        payload.update(fields)
+        return payload
+
+    def _start(self) -> None:
+        self.launched = True
+        self.fire(
+            "sessionStart",
+            self.payload(
+                "sessionStart",
+                session_id=self.info.session_id,
+                is_background_agent=False,
+                composer_mode="agent",
+            ),
+            wait=False,
+        )
+
+    def turn(self, turn: Turn) -> None:
+        if not self.launched:
+            self._start()
+        self.generation_id = str(uuid.uuid4())
+        submitted = self.fire(
+            "beforeSubmitPrompt",
+            self.payload("beforeSubmitPrompt", prompt=turn.user, attachments=[]),
+        )
+        if submitted.blocked or submitted.stop:
+            submitted.effect = "the message is not sent"
+            return
+        for n, call in enumerate(turn.tools, 1):
+            tool = {"tool_name": call.name, "tool_input": call.args, "tool_use_id": f"tool_{n}"}
+            pre = self.fire("preToolUse", self.payload("preToolUse", **tool), match=call.name)
+            if pre.blocked:
+                pre.effect = f"the {call.name} call is denied"
+                continue
+            self.fire(
+                "postToolUse",
+                self.payload("postToolUse", **tool, tool_output=call.result),
+                match=call.name,
+            )
+        status = (
+            "aborted" if turn.interrupted else ("error" if turn.assistant is None else "completed")
+        )
+        loop_count = 0
+        while True:
+            if status == "completed":
+                self.fire(
+                    "afterAgentResponse", self.payload("afterAgentResponse", text=turn.assistant)
+                )
+            stop = self.fire("stop", self.payload("stop", status=status, loop_count=loop_count))
+            if stop.followup is None:
+                return
+            limit = stop.loop_limit
+            if limit is not None and loop_count >= limit:
+                stop.effect = f"follow-up ignored: loop_limit {limit} reached"
+                return
+            loop_count += 1
+            stop.effect = (
+                f"the follow-up is submitted as the next message (loop_count {loop_count})"
+            )
+            status = "completed"
+
+    def compact(self, step: Compact) -> None:
+        self.compactions += 1
+        self.fire(
+            "preCompact",
+            self.payload(
+                "preCompact",
+                trigger=step.trigger,
+                context_usage_percent=95 if step.trigger == "auto" else 60,
+                context_tokens=190_000 if step.trigger == "auto" else 120_000,
+                context_window_size=200_000,
+                message_count=40,
+                messages_to_compact=36,
+                is_first_compaction=self.compactions == 1,
+            ),
+        )
+
+    def new_session(self, step: NewSession) -> None:
+        self.next_session_id(step)
+        self._start()
+
+    def exit(self) -> None:
+        if self.launched:
+            self.fire(
+                "sessionEnd",
+                self.payload("sessionEnd", session_id=self.info.session_id, reason="window_close"),
+                wait=False,
+            )
+
+
+class Cursor(Host):
+    name = "cursor"
+    title = "Cursor"
+    modelled = "cursor.com/docs/agent/hooks (2026)"
+    events = {
+        "session_start": "sessionStart",
+        "prompt_submit": "beforeSubmitPrompt",
+        "pre_tool": "preToolUse",
+        "post_tool": "postToolUse",
+        "stop": "stop",
+        "pre_compact": "preCompact",
+        "post_compact": None,
+        "session_end": "sessionEnd",
+    }
+    config_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+    spawn = "shell"
+    parallel = False  # not documented
+    default_timeout_s = 60.0  # "platform default", not documented
+    blocking = frozenset(
+        {"beforeSubmitPrompt", "preToolUse", "beforeShellExecution", "beforeMCPExecution",
+         "beforeReadFile", "subagentStart"}
+    )  # fmt: skip
+    not_awaited = frozenset({"sessionStart", "sessionEnd"})
+    stop_cap = DEFAULT_LOOP_LIMIT  # the default of each stop hook's loop_limit
+    stop_cap_unit = "follow-ups (`loop_limit`)"
+    exit_2 = "denies (blocks) where the event can be blocked"
+    session_class = CursorSession
+
+    def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
+        specs: list[HookSpec] = []
+        warnings: list[str] = []
+        if block is None:
+            return specs, warnings
+        if not isinstance(block, dict):
+            return specs, ["hooks is not an object; no hooks registered"]
+        for event, entries in block.items():
+            if event not in EVENTS:
+                warnings.append(f"unknown hook type {event!r}; skipped")
+                continue
+            if not isinstance(entries, list):
+                warnings.append(f"hooks.{event} must be a list; skipped")
+                continue
+            for i, entry in enumerate(entries):
+                command = entry.get("command") if isinstance(entry, dict) else None
+                if not isinstance(command, str) or not command.strip():
+                    warnings.append(f"hooks.{event}[{i}] has no command; skipped")
+                    continue
+                if entry.get("type", "command") != "command":
+                    warnings.append(f"hooks.{event}[{i}] is not a command hook; skipped")
+                    continue
+                timeout = entry.get("timeout")
+                matcher = entry.get("matcher") if event in TOOL_EVENTS else None
+                specs.append(
+                    HookSpec(
+                        event,
+                        command,
+                        float(timeout) if isinstance(timeout, (int, float)) else None,
+                        matcher if isinstance(matcher, str) else None,
+                        loop_limit=entry.get("loop_limit", self.stop_cap),
+                        fail_closed=entry.get("failClosed") is True,
+                    )
+                )
+        return specs, warnings
+
+    def argv(self, command: str) -> list[str]:
+        return ["/bin/sh", "-c", command]
+
+    def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        return {
+            "CURSOR_PROJECT_DIR": info.cwd,
+            "CURSOR_VERSION": CURSOR_VERSION,
+            "CURSOR_TRANSCRIPT_PATH": info.transcript_path,
+            "CLAUDE_PROJECT_DIR": info.cwd,
+        }
+
+    def read(self, event: str, run: HookRun) -> Verdict:
+        can_block = event in self.blocking
+        closed = run.spec is not None and run.spec.fail_closed and can_block
+        if run.timed_out or run.spawn_error:
+            why = "timed out" if run.timed_out else str(run.spawn_error)
+            if closed:
+                return Verdict(f"block (failClosed): {why}", block=why)
+            return Verdict(f"failed (fails open): {why}")
+        if run.exit_code == 2:
+            if not can_block:
+                return Verdict(f"exit 2: {event} cannot be denied; ignored")
+            reason = run.stderr.strip()
+            return Verdict(f"deny: {first_line(reason)}", block=reason)
+        output = parse_json_output(run.stdout)
+        if run.exit_code != 0 or (run.stdout.strip() and output is None):
+            why = f"exit {run.exit_code}" if run.exit_code != 0 else "stdout is not JSON"
+            if closed:
+                return Verdict(f"block (failClosed): {why}", block=why)
+            return Verdict(f"failed (fails open): {why} {first_line(run.stderr)}".strip())
+        if output is None:
+            return Verdict()
+        if event == "beforeSubmitPrompt" and output.get("continue") is False:
+            reason = str(output.get("user_message") or "")
+            return Verdict(f"block: {first_line(reason)}", block=reason)
+        if can_block and output.get("permission") == "deny":
+            reason = str(output.get("agent_message") or output.get("user_message") or "")
+            return Verdict(f"deny: {first_line(reason)}", block=reason)
+        followup = output.get("followup_message")
+        if event in ("stop", "subagentStop") and isinstance(followup, str) and followup.strip():
+            limit = run.spec.loop_limit if run.spec is not None else DEFAULT_LOOP_LIMIT
+            return Verdict(
+                f"follow-up: {first_line(followup)}", followup=followup, loop_limit=limit
+            )
+        context = output.get("additional_context")
+        if isinstance(context, str) and context.strip() and event == "postToolUse":
+            return Verdict("context", context=context)
+        return Verdict("ok" if event != "preCompact" else "ok (preCompact output is not used)")
