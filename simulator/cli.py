@@ -1,4 +1,4 @@
-"""``hooksim``: run and validate scenario files."""
+"""``hooksim``: run, compare and validate scenario files; show the hosts' lifecycles."""
 
 from __future__ import annotations
 
@@ -11,25 +11,53 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import expect
-from .report import Outcome, failure_text, write_json, write_junit
+from .hosts import HOSTS, OPENCLAW, lifecycle_table
+from .report import Outcome, compare_text, failure_text, write_json, write_junit
 from .runner import SetupError, run_scenario
-from .scenario import ScenarioError, find_scenarios, load_scenario
+from .scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 
 
-def run_one(path: Path, *, hooks_config: str | None = None, keep_workdir: bool = False) -> Outcome:
-    """Load, run and check one scenario file; never raises for a bad scenario."""
+def tools_for(scenario: Scenario, tool: str | None = None) -> list[str]:
+    """The hosts a scenario runs on: ``tool`` if given, else its own and those under ``hosts:``."""
+    if tool:
+        return [tool]
+    return [scenario.tool, *(name for name in scenario.hosts if name != scenario.tool)]
+
+
+def run_one(
+    path: Path,
+    *,
+    tool: str | None = None,
+    hooks_config: str | None = None,
+    keep_workdir: bool = False,
+) -> list[Outcome]:
+    """Load, run and check one scenario file on each of its hosts; never raises for bad input."""
     started = time.monotonic()
     try:
         scenario = load_scenario(path)
     except ScenarioError as e:
-        return Outcome(path, path.stem, [], error=str(e))
-    try:
-        result = run_scenario(scenario, hooks_config=hooks_config, keep_workdir=keep_workdir)
-    except SetupError as e:
-        return Outcome(path, scenario.name, [], error=str(e), seconds=time.monotonic() - started)
-    return Outcome(
-        path, scenario.name, expect.check(result), result, seconds=time.monotonic() - started
-    )
+        return [Outcome(path, path.stem, [], error=str(e))]
+    tools = tools_for(scenario, tool)
+    labelled = len(tools) > 1 or tools != ["hermes"]
+    outcomes = []
+    for name in tools:
+        started = time.monotonic()
+        label = name if labelled else None
+        try:
+            result = run_scenario(
+                scenario, tool=name, hooks_config=hooks_config, keep_workdir=keep_workdir
+            )
+        except SetupError as e:
+            seconds = time.monotonic() - started
+            outcomes.append(
+                Outcome(path, scenario.name, [], error=str(e), seconds=seconds, tool=label)
+            )
+            continue
+        seconds = time.monotonic() - started
+        outcomes.append(
+            Outcome(path, scenario.name, expect.check(result), result, seconds=seconds, tool=label)
+        )
+    return outcomes
 
 
 def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
@@ -38,7 +66,20 @@ def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
     return [p for p in paths if pattern in str(p) or fnmatch.fnmatch(str(p), pattern)]
 
 
+def _check_tool(tool: str | None) -> str | None:
+    """None when the tool can run, else the one line to print."""
+    if tool is None or tool in HOSTS:
+        return None
+    if tool == "openclaw":
+        return f"hooksim: --tool openclaw cannot run: {OPENCLAW}"
+    return f"hooksim: unknown tool {tool!r} (choose from {', '.join(HOSTS)})"
+
+
 def _run(args: argparse.Namespace) -> int:
+    problem = _check_tool(args.tool)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     paths = _selected(find_scenarios(args.paths), args.k)
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -49,24 +90,30 @@ def _run(args: argparse.Namespace) -> int:
         return 5
     outcomes: list[Outcome] = []
 
-    def report(outcome: Outcome) -> None:
-        outcomes.append(outcome)
-        verdict = "PASS" if outcome.passed else ("ERROR" if outcome.error else "FAIL")
-        print(f"{verdict:<5} {outcome.path}  {outcome.name}  ({outcome.seconds:.1f}s)", flush=True)
-        if not outcome.passed:
-            print(failure_text(outcome), flush=True)
+    def report(batch: list[Outcome]) -> bool:
+        for outcome in batch:
+            outcomes.append(outcome)
+            verdict = "PASS" if outcome.passed else ("ERROR" if outcome.error else "FAIL")
+            print(
+                f"{verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)",
+                flush=True,
+            )
+            if not outcome.passed:
+                print(failure_text(outcome), flush=True)
+        return all(o.passed for o in batch)
 
-    def one(path: Path) -> Outcome:
-        return run_one(path, hooks_config=args.hooks_config, keep_workdir=args.keep_workdir)
+    def one(path: Path) -> list[Outcome]:
+        return run_one(
+            path, tool=args.tool, hooks_config=args.hooks_config, keep_workdir=args.keep_workdir
+        )
 
     if args.workers > 1:
         with ThreadPoolExecutor(args.workers) as pool:
-            for outcome in pool.map(one, paths):
-                report(outcome)
+            for batch in pool.map(one, paths):
+                report(batch)
     else:
         for path in paths:
-            report(one(path))
-            if args.exitfirst and not outcomes[-1].passed:
+            if not report(one(path)) and args.exitfirst:
                 break
     if args.junit_xml:
         write_junit(outcomes, args.junit_xml)
@@ -76,6 +123,39 @@ def _run(args: argparse.Namespace) -> int:
     failed = len(outcomes) - passed
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
+
+
+def _compare(args: argparse.Namespace) -> int:
+    tools = [t.strip() for t in args.tools.split(",")] if args.tools else None
+    for tool in tools or []:
+        problem = _check_tool(tool)
+        if problem:
+            print(problem.replace("--tool", "--tools"), file=sys.stderr)
+            return 2
+    try:
+        scenario = load_scenario(args.path)
+    except ScenarioError as e:
+        print(e, file=sys.stderr)
+        return 2
+    tools = tools or tools_for(scenario)
+
+    def one(tool: str) -> Outcome:
+        started = time.monotonic()
+        try:
+            result = run_scenario(scenario, tool=tool)
+        except SetupError as e:
+            return Outcome(args.path, scenario.name, [], error=str(e), tool=tool)
+        seconds = time.monotonic() - started
+        return Outcome(
+            args.path, scenario.name, expect.check(result), result, seconds=seconds, tool=tool
+        )
+
+    with ThreadPoolExecutor(max(1, args.workers)) as pool:
+        outcomes = list(pool.map(one, tools))
+    print(compare_text(scenario, outcomes))
+    if args.json:
+        write_json(outcomes, args.json)
+    return 0 if all(o.passed for o in outcomes) else 1
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -94,6 +174,12 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _hosts(args: argparse.Namespace) -> int:
+    print(lifecycle_table(), end="")
+    print(f"\nOpenClaw is not a hooksim host: {OPENCLAW}.")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hooksim",
@@ -105,7 +191,15 @@ def _parser() -> argparse.ArgumentParser:
         "paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)"
     )
     run.add_argument(
-        "--hooks-config", metavar="FILE", help="a Hermes config.yaml whose hooks: block to run"
+        "--tool",
+        metavar="HOST",
+        help=f"replay every scenario on this host ({', '.join(HOSTS)}); default: each"
+        " scenario's tool and the hosts under its hosts:",
+    )
+    run.add_argument(
+        "--hooks-config",
+        metavar="FILE",
+        help="the host's own config file whose hooks to run (Hermes config.yaml, settings.json, ...)",
     )
     run.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
     run.add_argument("--json", metavar="FILE", help="write every hook run and bridge call as JSON")
@@ -116,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
         "-k", metavar="PATTERN", help="only scenario paths containing or matching PATTERN"
     )
     run.add_argument(
-        "-n", "--workers", type=int, default=1, metavar="N", help="run N scenarios at once"
+        "-n", "--workers", type=int, default=1, metavar="N", help="run N scenario files at once"
     )
     run.add_argument(
         "-x",
@@ -125,9 +219,25 @@ def _parser() -> argparse.ArgumentParser:
         help="stop at the first failing scenario (with -n 1)",
     )
     run.set_defaults(func=_run)
+    compare = sub.add_parser(
+        "compare", help="run one session on several hosts and report the differences"
+    )
+    compare.add_argument("path", type=Path, help="one scenario file")
+    compare.add_argument(
+        "--tools",
+        metavar="A,B",
+        help="hosts to compare (default: the scenario's tool and the hosts under its hosts:)",
+    )
+    compare.add_argument("--json", metavar="FILE", help="write every run as JSON")
+    compare.add_argument(
+        "-n", "--workers", type=int, default=1, metavar="N", help="run N hosts at once"
+    )
+    compare.set_defaults(func=_compare)
     validate = sub.add_parser("validate", help="check scenario files without running them")
     validate.add_argument("paths", nargs="*", default=["scenarios"])
     validate.set_defaults(func=_validate)
+    hosts = sub.add_parser("hosts", help="print the hosts' hook lifecycles side by side (Markdown)")
+    hosts.set_defaults(func=_hosts)
     return parser
 
 

@@ -106,6 +106,11 @@ def _calls(result: RunResult, want: dict[str, int]) -> list[str]:
     return failures
 
 
+def _call_sequence(result: RunResult, want: list[str]) -> list[str]:
+    got = [c["tool"] for c in result.calls]
+    return [] if got == want else [f"bridge calls in order: expected {want}, got {got}"]
+
+
 def _calls_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
     failures = []
     for turn, tools in want.items():
@@ -158,6 +163,53 @@ def _max_duration(result: RunResult, limit: float | str) -> list[str]:
     ]
 
 
+def _fired(result: RunResult, want: dict[str, int]) -> list[str]:
+    failures = []
+    for event, count in want.items():
+        got = sum(1 for f in result.firings if f.event == event)
+        if got != count:
+            failures.append(f"times {event} fired: expected {count}, got {got}")
+    return failures
+
+
+def _fired_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
+    failures = []
+    for turn, events in want.items():
+        got = [f.event for f in result.firings if f.turn == int(turn) and f.event[:1] != "("]
+        if got != events:
+            failures.append(f"events fired at turn {turn}: expected {events}, got {got}")
+    return failures
+
+
+def _blocked(result: RunResult, want: dict[str, int]) -> list[str]:
+    failures = []
+    for event, count in want.items():
+        got = sum(1 for f in result.firings if f.event == event and f.continued)
+        if got != count:
+            failures.append(f"firings of {event} blocked by hooks: expected {count}, got {got}")
+    return failures
+
+
+def _context_at_turn(result: RunResult, want: dict[str, str]) -> list[str]:
+    failures = []
+    for turn, text in want.items():
+        given = [c for f in result.firings if f.turn == int(turn) for c in f.context]
+        if not any(text in c for c in given):
+            failures.append(
+                f"context given to the model at turn {turn}: expected one containing {text!r}, got {given}"
+            )
+    return failures
+
+
+def _effects(result: RunResult, want: list[str]) -> list[str]:
+    effects = [f.effect for f in result.firings if f.effect]
+    return [
+        f"host effects: expected one containing {text!r}, got {effects}"
+        for text in want
+        if not any(text in effect for effect in effects)
+    ]
+
+
 CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "exit_codes": _exit_codes,
     "stdout": _stdout,
@@ -168,9 +220,15 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "compactions_per_window": _compactions_per_window,
     "calls": _calls,
     "calls_by_turn": _calls_by_turn,
+    "call_sequence": _call_sequence,
     "state_file": _state_file,
     "temporary_frames": _temporary_frames,
     "max_duration": _max_duration,
+    "fired": _fired,
+    "fired_by_turn": _fired_by_turn,
+    "blocked": _blocked,
+    "context_at_turn": _context_at_turn,
+    "effects": _effects,
 }
 
 

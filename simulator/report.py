@@ -22,6 +22,12 @@ class Outcome:
     result: RunResult | None = None
     error: str | None = None
     seconds: float = 0.0
+    tool: str | None = None  # set when the file runs on more than Hermes alone
+
+    @property
+    def label(self) -> str:
+        """The path, and the host in brackets when it is not the only default one."""
+        return f"{self.path} [{self.tool}]" if self.tool else str(self.path)
 
     @property
     def passed(self) -> bool:
@@ -33,30 +39,43 @@ def _clock(ms: int) -> str:
 
 
 def timeline(result: RunResult) -> str:
-    """The session turn by turn: virtual time, event, command, exit code, bridge calls."""
+    """The session event by event: virtual time, hooks and how they ended, bridge calls, what
+    the host made of each hook's output, and what the host did because of it."""
+    title = result.host_title
     lines = []
     calls_by_hook: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for call in result.calls:
         calls_by_hook.setdefault((call["turn"], call["event"]), []).append(call)
     shown: set[tuple[int, str]] = set()
-    for run in result.runs:
-        ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
-        lines.append(
-            f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {run.event:<20} {ended:<10} {run.command}"
-        )
-        key = (run.turn, run.event)
-        if key not in shown:
-            shown.add(key)
-            for call in calls_by_hook.get(key, []):
-                lines.append(f"{'':>38}-> {call['tool']} #{call['call']} {call['outcome']}")
-        if run.stderr.strip():
-            lines.append(f"{'':>38}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
-        if run.context is not None:
-            lines.append(f"{'':>38}context injected: {run.context[:160]!r}")
-        elif run.stdout:
-            lines.append(f"{'':>38}stdout (ignored by Hermes): {run.stdout.strip()[:160]!r}")
+    pad = f"{'':>38}"
+    for firing in result.firings:
+        if not firing.runs and not firing.effect:
+            continue
+        label = firing.event + (f"({firing.match})" if firing.match else "")
+        if not firing.runs:
+            lines.append(f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)}  {label}")
+        for run in firing.runs:
+            ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
+            lines.append(
+                f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<20} {ended:<10} {run.command}"
+            )
+            key = (run.turn, run.event)
+            if key not in shown:
+                shown.add(key)
+                for call in calls_by_hook.get(key, []):
+                    lines.append(f"{pad}-> {call['tool']} #{call['call']} {call['outcome']}")
+            if run.stderr.strip():
+                lines.append(f"{pad}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
+            if run.context is not None:
+                lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
+            elif run.verdict not in ("", "ok"):
+                lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
+            elif run.stdout.strip():
+                lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
+        if firing.effect:
+            lines.append(f"{pad}=> {firing.effect}")
     for warning in result.warnings:
-        lines.append(f"  hermes would warn: {warning}")
+        lines.append(f"  {title} would warn: {warning}")
     return "\n".join(lines)
 
 
@@ -81,8 +100,9 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
         time=f"{sum(o.seconds for o in outcomes):.3f}",
     )
     for o in outcomes:
+        name = f"{o.name}[{o.tool}]" if o.tool else o.name
         case = ET.SubElement(
-            suite, "testcase", classname=str(o.path), name=o.name, time=f"{o.seconds:.3f}"
+            suite, "testcase", classname=str(o.path), name=name, time=f"{o.seconds:.3f}"
         )
         if o.error is not None:
             ET.SubElement(case, "error", message=o.error.splitlines()[0]).text = o.error
@@ -97,6 +117,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {
             "path": str(o.path),
             "name": o.name,
+            "tool": o.tool or "hermes",
             "passed": o.passed,
             "failures": o.failures,
             "error": o.error,
@@ -116,8 +137,25 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
                     "stdout": r.stdout,
                     "stderr": r.stderr,
                     "context": r.context,
+                    "verdict": r.verdict,
                 }
                 for r in o.result.runs
+            ]
+            entry["events"] = [
+                {
+                    "turn": f.turn,
+                    "event": f.event,
+                    "match": f.match,
+                    "virtual_ms": f.virtual_ms,
+                    "hooks": f.hooks,
+                    "waited": f.waited,
+                    "blocked": f.blocked,
+                    "reason": f.reason,
+                    "context": f.context,
+                    "followup": f.followup,
+                    "effect": f.effect,
+                }
+                for f in o.result.firings
             ]
             entry["bridge_calls"] = o.result.calls
             entry["state_file"] = o.result.state_file
@@ -131,3 +169,62 @@ def write_json(outcomes: list[Outcome], path: str | Path) -> None:
     Path(path).write_text(
         json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
+
+
+def _host_section(outcome: Outcome) -> list[str]:
+    verdict = "PASS" if outcome.passed else ("ERROR" if outcome.error else "FAIL")
+    lines = [f"== {outcome.tool}: {verdict}"]
+    if outcome.error is not None or outcome.result is None:
+        return [*lines, f"  {outcome.error}"]
+    result = outcome.result
+    calls_by_hook: dict[tuple[int, str], list[str]] = {}
+    for call in result.calls:
+        calls_by_hook.setdefault((call["turn"], call["event"]), []).append(call["tool"])
+    last_turn = None
+    for firing in result.firings:
+        if not firing.runs and not firing.effect:
+            continue
+        head = (
+            f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)[11:]}"
+            if firing.turn != last_turn
+            else " " * 21
+        )
+        last_turn = firing.turn
+        label = firing.event + (f"({firing.match})" if firing.match else "")
+        hooks = f"{len(firing.runs)} hook{'s' if len(firing.runs) != 1 else ''}"
+        calls = calls_by_hook.pop((firing.turn, firing.event), [])
+        parts = [f"{head}  {label:<24} {hooks:<8}"]
+        if calls:
+            parts.append("-> " + ", ".join(calls))
+        if firing.context:
+            parts.append("+ context")
+        lines.append(" ".join(parts).rstrip())
+        if firing.effect:
+            lines.append(f"{'':>23}=> {firing.effect}")
+    return lines
+
+
+def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
+    """One session on several hosts: each host's timeline, then a summary row per host."""
+    lines = [f"{scenario.name}  ({scenario.path})", ""]
+    for outcome in outcomes:
+        lines += _host_section(outcome)
+        if outcome.failures:
+            lines += [f"  ! {failure}" for failure in outcome.failures]
+        lines.append("")
+    header = (
+        f"{'host':<12} {'hooks run':>9} {'maintenance':>11}  {'at turns':<16} {'blocks':>6}  result"
+    )
+    lines += [header, "-" * len(header)]
+    for o in outcomes:
+        verdict = "PASS" if o.passed else ("ERROR" if o.error else "FAIL")
+        if o.result is None:
+            lines.append(f"{o.tool or '':<12} {'-':>9} {'-':>11}  {'-':<16} {'-':>6}  {verdict}")
+            continue
+        maintenance = [c["turn"] for c in o.result.calls if c["tool"] == "cleanup_frames"]
+        blocks = sum(f.continued for f in o.result.firings)
+        lines.append(
+            f"{o.tool or '':<12} {len(o.result.runs):>9} {len(maintenance):>11}  "
+            f"{str(sorted(set(maintenance))):<16} {blocks:>6}  {verdict}"
+        )
+    return "\n".join(lines)

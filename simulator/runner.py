@@ -74,6 +74,7 @@ class RunResult:
     state_file: str | None = None
     warnings: list[str] = field(default_factory=list)
     workdir: Path | None = None
+    host_title: str = "Hermes"
 
 
 def default_hooks_block() -> dict[str, list[dict[str, str]]]:
@@ -104,7 +105,7 @@ class ScenarioRun:
         self.scenario = scenario
         self.host = host
         self.specs, warnings = host.parse_hooks(hooks_block)
-        self.result = RunResult(scenario, warnings=warnings, workdir=workdir)
+        self.result = RunResult(scenario, warnings=warnings, workdir=workdir, host_title=host.title)
         self.workdir = workdir
         self.home = workdir / "home"
         self.hermes_home = self.home / ".hermes"
@@ -171,7 +172,7 @@ class ScenarioRun:
             session.step(step)
             if isinstance(step, Compact) and len(self.result.firings) == fired_before:
                 self.result.firings.append(
-                    Firing(number, "(none)", self.now_ms, step.trigger,
+                    Firing(number, f"(compact {step.trigger})", self.now_ms,
                            effect=f"{self.host.title} fires no hook event for a compaction")
                 )  # fmt: skip
             if number:
@@ -212,6 +213,7 @@ class ScenarioRun:
             for s in specs
         ]
         self.result.runs.extend(runs)
+        firing.runs = runs
         jobs = [partial(self._spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
         if not wait:
             firing.effect = f"{host.title} does not wait for {event}; its results are not used"

@@ -115,6 +115,12 @@ class Firing:
     followup: str | None = None
     loop_limit: int | None = None
     effect: str = ""  # what the host did because of the hooks, in words
+    runs: list[HookRun] = field(default_factory=list)
+
+    @property
+    def continued(self) -> bool:
+        """The hooks blocked the event, or (Cursor) asked for a follow-up turn."""
+        return self.blocked or self.followup is not None
 
 
 class Fire(Protocol):
