@@ -225,6 +225,6 @@ def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
         blocks = sum(f.continued for f in o.result.firings)
         lines.append(
             f"{o.tool or '':<12} {len(o.result.runs):>9} {len(maintenance):>11}  "
-            f"{str(sorted(set(maintenance))):<16} {blocks:>6}  {verdict}"
+            f"{sorted(set(maintenance))!s:<16} {blocks:>6}  {verdict}"
         )
     return "\n".join(lines)

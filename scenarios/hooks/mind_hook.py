@@ -46,7 +46,7 @@ def handle(payload: dict[str, object], bridge: Bridge) -> str:
                 {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
             )
     elif event in PROMPT:
-        save(bridge, str(payload.get("prompt", "")), "user", True, session, source)
+        save(bridge, str(payload.get("prompt", "")), "user", True, session=session, source=source)
     elif event in TURN_END and not payload.get("stop_hook_active"):
         text = (
             payload.get("last_assistant_message")
@@ -54,7 +54,7 @@ def handle(payload: dict[str, object], bridge: Bridge) -> str:
             or payload.get("text")
         )
         if isinstance(text, str) and text:
-            save(bridge, text, "assistant", False, session, source)
+            save(bridge, text, "assistant", False, session=session, source=source)
     elif event in PRE_COMPACT:
         with open(SNAPSHOT, "w", encoding="utf-8") as f:
             f.write(f"{payload.get('trigger', '')} compaction of session {session}")
@@ -63,7 +63,7 @@ def handle(payload: dict[str, object], bridge: Bridge) -> str:
 
 
 def save(
-    bridge: Bridge, content: str, role: str, temporary: bool, session: str, source: str
+    bridge: Bridge, content: str, role: str, temporary: bool, *, session: str, source: str
 ) -> None:
     bridge.call(
         "save_memory",
