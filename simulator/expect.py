@@ -190,14 +190,15 @@ def _blocked(result: RunResult, want: dict[str, int]) -> list[str]:
     return failures
 
 
-def _context_at_turn(result: RunResult, want: dict[str, str]) -> list[str]:
+def _context_at_turn(result: RunResult, want: dict[str, str | list[str]]) -> list[str]:
     failures = []
-    for turn, text in want.items():
+    for turn, texts in want.items():
         given = [c for f in result.firings if f.turn == int(turn) for c in f.context]
-        if not any(text in c for c in given):
-            failures.append(
-                f"context given to the model at turn {turn}: expected one containing {text!r}, got {given}"
-            )
+        for text in [texts] if isinstance(texts, str) else texts:
+            if not any(text in c for c in given):
+                failures.append(
+                    f"context given to the model at turn {turn}: expected one containing {text!r}, got {given}"
+                )
     return failures
 
 
