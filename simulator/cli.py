@@ -14,14 +14,7 @@ from . import expect
 from .hosts import HOSTS, OPENCLAW, lifecycle_table
 from .report import Outcome, compare_text, failure_text, write_json, write_junit
 from .runner import SetupError, run_scenario
-from .scenario import Scenario, ScenarioError, find_scenarios, load_scenario
-
-
-def tools_for(scenario: Scenario, tool: str | None = None) -> list[str]:
-    """The hosts a scenario runs on: ``tool`` if given, else its own and those under ``hosts:``."""
-    if tool:
-        return [tool]
-    return [scenario.tool, *(name for name in scenario.hosts if name != scenario.tool)]
+from .scenario import ScenarioError, find_scenarios, load_scenario
 
 
 def run_one(
@@ -37,7 +30,7 @@ def run_one(
         scenario = load_scenario(path)
     except ScenarioError as e:
         return [Outcome(path, path.stem, [], error=str(e))]
-    tools = tools_for(scenario, tool)
+    tools = scenario.tools(tool)
     labelled = len(tools) > 1 or tools != ["hermes"]
     outcomes = []
     for name in tools:
@@ -137,7 +130,7 @@ def _compare(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         print(e, file=sys.stderr)
         return 2
-    tools = tools or tools_for(scenario)
+    tools = tools or scenario.tools()
 
     def one(tool: str) -> Outcome:
         started = time.monotonic()

@@ -2,8 +2,9 @@
 
 Collected: ``*.yaml`` / ``*.yml`` files inside a directory named by the ini option
 ``hooksim_dirs`` (default ``scenarios``), relative to the rootdir. Nothing else is touched, so
-having this plugin installed does not change other projects' test runs. ``--hooks-config FILE``
-runs another implementation of the hooks.
+having this plugin installed does not change other projects' test runs. A file gives one item
+per host it runs on (``name[claude-code]``). ``--hooksim-tool HOST`` replays every scenario on
+one host; ``--hooks-config FILE`` runs the hooks of another config file.
 """
 
 from __future__ import annotations
@@ -29,7 +30,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("hooksim_dirs", "directories (relative to rootdir) holding hooksim scenarios", type="args",
                   default=["scenarios"])  # fmt: skip
     parser.addoption(
-        "--hooks-config", default=None, help="hooksim: a Hermes config.yaml whose hooks: to run"
+        "--hooks-config", default=None, help="hooksim: the host config file whose hooks to run"
+    )
+    parser.addoption(
+        "--hooksim-tool",
+        default=None,
+        metavar="HOST",
+        help="hooksim: replay scenarios on this host",
     )
 
 
@@ -53,28 +60,35 @@ class ScenarioFile(pytest.File):
             scenario = load_scenario(self.path)
         except ScenarioError as e:
             raise self.CollectError(str(e)) from None
-        yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario)
+        tools = scenario.tools(self.config.getoption("hooksim_tool"))
+        labelled = len(tools) > 1 or tools != ["hermes"]
+        for tool in tools:
+            name = f"{scenario.name}[{tool}]" if labelled else scenario.name
+            yield ScenarioItem.from_parent(self, name=name, scenario=scenario, tool=tool)
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario: Any, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Any, tool: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
+        self.tool = tool
 
     def runtest(self) -> None:
         try:
-            result = run_scenario(self.scenario, hooks_config=self.config.getoption("hooks_config"))
+            result = run_scenario(
+                self.scenario, tool=self.tool, hooks_config=self.config.getoption("hooks_config")
+            )
         except SetupError as e:
             raise ScenarioFailure(str(e)) from None
         failures = expect.check(result)
         if failures:
-            outcome = _Outcome(self.path, self.scenario.name, failures, result)
+            outcome = _Outcome(self.path, self.scenario.name, failures, result, tool=self.tool)
             raise ScenarioFailure(failure_text(outcome))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ScenarioFailure):
-            return f"scenario failed: {self.scenario.name}\n{excinfo.value}"
+            return f"scenario failed: {self.name}\n{excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"scenario: {self.scenario.name}"
+        return self.path, 0, f"scenario: {self.name}"

@@ -105,6 +105,12 @@ class Scenario:
     expect: dict[str, Any] = field(default_factory=dict)
     hosts: dict[str, HostPart] = field(default_factory=dict)
 
+    def tools(self, only: str | None = None) -> list[str]:
+        """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
+        if only:
+            return [only]
+        return [self.tool, *(name for name in self.hosts if name != self.tool)]
+
     def on(self, tool: str) -> Scenario:
         """This session as run on ``tool``: that host's hooks, with its env and expect merged in."""
         part = self.hosts.get(tool, HostPart())
