@@ -195,10 +195,10 @@ class ScenarioRun:
         payload: dict[str, Any] | bytes,
         *,
         match: str | None = None,
-        wait: bool = True,
     ) -> Firing:
         """Spawn the hooks bound to one event as the host does; return the host's reading."""
         host = self.host
+        wait = event not in host.not_awaited
         stdin = payload if isinstance(payload, bytes) else host.encode(payload)
         specs = [s for s in self.specs if s.event == event and s.matches(match)]
         if host.dedupe:

@@ -127,9 +127,8 @@ class Fire(Protocol):
     """The runner's side: fire one event, spawn its hooks, return the host's reading of them."""
 
     def __call__(
-        self, event: str, payload: dict[str, Any] | bytes, *, match: str | None = None,
-        wait: bool = True,
-    ) -> Firing: ...  # fmt: skip
+        self, event: str, payload: dict[str, Any] | bytes, *, match: str | None = None
+    ) -> Firing: ...
 
 
 @dataclass

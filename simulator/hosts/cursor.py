@@ -21,6 +21,7 @@ from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
 from .base import (
+    SAFETY_LOOP_LIMIT,
     HookRun,
     HookSpec,
     Host,
@@ -74,7 +75,6 @@ class CursorSession(Session):
                 is_background_agent=False,
                 composer_mode="agent",
             ),
-            wait=False,
         )
 
     def turn(self, turn: Turn) -> None:
@@ -115,6 +115,9 @@ class CursorSession(Session):
             if limit is not None and loop_count >= limit:
                 stop.effect = f"follow-up ignored: loop_limit {limit} reached"
                 return
+            if loop_count >= SAFETY_LOOP_LIMIT:
+                stop.effect = f"loop_limit is null; hooksim ended the loop at {SAFETY_LOOP_LIMIT}"
+                return
             loop_count += 1
             stop.effect = (
                 f"the follow-up is submitted as the next message (loop_count {loop_count})"
@@ -146,7 +149,6 @@ class CursorSession(Session):
             self.fire(
                 "sessionEnd",
                 self.payload("sessionEnd", session_id=self.info.session_id, reason="window_close"),
-                wait=False,
             )
 
 

@@ -93,25 +93,18 @@ class GeminiSession(Session):
 
     def compact(self, step: Compact) -> None:
         self.fire(
-            "PreCompress",
-            self.payload("PreCompress", trigger=step.trigger),
-            match=step.trigger,
-            wait=False,
+            "PreCompress", self.payload("PreCompress", trigger=step.trigger), match=step.trigger
         )
 
     def new_session(self, step: NewSession) -> None:
         if self.launched:
-            self.fire(
-                "SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear", wait=False
-            )
+            self.fire("SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear")
         self.next_session_id(step)
         self._start("clear")
 
     def exit(self) -> None:
         if self.launched:
-            self.fire(
-                "SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit", wait=False
-            )
+            self.fire("SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit")
 
 
 class GeminiCli(Host):

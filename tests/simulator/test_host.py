@@ -115,7 +115,7 @@ def fired_events(tool: str) -> tuple[list[str], object]:
     """A host session whose fire() records event names and lets every hook pass."""
     events: list[str] = []
 
-    def fire(event: str, payload: object, *, match: str | None = None, wait: bool = True) -> Firing:
+    def fire(event: str, payload: object, *, match: str | None = None) -> Firing:
         events.append(event)
         return Firing(0, event, 0, match)
 

@@ -1,0 +1,212 @@
+"""Each host quirk is pinned: a profile with that one fact wrong fails the scenarios named for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from simulator import expect
+from simulator.hosts import HookRun, Host, Verdict
+from simulator.hosts.claude_code import ClaudeCode, ClaudeSession, read_claude_style
+from simulator.hosts.codex import Codex, CodexSession
+from simulator.hosts.cursor import Cursor
+from simulator.hosts.gemini_cli import GeminiCli
+from simulator.hosts.hermes import Hermes, HermesSession, block_message
+from simulator.runner import run_scenario
+from simulator.scenario import Compact, load_scenario
+
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
+
+
+# --- Claude Code --------------------------------------------------------------------------
+class ClaudeUncapped(ClaudeCode):
+    stop_cap = None
+
+
+class ClaudePreCompactObserves(ClaudeCode):
+    blocking = ClaudeCode.blocking - {"PreCompact"}
+
+
+class ClaudeExit2NeedsStderr(ClaudeCode):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        return read_claude_style(
+            event, run, blocking=self.blocking, plain_text_context=frozenset({"SessionStart", "UserPromptSubmit"}),
+            json_on_error=True, exit_2_needs_stderr=True, block_needs_reason=False,
+        )  # fmt: skip
+
+
+class ClaudeSequential(ClaudeCode):
+    parallel = False
+
+
+class ClaudeNoDedupe(ClaudeCode):
+    dedupe = False
+
+
+class ClaudeSessionEndWaits(ClaudeCode):
+    event_timeouts_s: ClassVar[dict[str, float]] = {"UserPromptSubmit": 30.0}
+
+
+class ClaudeStdoutNeverContext(ClaudeCode):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        verdict = super().read(event, run)
+        return Verdict("ok") if verdict.note == "context (plain text)" else verdict
+
+
+class _NoCompactSessionStart(ClaudeSession):
+    def _start(self, source: str) -> None:
+        if source != "compact":
+            super()._start(source)
+
+
+class ClaudeNoCompactSessionStart(ClaudeCode):
+    session_class = _NoCompactSessionStart
+
+
+# --- Codex ----------------------------------------------------------------------------------
+class CodexExit2WithoutStderrBlocks(Codex):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        return read_claude_style(
+            event, run, blocking=self.blocking, plain_text_context=frozenset({"SessionStart", "UserPromptSubmit"}),
+            json_on_error=False, exit_2_needs_stderr=False, block_needs_reason=True,
+        )  # fmt: skip
+
+
+class CodexPreCompactBlocks(Codex):
+    blocking = Codex.blocking | {"PreCompact"}
+
+
+class CodexCapped(Codex):
+    stop_cap = 8
+
+
+class _SessionStartAtOnce(CodexSession):
+    def compact(self, step: Compact) -> None:
+        super().compact(step)
+        self._run_queued_session_starts()
+
+
+class CodexSessionStartNotQueued(Codex):
+    session_class = _SessionStartAtOnce
+
+
+class CodexSequential(Codex):
+    parallel = False
+
+
+# --- Cursor ---------------------------------------------------------------------------------
+class CursorUnlimited(Cursor):
+    stop_cap = None
+
+
+class CursorAwaitsSessionStart(Cursor):
+    not_awaited = frozenset({"sessionEnd"})
+
+
+class CursorPreCompactBlocks(Cursor):
+    blocking = Cursor.blocking | {"preCompact"}
+
+
+class CursorIgnoresFailClosed(Cursor):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        if run.spec is not None:
+            run.spec = type(run.spec)(run.spec.event, run.spec.command, run.spec.timeout_s)
+        return super().read(event, run)
+
+
+# --- Gemini CLI -----------------------------------------------------------------------------
+class GeminiAwaitsPreCompress(GeminiCli):
+    not_awaited = frozenset({"SessionEnd"})
+
+
+class GeminiAlwaysParallel(GeminiCli):
+    def parse_hooks(self, block: Any) -> Any:
+        specs, warnings = super().parse_hooks(block)
+        return [type(s)(s.event, s.command, s.timeout_s, s.matcher) for s in specs], warnings
+
+
+class GeminiTimeoutInSeconds(GeminiCli):
+    def parse_hooks(self, block: Any) -> Any:
+        specs, warnings = super().parse_hooks(block)
+        return [
+            type(s)(s.event, s.command, None if s.timeout_s is None else s.timeout_s * 1000)
+            for s in specs
+        ], warnings
+
+
+class GeminiKillsAtOnce(GeminiCli):
+    term_grace_s = None
+
+
+class GeminiCapped(GeminiCli):
+    stop_cap = 8
+
+
+# --- Hermes ---------------------------------------------------------------------------------
+class _FiresOnCompaction(HermesSession):
+    def compact(self, step: Compact) -> None:
+        self.fire("on_pre_compress", self.payload("on_pre_compress", trigger=step.trigger))
+
+
+class HermesWithCompactionEvent(Hermes):
+    session_class = _FiresOnCompaction
+
+
+class HermesExit2Blocks(Hermes):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        if event == "pre_tool_call" and run.exit_code == 2 and block_message(run.stdout) is None:
+            return Verdict("block", block=run.stderr.strip())
+        return super().read(event, run)
+
+
+# mutant profile -> the scenarios that must fail with it
+CAUGHT_BY: dict[type[Host], list[str]] = {
+    ClaudeUncapped: ["claude-code/02-stop-loop-cap.yaml", "across/stop-loop.yaml"],
+    ClaudePreCompactObserves: ["claude-code/03-precompact-blocks.yaml"],
+    ClaudeExit2NeedsStderr: ["claude-code/04-exit-2-without-stderr.yaml"],
+    ClaudeSequential: ["claude-code/06-parallel-and-deduplicated.yaml"],
+    ClaudeNoDedupe: ["claude-code/06-parallel-and-deduplicated.yaml"],
+    ClaudeSessionEndWaits: ["claude-code/05-session-end-budget.yaml"],
+    ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
+    ClaudeNoCompactSessionStart: [
+        "claude-code/01-save-in-precompact-reinject.yaml",
+        "across/memory-session.yaml",
+    ],
+    CodexExit2WithoutStderrBlocks: ["codex/03-exit-2-without-stderr.yaml"],
+    CodexPreCompactBlocks: ["codex/04-precompact-cannot-block.yaml"],
+    CodexCapped: ["codex/05-stop-loop-uncapped.yaml", "across/stop-loop.yaml"],
+    CodexSessionStartNotQueued: [
+        "codex/01-save-in-precompact-reinject.yaml",
+        "across/memory-session.yaml",
+    ],
+    CodexSequential: ["codex/06-login-shell-and-parallel.yaml"],
+    CursorUnlimited: ["cursor/01-followup-loop-limit.yaml", "across/stop-loop.yaml"],
+    CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
+    CursorPreCompactBlocks: ["cursor/04-precompact-observes-only.yaml"],
+    CursorIgnoresFailClosed: ["cursor/05-exit-2-denies-prompt.yaml"],
+    GeminiAwaitsPreCompress: ["gemini-cli/01-precompress-not-awaited.yaml"],
+    GeminiAlwaysParallel: ["gemini-cli/03-sequential-groups.yaml"],
+    GeminiTimeoutInSeconds: ["gemini-cli/04-timeout-in-milliseconds.yaml"],
+    GeminiKillsAtOnce: ["gemini-cli/04-timeout-in-milliseconds.yaml"],
+    GeminiCapped: ["across/stop-loop.yaml"],
+    HermesWithCompactionEvent: [
+        "hermes/35-compaction-fires-nothing.yaml",
+        "across/memory-session.yaml",
+    ],
+    HermesExit2Blocks: ["hermes/36-exit-2-is-logged-only.yaml"],
+}
+
+
+@pytest.mark.parametrize(
+    ("mutant", "name"),
+    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
+    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
+)
+def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
+    """The scenario fails on the mutant profile and passes on the real one."""
+    scenario = load_scenario(SCENARIOS / name)
+    assert mutant.name in scenario.tools(), f"{name} does not run on {mutant.name}"
+    assert expect.check(run_scenario(scenario, tool=mutant.name)) == []
+    assert expect.check(run_scenario(scenario, host=mutant())) != []
