@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from simulator.cli import main as hooksim
-from simulator.hermes import HermesSession, parse_hooks_block
+from simulator.hosts import HOSTS, Firing, SessionInfo
 from simulator.runner import ScenarioRun, default_hooks_block, run_scenario
 from simulator.scenario import load_scenario
 
@@ -45,18 +45,29 @@ def write_scenario(directory: Path, turns: int) -> Path:
 def plain_loop(scenario_path: Path, workdir: Path) -> float:
     """Spawn the same commands with the same bytes and bridge; nothing else."""
     scenario = load_scenario(scenario_path)
-    setup = ScenarioRun(scenario, default_hooks_block(), workdir)  # same env: home, bridge, plan
+    hermes = HOSTS["hermes"]
+    setup = ScenarioRun(scenario, default_hooks_block(), workdir, hermes)  # same env and bridge
     env = {k: v for k, v in setup.base_env.items() if k != "PYTHONPATH"}
-    specs, _ = parse_hooks_block(default_hooks_block())
-    session = HermesSession(cwd=str(setup.project))
+    specs, _ = hermes.parse_hooks(default_hooks_block())
+    firings: list[tuple[str, bytes]] = []
+
+    def fire(event: str, payload: object, *, match: str | None = None) -> Firing:
+        assert isinstance(payload, dict)
+        firings.append((event, hermes.encode(payload)))
+        return Firing(0, event, 0)
+
+    info = SessionInfo(str(setup.project), "session-1", "hermes-4", "cli", "", lambda: 0)
+    session = hermes.session(info, fire)
     started = time.perf_counter()
     for step in scenario.steps:
-        for firing in session.firings(step):
+        firings.clear()
+        session.step(step)
+        for event, stdin in firings:
             for spec in specs:
-                if spec.event == firing.event:
+                if spec.event == event:
                     subprocess.run(
                         shlex.split(spec.command),
-                        input=firing.stdin,
+                        input=stdin,
                         capture_output=True,
                         env=env,
                         check=False,

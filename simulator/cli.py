@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import expect
-from .hosts import HOSTS, OPENCLAW, lifecycle_table
+from .hosts import HOSTS, OPENCLAW, TABLE_END, TABLE_START, lifecycle_table, with_table
 from .report import Outcome, compare_text, failure_text, write_json, write_junit
 from .runner import SetupError, run_scenario
 from .scenario import ScenarioError, find_scenarios, load_scenario
@@ -168,8 +168,26 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _hosts(args: argparse.Namespace) -> int:
-    print(lifecycle_table(), end="")
-    print(f"\nOpenClaw is not a hooksim host: {OPENCLAW}.")
+    if args.update is None:
+        print(lifecycle_table(), end="")
+        print(f"\nOpenClaw is not a hooksim host: {OPENCLAW}.")
+        return 0
+    path = Path(args.update)
+    try:
+        text = path.read_text(encoding="utf-8")
+        updated = with_table(text)
+    except OSError as e:
+        print(f"hooksim: cannot read {path} ({e.strerror})", file=sys.stderr)
+        return 2
+    except ValueError:
+        print(
+            f"hooksim: {path} has no '{TABLE_START.strip()}' ... '{TABLE_END}' markers",
+            file=sys.stderr,
+        )
+        return 2
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+        print(f"hooksim: updated the hosts table in {path}")
     return 0
 
 
@@ -230,6 +248,11 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="*", default=["scenarios"])
     validate.set_defaults(func=_validate)
     hosts = sub.add_parser("hosts", help="print the hosts' hook lifecycles side by side (Markdown)")
+    hosts.add_argument(
+        "--update",
+        metavar="FILE",
+        help="replace the table between the hosts-table markers in FILE (e.g. README.md)",
+    )
     hosts.set_defaults(func=_hosts)
     return parser
 

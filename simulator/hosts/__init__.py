@@ -83,7 +83,7 @@ def lifecycle_table() -> str:
             "hooks of one event",
             ["in parallel" if h.parallel else "one after another" for h in hosts],
         ),
-        ("default timeout", [f"{h.default_timeout_s:g} s" for h in hosts]),
+        ("default timeout", [_timeouts(h) for h in hosts]),
         ("exit 2", [h.exit_2 for h in hosts]),
         ("stop-loop cap", [_stop_cap(h) for h in hosts]),
         ("config", [", ".join(f"`{f}`" for f in h.config_files) for h in hosts]),
@@ -94,6 +94,24 @@ def lifecycle_table() -> str:
     ]
     lines += [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
     return "\n".join(lines) + "\n"
+
+
+TABLE_START = "<!-- hosts-table:start -->\n"
+TABLE_END = "<!-- hosts-table:end -->"
+
+
+def with_table(text: str) -> str:
+    """``text`` (a Markdown file) with the table between its markers replaced by a fresh one."""
+    start = text.index(TABLE_START) + len(TABLE_START)
+    end = text.index(TABLE_END, start)
+    return text[:start] + lifecycle_table() + text[end:]
+
+
+def _timeouts(host: Host) -> str:
+    parts = [f"{host.default_timeout_s:g} s"]
+    parts += [f"`{event}` {seconds:g} s" for event, seconds in host.event_timeouts_s.items()]
+    unit = "" if host.config_timeout_unit == "s" else f" (configured in {host.config_timeout_unit})"
+    return "; ".join(parts) + unit
 
 
 def _spawn(host: Host) -> str:
@@ -110,6 +128,8 @@ __all__ = [
     "HOSTS",
     "LIFECYCLE",
     "OPENCLAW",
+    "TABLE_END",
+    "TABLE_START",
     "ConfigError",
     "Firing",
     "HookRun",
@@ -121,4 +141,5 @@ __all__ = [
     "Verdict",
     "get_host",
     "lifecycle_table",
+    "with_table",
 ]

@@ -231,6 +231,7 @@ class Host:
     parallel: ClassVar[bool]  # hooks of one event run concurrently
     dedupe: ClassVar[bool] = False  # an identical command listed twice runs once
     default_timeout_s: ClassVar[float]
+    config_timeout_unit: ClassVar[str] = "s"  # the unit of ``timeout`` in the config file
     event_timeouts_s: ClassVar[dict[str, float]] = {}
     term_grace_s: ClassVar[float | None] = None  # SIGTERM, then SIGKILL after this; None: SIGKILL
     blocking: ClassVar[frozenset[str]]  # events a hook can block

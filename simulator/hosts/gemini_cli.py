@@ -125,6 +125,7 @@ class GeminiCli(Host):
     spawn = "shell"
     parallel = True  # unless a group sets sequential: true
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
+    config_timeout_unit = "ms"
     term_grace_s = 5.0
     blocking = frozenset(
         {"BeforeAgent", "AfterAgent", "BeforeTool", "BeforeModel", "BeforeToolSelection"}
@@ -136,7 +137,10 @@ class GeminiCli(Host):
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_matcher_groups(
-            block, events=EVENTS, matcher_events=MATCHER_EVENTS, timeout_unit_s=0.001
+            block,
+            events=EVENTS,
+            matcher_events=MATCHER_EVENTS,
+            timeout_unit_s=0.001 if self.config_timeout_unit == "ms" else 1.0,
         )
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:

@@ -128,12 +128,7 @@ class GeminiAlwaysParallel(GeminiCli):
 
 
 class GeminiTimeoutInSeconds(GeminiCli):
-    def parse_hooks(self, block: Any) -> Any:
-        specs, warnings = super().parse_hooks(block)
-        return [
-            type(s)(s.event, s.command, None if s.timeout_s is None else s.timeout_s * 1000)
-            for s in specs
-        ], warnings
+    config_timeout_unit = "s"
 
 
 class GeminiKillsAtOnce(GeminiCli):

@@ -97,3 +97,17 @@ def test_hooksim_console_script_smoke(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.endswith("1 passed, 0 failed\n")
+
+
+def test_plugin_makes_one_item_per_host(pytester: pytest.Pytester) -> None:
+    """A file with hosts: gives an item per host; --hooksim-tool keeps one."""
+    from tests.simulator.test_cli_hosts import TWO_HOSTS
+
+    pytester.makefile(".yaml", **{"scenarios/both": TWO_HOSTS})
+    result = pytester.runpytest_subprocess("-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        ["*both.yaml::two hosts?hermes? PASSED*", "*both.yaml::two hosts?codex? PASSED*"]
+    )
+    result = pytester.runpytest_subprocess("-v", "--hooksim-tool", "codex")
+    result.assert_outcomes(passed=1)

@@ -1,0 +1,134 @@
+"""hooksim's host options: --tool, compare, hosts, and the OpenClaw refusal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simulator.cli import main
+
+ROOT = Path(__file__).parents[2]
+ACROSS = ROOT / "scenarios" / "across"
+HERMES_ONLY = "name: plain\nturns:\n  - {user: hi, assistant: hello}\nexpect: {exit_codes: 0}\n"
+TWO_HOSTS = """\
+name: two hosts
+turns:
+  - {user: hi, assistant: hello}
+  - {compact: manual}
+hosts:
+  hermes:
+    expect: {calls: {cleanup_frames: 0}}
+  codex:
+    hooks:
+      PreCompact: [{hooks: [{type: command, command: 'echo "{}" | eval "$WAGGLE_MIND_CMD call cleanup_frames"'}]}]
+    expect: {calls: {cleanup_frames: 1}}
+"""
+
+
+def test_run_labels_each_host_of_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file with hosts: runs once per host, each line naming the host."""
+    (tmp_path / "s.yaml").write_text(TWO_HOSTS)
+    assert main(["run", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"PASS  {tmp_path / 's.yaml'} [hermes]  two hosts" in out
+    assert f"PASS  {tmp_path / 's.yaml'} [codex]  two hosts" in out
+    assert out.endswith("2 passed, 0 failed\n")
+
+
+def test_tool_option_replays_on_one_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--tool runs only that host, with that host's expectations."""
+    (tmp_path / "s.yaml").write_text(TWO_HOSTS)
+    assert main(["run", str(tmp_path), "--tool", "codex"]) == 0
+    assert "[hermes]" not in capsys.readouterr().out
+
+
+def test_a_host_without_hooks_is_an_error_naming_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Hermes-only scenario on Cursor says where Cursor's hooks should come from."""
+    (tmp_path / "s.yaml").write_text(HERMES_ONLY)
+    assert main(["run", str(tmp_path), "--tool", "cursor"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"{tmp_path / 's.yaml'}: no hooks for cursor: add hosts.cursor.hooks to the scenario or"
+        " pass --hooks-config with a Cursor config file"
+    ) in out
+
+
+def test_openclaw_is_refused_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--tool openclaw exits 2 with one line saying why, and runs nothing."""
+    (tmp_path / "s.yaml").write_text(HERMES_ONLY)
+    assert main(["run", str(tmp_path), "--tool", "openclaw"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "hooksim: --tool openclaw cannot run: OpenClaw runs its hooks in-process, as TypeScript"
+        " functions inside its Gateway; there is no hook process, stdin or exit code for hooksim"
+        " to replay\n"
+    )
+    assert main(["run", str(tmp_path), "--tool", "vim"]) == 2
+    assert "unknown tool 'vim' (choose from hermes, claude-code, codex, cursor, gemini-cli)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_openclaw_in_a_scenario_is_a_file_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tool: openclaw names file and line."""
+    path = tmp_path / "s.yaml"
+    path.write_text("name: x\ntool: openclaw\nturns:\n  - {user: hi}\n")
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:2: tool 'openclaw' cannot run: OpenClaw")
+
+
+def test_compare_reports_each_host_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """compare shows each host's session and one summary line per host."""
+    assert main(["compare", str(ACROSS / "stop-loop.yaml"), "-n", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "== claude-code: PASS" in out
+    assert "=> blocked 8 times in a row: Claude Code ends the turn (cap 8)" in out
+    lines = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-5:]}
+    assert lines["claude-code"] == ["8", "0", "[]", "8", "PASS"]
+    assert lines["codex"] == ["11", "0", "[]", "10", "PASS"]
+    assert lines["cursor"] == ["6", "0", "[]", "6", "PASS"]
+    assert lines["hermes"] == ["1", "0", "[]", "0", "PASS"]
+
+
+def test_compare_on_chosen_hosts_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--tools picks the hosts; --json records every host's events and hooks."""
+    report = tmp_path / "r.json"
+    code = main(
+        [
+            "compare",
+            str(ACROSS / "memory-session.yaml"),
+            "--tools",
+            "hermes,codex",
+            "--json",
+            str(report),
+        ]
+    )
+    assert code == 0
+    entries = json.loads(report.read_text())
+    assert [e["tool"] for e in entries] == ["hermes", "codex"]
+    codex_events = [(e["turn"], e["event"]) for e in entries[1]["events"]]
+    assert (4, "SessionStart") in codex_events
+    assert main(["compare", str(ACROSS / "memory-session.yaml"), "--tools", "openclaw"]) == 2
+    assert "--tools openclaw cannot run" in capsys.readouterr().err
+
+
+def test_hosts_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """hooksim hosts prints the Markdown table and why OpenClaw is absent."""
+    assert main(["hosts"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| | Hermes | Claude Code | Codex CLI | Cursor | Gemini CLI |\n")
+    assert "| pre-compact | — | `PreCompact` (can block) | `PreCompact` |" in out
+    assert out.rstrip().endswith("for hooksim to replay.")

@@ -1,0 +1,330 @@
+"""Host profiles: the README table, payloads, config files and how each host reads a hook."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator.cli import main
+from simulator.hosts import HOSTS, Firing, HookRun, HookSpec, SessionInfo, lifecycle_table
+from simulator.runner import run_scenario
+from simulator.scenario import Compact, NewSession, Turn, load_scenario
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_readme_table_is_the_generated_one() -> None:
+    """README's hosts table is exactly what the profiles generate (hooksim hosts --update README.md)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- hosts-table:start -->\n")[1].split("<!-- hosts-table:end -->")[0]
+    assert block == lifecycle_table(), "run: hooksim hosts --update README.md"
+
+
+def test_hosts_update_rewrites_only_the_marked_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--update replaces the table between the markers and leaves the rest byte for byte."""
+    doc = tmp_path / "doc.md"
+    doc.write_text("intro\n<!-- hosts-table:start -->\nold\n<!-- hosts-table:end -->\noutro\n")
+    assert main(["hosts", "--update", str(doc)]) == 0
+    text = doc.read_text()
+    assert text.startswith("intro\n<!-- hosts-table:start -->\n| | Hermes | Claude Code |")
+    assert text.endswith("<!-- hosts-table:end -->\noutro\n")
+    (tmp_path / "plain.md").write_text("no markers\n")
+    assert main(["hosts", "--update", str(tmp_path / "plain.md")]) == 2
+    assert "has no '<!-- hosts-table:start -->'" in capsys.readouterr().err
+
+
+def record(tool: str, steps: list[Any]) -> list[tuple[str, dict[str, Any] | bytes, str | None]]:
+    """The events a host's session fires for these steps, with payloads; every hook passes."""
+    fired: list[tuple[str, dict[str, Any] | bytes, str | None]] = []
+
+    def fire(event: str, payload: dict[str, Any] | bytes, *, match: str | None = None) -> Firing:
+        fired.append((event, payload, match))
+        return Firing(0, event, 0, match)
+
+    info = SessionInfo("/p", "s1", "m", "cli", "/t.jsonl", lambda: 1_780_000_000_000)
+    session = HOSTS[tool].session(info, fire)
+    for step in steps:
+        session.step(step)
+    session.exit()
+    return fired
+
+
+SESSION = [
+    Turn("a", "b", tools=()),
+    Compact("auto"),
+    Turn("c", "d"),
+    NewSession("s2"),
+    Turn("e", "f"),
+]
+
+
+@pytest.mark.parametrize("tool", sorted(HOSTS))
+def test_every_event_in_the_table_fires_in_a_session(tool: str) -> None:
+    """The events a profile lists for the lifecycle points are the ones its session fires."""
+    from simulator.scenario import ToolCall
+
+    steps = [Turn("a", "b", tools=(ToolCall("terminal", {"command": "ls"}),)), *SESSION]
+    fired = {event for event, _, _ in record(tool, steps)}
+    listed = {event for event in HOSTS[tool].events.values() if event is not None}
+    assert listed <= fired, f"listed but never fired: {listed - fired}"
+
+
+@pytest.mark.parametrize("tool", sorted(HOSTS))
+def test_spawn_model_is_what_argv_does(tool: str) -> None:
+    """'shell' hosts hand the command to a shell; 'exec' hosts split it into argv themselves."""
+    host = HOSTS[tool]
+    argv = host.argv("echo 'a b'")
+    if host.spawn == "shell":
+        assert argv[-1] == "echo 'a b'"
+        assert argv[-2] in ("-c", "-lc")
+    else:
+        assert argv == ["echo", "a b"]
+
+
+def test_timelines_side_by_side() -> None:
+    """Launch, compaction, /clear and exit, as each host orders them."""
+    events = {tool: [e for e, _, _ in record(tool, SESSION)] for tool in HOSTS}
+    assert events["claude-code"] == [
+        "SessionStart", "UserPromptSubmit", "Stop",
+        "PreCompact", "PostCompact", "SessionStart",
+        "UserPromptSubmit", "Stop",
+        "SessionEnd", "SessionStart",
+        "UserPromptSubmit", "Stop",
+        "SessionEnd",
+    ]  # fmt: skip
+    assert events["codex"] == [
+        "UserPromptSubmit", "SessionStart", "Stop",
+        "PreCompact", "PostCompact",
+        "UserPromptSubmit", "SessionStart", "Stop",
+        "UserPromptSubmit", "SessionStart", "Stop",
+    ]  # fmt: skip
+    assert events["cursor"] == [
+        "sessionStart", "beforeSubmitPrompt", "afterAgentResponse", "stop",
+        "preCompact",
+        "beforeSubmitPrompt", "afterAgentResponse", "stop",
+        "sessionStart",
+        "beforeSubmitPrompt", "afterAgentResponse", "stop",
+        "sessionEnd",
+    ]  # fmt: skip
+    assert events["gemini-cli"] == [
+        "SessionStart", "BeforeAgent", "AfterAgent",
+        "PreCompress",
+        "BeforeAgent", "AfterAgent",
+        "SessionEnd", "SessionStart",
+        "BeforeAgent", "AfterAgent",
+        "SessionEnd",
+    ]  # fmt: skip
+    assert events["hermes"] == [
+        "on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
+        "pre_llm_call", "post_llm_call", "on_session_end",
+        "on_session_finalize", "on_session_reset",
+        "on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
+        "on_session_finalize",
+    ]  # fmt: skip
+
+
+def payloads(tool: str) -> dict[str, dict[str, Any]]:
+    """The last payload of each event in a session with a manual compaction."""
+    steps = [Turn("hi", "hello"), Compact("manual", "keep the plan"), Turn("more", None)]
+    return {e: p for e, p, _ in record(tool, steps) if isinstance(p, dict)}
+
+
+def test_claude_code_payloads() -> None:
+    """Common fields first; PreCompact carries trigger and instructions, Stop the last message."""
+    p = payloads("claude-code")
+    assert list(p["Stop"]) == [
+        "session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name",
+        "stop_hook_active", "last_assistant_message", "background_tasks", "session_crons",
+    ]  # fmt: skip
+    assert p["PreCompact"]["trigger"] == "manual"
+    assert p["PreCompact"]["custom_instructions"] == "keep the plan"
+    assert "permission_mode" not in p["PreCompact"]
+    assert p["SessionStart"]["source"] == "compact"
+    assert p["StopFailure"]["error"] == "server_error"  # turn 2 had no final response
+
+
+def test_codex_payloads() -> None:
+    """PreCompact has trigger only (no instructions, no permission_mode); turn events a turn_id."""
+    p = payloads("codex")
+    assert list(p["PreCompact"]) == [
+        "session_id", "transcript_path", "cwd", "hook_event_name", "model", "trigger",
+    ]  # fmt: skip
+    assert p["UserPromptSubmit"]["turn_id"]
+    assert "turn_id" not in p["SessionStart"]
+    assert p["SessionStart"]["source"] == "compact"  # queued, run in the next turn
+
+
+def test_cursor_payloads() -> None:
+    """conversation_id and generation_id; preCompact carries the context statistics."""
+    p = payloads("cursor")
+    assert p["preCompact"]["trigger"] == "manual"
+    assert {"context_usage_percent", "context_tokens", "messages_to_compact"} <= set(
+        p["preCompact"]
+    )
+    assert p["stop"]["status"] == "error"
+    assert p["stop"]["loop_count"] == 0
+    assert p["beforeSubmitPrompt"]["conversation_id"] == "s1"
+
+
+def test_gemini_payload_timestamp_reads_the_virtual_clock() -> None:
+    """Gemini's timestamp field is the scenario's time, not the machine's."""
+    p = payloads("gemini-cli")
+    assert p["PreCompress"]["timestamp"] == "2026-05-28T20:26:40.000Z"
+
+
+def test_compact_json_on_stdin_except_hermes() -> None:
+    """Node and Rust hosts write compact JSON; Hermes writes Python's default separators."""
+    payload = {"a": 1, "b": "é"}
+    assert HOSTS["claude-code"].encode(payload) == '{"a":1,"b":"é"}'.encode()
+    assert HOSTS["hermes"].encode(payload) == '{"a": 1, "b": "é"}'.encode()
+
+
+def run(exit_code: int, stdout: str = "", stderr: str = "") -> HookRun:
+    return HookRun(1, "", "cmd", 0, exit_code, stdout, stderr, 0.0)
+
+
+BLOCK_JSON = '{"decision": "block", "reason": "no"}'
+
+
+@pytest.mark.parametrize(
+    ("tool", "event", "hook", "blocked"),
+    [
+        ("claude-code", "Stop", run(2), True),
+        ("claude-code", "Stop", run(1, BLOCK_JSON), True),  # valid JSON decides, whatever the code
+        ("claude-code", "PreCompact", run(2, stderr="x"), True),
+        ("claude-code", "PostCompact", run(2, stderr="x"), False),
+        ("claude-code", "SessionStart", run(0, BLOCK_JSON), False),
+        ("codex", "Stop", run(2), False),
+        ("codex", "Stop", run(2, stderr="why"), True),
+        ("codex", "Stop", run(1, BLOCK_JSON), False),
+        ("codex", "Stop", run(0, '{"decision": "block"}'), False),  # a block needs a reason
+        ("codex", "PreCompact", run(2, stderr="x"), False),
+        ("cursor", "beforeSubmitPrompt", run(2), True),
+        ("cursor", "beforeSubmitPrompt", run(0, '{"continue": false}'), True),
+        ("cursor", "beforeSubmitPrompt", run(1), False),
+        ("cursor", "stop", run(2), False),
+        ("gemini-cli", "AfterAgent", run(0, '{"decision": "deny", "reason": "r"}'), True),
+        ("gemini-cli", "PreCompress", run(2, stderr="x"), False),
+        ("gemini-cli", "BeforeAgent", run(1, BLOCK_JSON), False),
+        ("hermes", "pre_tool_call", run(2, stderr="x"), False),
+        ("hermes", "pre_tool_call", run(1, '{"action": "block"}'), True),
+        ("hermes", "post_llm_call", run(0, BLOCK_JSON), False),
+    ],
+)
+def test_how_each_host_reads_a_hook(tool: str, event: str, hook: HookRun, blocked: bool) -> None:
+    """Exit codes and stdout mean different things on each host."""
+    assert (HOSTS[tool].read(event, hook).block is not None) is blocked
+
+
+@pytest.mark.parametrize(
+    ("tool", "event", "stdout", "context"),
+    [
+        ("claude-code", "UserPromptSubmit", "plain", "plain"),
+        ("claude-code", "Stop", "plain", None),
+        ("codex", "SessionStart", "plain", "plain"),
+        ("codex", "PreCompact", "plain", None),
+        ("gemini-cli", "SessionStart", "plain", None),  # a systemMessage, not context
+        (
+            "gemini-cli",
+            "SessionStart",
+            '{"hookSpecificOutput": {"additionalContext": "ctx"}}',
+            "ctx",
+        ),
+        ("hermes", "pre_llm_call", '{"context": "ctx"}', "ctx"),
+        ("hermes", "post_llm_call", '{"context": "ctx"}', None),
+    ],
+)
+def test_what_reaches_the_model(tool: str, event: str, stdout: str, context: str | None) -> None:
+    """Which hook output becomes context differs by host and event."""
+    assert HOSTS[tool].read(event, run(0, stdout)).context == context
+
+
+def test_timeouts_per_host() -> None:
+    """Defaults, per-event defaults, Codex's 1 s minimum, Gemini's milliseconds, Claude's budget."""
+    claude, codex, gemini = HOSTS["claude-code"], HOSTS["codex"], HOSTS["gemini-cli"]
+    assert claude.timeout_s(HookSpec("Stop", "x")) == 600
+    assert claude.timeout_s(HookSpec("UserPromptSubmit", "x")) == 30
+    assert claude.timeout_s(HookSpec("SessionEnd", "x")) == 1.5
+    assert claude.timeout_s(HookSpec("SessionEnd", "x", 600)) == 60
+    (spec,), _ = codex.parse_hooks({"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]})
+    assert codex.timeout_s(spec) == 1
+    (spec,), _ = gemini.parse_hooks(
+        {"AfterAgent": [{"hooks": [{"command": "x", "timeout": 1500}]}]}
+    )
+    assert gemini.timeout_s(spec) == 1.5
+
+
+def test_config_warnings_name_what_was_skipped() -> None:
+    """Unknown events, non-command hooks and entries without a command are skipped, with a reason."""
+    specs, warnings = HOSTS["claude-code"].parse_hooks(
+        {
+            "Stop": [{"hooks": [{"type": "prompt", "prompt": "judge"}, {"type": "command"}]}],
+            "PreCompress": [{"hooks": [{"command": "x"}]}],
+            "UserPromptSubmit": [{"matcher": "ignored", "hooks": [{"command": "ok"}]}],
+        }
+    )
+    assert [(s.event, s.command, s.matcher) for s in specs] == [("UserPromptSubmit", "ok", None)]
+    assert warnings == [
+        "hooks.Stop[0].hooks[0] is a 'prompt' hook; hooksim runs command hooks only",
+        "hooks.Stop[0].hooks[1] has no command; skipped",
+        "unknown hook event 'PreCompress'; skipped",
+    ]
+    _, warnings = HOSTS["cursor"].parse_hooks({"Stop": [{"command": "x"}]})
+    assert warnings == ["unknown hook type 'Stop'; skipped"]
+
+
+RECORDER = "import json, os, sys; open(os.environ['OUT'], 'a').write(json.dumps({'event': json.load(sys.stdin)['hook_event_name'], 'env': {k: v for k, v in os.environ.items() if k.endswith('_DIR') or k.startswith(('CURSOR_', 'CLAUDE_'))}}) + chr(10))"
+
+
+@pytest.mark.parametrize(
+    ("tool", "filename", "config"),
+    [
+        ("claude-code", "settings.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
+        ("codex", "hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
+        ("codex", "config.toml", None),
+        ("cursor", "hooks.json", {"version": 1, "hooks": {"stop": [{"command": "CMD"}]}}),
+        ("gemini-cli", "settings.json", {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
+        ("hermes", "config.yaml", None),
+    ],
+)  # fmt: skip
+def test_hooks_from_each_hosts_own_config_file(
+    tool: str, filename: str, config: dict[str, Any] | None, tmp_path: Path
+) -> None:
+    """--hooks-config reads the host's file format; the hook sees the host's variables."""
+    out = tmp_path / "out.jsonl"
+    command = shlex.join([sys.executable, "-c", RECORDER])
+    path = tmp_path / filename
+    if filename == "config.toml":
+        path.write_text(
+            f"[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = 'command'\ncommand = {json.dumps(command)}\n"
+        )
+    elif filename == "config.yaml":
+        path.write_text(
+            f"model: x\nhooks:\n  post_llm_call:\n    - command: {json.dumps(command)}\n"
+        )
+    else:
+        path.write_text(json.dumps(config).replace('"CMD"', json.dumps(command)))
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        f"name: s\nenv: {{OUT: {json.dumps(str(out))}}}\nturns:\n  - {{user: a, assistant: b}}\n"
+    )
+    run_scenario(load_scenario(scenario), tool=tool, hooks_config=path)
+    (record_,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record_["event"] == HOSTS[tool].events["stop"]
+    env = record_["env"]
+    if tool == "claude-code":
+        assert env["CLAUDE_PROJECT_DIR"].endswith("project")
+    if tool == "cursor":
+        assert env["CURSOR_PROJECT_DIR"] == env["CLAUDE_PROJECT_DIR"]
+        assert "CURSOR_VERSION" in env
+    if tool == "gemini-cli":
+        assert env["GEMINI_PROJECT_DIR"] == env["CLAUDE_PROJECT_DIR"]
+    if tool == "hermes":
+        assert not any(k.startswith(("CLAUDE_", "CURSOR_")) for k in env)
