@@ -141,6 +141,7 @@ class ScenarioRun:
             HOOKSIM_TEMPORARY_TTL_MS=str(int(sc.temporary_ttl_s * 1000)),
             HOOKSIM_SCENARIO_DIR=str(sc.path.resolve().parent),
             HOOKSIM_PYTHON=sys.executable,
+            SHELL="/bin/sh",  # what Codex runs hooks with; a scenario's env may name another
         )
         if self.host.name == "hermes":
             env["HERMES_HOME"] = str(self.hermes_home)
@@ -259,7 +260,7 @@ class ScenarioRun:
 
     def _spawn(self, spec: HookSpec, stdin: bytes, env: dict[str, str], run: HookRun) -> None:
         try:
-            argv = self.host.argv(spec.command)
+            argv = self.host.argv(spec.command, env)
         except ValueError as e:
             run.spawn_error = f"command cannot be parsed ({e})"
             return

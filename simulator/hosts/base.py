@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -202,7 +202,10 @@ class Session:
         n = 0
         while True:
             firing = fire_stop(n)
-            if not firing.blocked or firing.stop:
+            if firing.stop:
+                firing.effect = f"continue: false; {self.host.title} stops the agent"
+                return
+            if not firing.blocked:
                 return
             n += 1
             if cap is not None and n >= cap:
@@ -253,8 +256,8 @@ class Host:
         raise NotImplementedError
 
     # --- spawning ------------------------------------------------------------------------
-    def argv(self, command: str) -> list[str]:
-        """The process the host starts for a command (shell hosts: ``bash -c``)."""
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        """The process the host starts for a command, given the hook's environment."""
         shell = shutil.which("bash") or "/bin/sh"
         return [shell, "-c", command]
 

@@ -16,9 +16,9 @@ Other codes fail open; plain stdout is context for ``SessionStart`` and ``UserPr
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -175,8 +175,9 @@ class Codex(Host):
             timeout_keys=("timeout", "timeoutSec"),
         )  # fmt: skip
 
-    def argv(self, command: str) -> list[str]:
-        return [os.environ.get("SHELL") or "/bin/sh", "-lc", command]
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        """``$SHELL -lc``: a login shell, whose profile may reset PATH."""
+        return [env.get("SHELL") or "/bin/sh", "-lc", command]
 
     def read(self, event: str, run: HookRun) -> Verdict:
         return read_claude_style(

@@ -17,6 +17,7 @@ an event can be blocked; other failures fail open unless the hook sets ``failClo
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
@@ -216,7 +217,7 @@ class Cursor(Host):
                 )
         return specs, warnings
 
-    def argv(self, command: str) -> list[str]:
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         return ["/bin/sh", "-c", command]
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:

@@ -22,6 +22,7 @@ import json
 import os
 import shlex
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -320,7 +321,10 @@ class Hermes(Host):
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_hooks_block(block)
 
-    def argv(self, command: str) -> list[str]:
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        """``shlex.split(os.path.expanduser(command))``, ``~`` being the hook's HOME."""
+        if (command == "~" or command.startswith("~/")) and "HOME" in env:
+            command = env["HOME"] + command[1:]
         return shlex.split(os.path.expanduser(command))
 
     def encode(self, payload: dict[str, Any]) -> bytes:

@@ -80,12 +80,26 @@ def test_every_event_in_the_table_fires_in_a_session(tool: str) -> None:
 def test_spawn_model_is_what_argv_does(tool: str) -> None:
     """'shell' hosts hand the command to a shell; 'exec' hosts split it into argv themselves."""
     host = HOSTS[tool]
-    argv = host.argv("echo 'a b'")
+    argv = host.argv("echo 'a b'", {"SHELL": "/bin/sh"})
     if host.spawn == "shell":
         assert argv[-1] == "echo 'a b'"
         assert argv[-2] in ("-c", "-lc")
     else:
         assert argv == ["echo", "a b"]
+
+
+def test_hermes_expands_tilde_to_the_hooks_home() -> None:
+    """Hermes expands ~ with its own HOME, which under hooksim is the scenario's home."""
+    assert HOSTS["hermes"].argv("~/bin/hook 'a b'", {"HOME": "/sim/home"}) == [
+        "/sim/home/bin/hook",
+        "a b",
+    ]
+
+
+def test_codex_runs_the_scenarios_shell_not_the_users() -> None:
+    """$SHELL -lc, with SHELL from the hook's environment (hooksim sets /bin/sh)."""
+    assert HOSTS["codex"].argv("x", {"SHELL": "/bin/bash"}) == ["/bin/bash", "-lc", "x"]
+    assert HOSTS["codex"].argv("x", {}) == ["/bin/sh", "-lc", "x"]
 
 
 def test_timelines_side_by_side() -> None:
