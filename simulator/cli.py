@@ -30,7 +30,8 @@ def run_one(
         scenario = load_scenario(path)
     except ScenarioError as e:
         return [Outcome(path, path.stem, [], error=str(e))]
-    tools = scenario.tools(tool)
+    # A config file belongs to one host: --tool's, or Hermes'.
+    tools = scenario.tools(tool or ("hermes" if hooks_config else None))
     labelled = len(tools) > 1 or tools != ["hermes"]
     outcomes = []
     for name in tools:
@@ -210,7 +211,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--hooks-config",
         metavar="FILE",
-        help="the host's own config file whose hooks to run (Hermes config.yaml, settings.json, ...)",
+        help="run the hooks of this config file of --tool's host (default hermes: its"
+        " config.yaml; settings.json, hooks.json, config.toml for the others), on that host only",
     )
     run.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
     run.add_argument("--json", metavar="FILE", help="write every hook run and bridge call as JSON")

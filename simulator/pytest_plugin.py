@@ -60,7 +60,10 @@ class ScenarioFile(pytest.File):
             scenario = load_scenario(self.path)
         except ScenarioError as e:
             raise self.CollectError(str(e)) from None
-        tools = scenario.tools(self.config.getoption("hooksim_tool"))
+        only = self.config.getoption("hooksim_tool")
+        tools = scenario.tools(
+            only or ("hermes" if self.config.getoption("hooks_config") else None)
+        )
         labelled = len(tools) > 1 or tools != ["hermes"]
         for tool in tools:
             name = f"{scenario.name}[{tool}]" if labelled else scenario.name

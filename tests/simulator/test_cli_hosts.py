@@ -132,3 +132,16 @@ def test_hosts_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("| | Hermes | Claude Code | Codex CLI | Cursor | Gemini CLI |\n")
     assert "| pre-compact | — | `PreCompact` (can block) | `PreCompact` |" in out
     assert out.rstrip().endswith("for hooksim to replay.")
+
+
+def test_a_hooks_config_file_runs_on_its_own_host_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--hooks-config is one host's file: without --tool it is Hermes', and only Hermes runs."""
+    (tmp_path / "s.yaml").write_text(TWO_HOSTS)
+    config = tmp_path / "config.yaml"
+    config.write_text("hooks: {}\n")
+    assert main(["run", str(tmp_path / "s.yaml"), "--hooks-config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "[codex]" not in out
+    assert out.endswith("1 passed, 0 failed\n")
