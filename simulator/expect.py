@@ -202,6 +202,16 @@ def _context_at_turn(result: RunResult, want: dict[str, str | list[str]]) -> lis
     return failures
 
 
+def _context_never(result: RunResult, want: list[str]) -> list[str]:
+    given = [(f.turn, c) for f in result.firings for c in f.context]
+    return [
+        f"context given to the model at turn {turn}: expected none containing {text!r}, got {c!r}"
+        for text in want
+        for turn, c in given
+        if text in c
+    ]
+
+
 def _effects(result: RunResult, want: list[str]) -> list[str]:
     effects = [f.effect for f in result.firings if f.effect]
     return [
@@ -229,6 +239,7 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "fired_by_turn": _fired_by_turn,
     "blocked": _blocked,
     "context_at_turn": _context_at_turn,
+    "context_never": _context_never,
     "effects": _effects,
 }
 

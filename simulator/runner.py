@@ -54,9 +54,6 @@ FAKETIME_LIBS = (
     "/usr/lib/faketime/libfaketime.so.1",
 )
 _NOT_INHERITED = ("WAGGLE_", "HERMES_", "HOOKSIM_", "FAKETIME")
-# After a timeout Hermes kills the hook and then waits for its pipes; a grandchild holding them
-# would hang Hermes. We wait this long, then kill the hook's whole process group and say so.
-_PIPE_GRACE_S = 2.0
 
 
 class SetupError(Exception):
@@ -128,6 +125,9 @@ class ScenarioRun:
             now_ms=lambda: self.now_ms,
         )
         self._background: list[threading.Thread] = []
+        self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
+        self._lock = threading.Lock()
+        self._left_behind: list[int] = []  # process groups of hooks killed on timeout
 
     def _base_env(self) -> dict[str, str]:
         sc = self.scenario
@@ -181,6 +181,9 @@ class ScenarioRun:
         session.exit()
         for thread in self._background:
             thread.join()
+        for group in self._left_behind:  # what a killed hook left running dies with the run
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
         self.result.calls = [
             json.loads(line) for line in self.ledger.read_text(encoding="utf-8").splitlines()
         ]
@@ -201,7 +204,7 @@ class ScenarioRun:
         host = self.host
         wait = event not in host.not_awaited
         stdin = payload if isinstance(payload, bytes) else host.encode(payload)
-        specs = [s for s in self.specs if s.event == event and s.matches(match)]
+        specs = [s for s in self.specs if s.event == event and host.matches(s, match)]
         if host.dedupe:
             specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
         firing = Firing(self.turn, event, self.now_ms, match, hooks=len(specs), waited=wait)
@@ -217,9 +220,9 @@ class ScenarioRun:
         firing.runs = runs
         jobs = [partial(self._spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
         if not wait:
-            firing.effect = f"{host.title} does not wait for {event}; its results are not used"
-            for job in jobs:
-                thread = threading.Thread(target=job, daemon=True)
+            firing.effect = f"{host.title} does not wait for {event}"
+            for job, run in zip(jobs, runs, strict=True):
+                thread = threading.Thread(target=self._in_background, args=(job, run), daemon=True)
                 thread.start()
                 self._background.append(thread)
             return firing
@@ -229,24 +232,37 @@ class ScenarioRun:
         else:
             for job in jobs:
                 job()
+        reasons = []
         for run in runs:
             verdict = host.read(event, run)
             run.verdict = verdict.note
             run.context = verdict.context
             if verdict.block is not None:
                 firing.blocked = True
-                firing.reason = "\n".join(filter(None, [firing.reason, verdict.block]))
+                reasons.append(verdict.block)
             if verdict.context is not None:
                 firing.context.append(verdict.context)
             firing.stop = firing.stop or verdict.stop
             if verdict.followup is not None and firing.followup is None:
                 firing.followup = verdict.followup
                 firing.loop_limit = verdict.loop_limit
+        firing.reason = host.join_reasons(reasons)
         return firing
+
+    def _in_background(self, job: partial[None], run: HookRun) -> None:
+        """A hook the host does not wait for: run it; what it sets for later hooks still counts."""
+        job()
+        verdict = self.host.read(run.event, run)
+        run.verdict = f"not awaited: {verdict.note}"
+        if verdict.env:
+            with self._lock:
+                self._late_env.update(verdict.env)
 
     def _env_for(self, event: str, turn: int) -> dict[str, str]:
         env = dict(self.base_env)
         env.update(self.host.env(event, self.info))
+        with self._lock:
+            env.update(self._late_env)
         env.update(self.scenario.env)
         env.update(
             HOOKSIM_NOW=f"{self.now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event
@@ -264,7 +280,7 @@ class ScenarioRun:
         except ValueError as e:
             run.spawn_error = f"command cannot be parsed ({e})"
             return
-        timeout = self.host.timeout_s(spec)
+        timeout = self.host.timeout_s(spec, env)
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -296,24 +312,27 @@ class ScenarioRun:
         run.stderr = err.decode("utf-8", "replace")
 
     def _stop_after_timeout(self, proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
-        """Stop a hook as the host does: SIGKILL, or SIGTERM and SIGKILL after a grace period."""
+        """Stop a hook as its host does, and discard its output.
+
+        SIGKILL (or SIGTERM, then SIGKILL after the host's grace period) to the hook itself,
+        then a wait for that process only, as ``subprocess.run`` does: a grandchild the hook
+        started keeps running and keeps its pipes, as it would under the host. hooksim kills
+        such leftovers when the scenario ends.
+        """
         grace = self.host.term_grace_s
         if grace is not None:
             proc.terminate()
-            try:
-                return proc.communicate(timeout=grace)
-            except subprocess.TimeoutExpired:
-                pass
-        proc.kill()  # the direct child only, as the hosts do
-        try:
-            return proc.communicate(timeout=_PIPE_GRACE_S)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            out, err = proc.communicate()
-            return (
-                out,
-                err + b"\nhooksim: a process left behind by the hook held its pipes open; killed",
-            )
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=grace)
+        if proc.returncode is None:
+            proc.kill()
+            proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        with self._lock:
+            self._left_behind.append(proc.pid)
+        return b"", b""
 
     def _temporary_frames(self) -> int:
         if not self.frames.exists():
@@ -326,11 +345,6 @@ class ScenarioRun:
         finally:
             db.close()
         return int(row[0])
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
 
 
 def run_scenario(

@@ -190,6 +190,8 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
+        if not allowed and error.schema.get("patternProperties"):
+            return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
         return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
     if (
         error.validator == "oneOf"

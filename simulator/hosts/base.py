@@ -55,17 +55,6 @@ class HookSpec:
     loop_limit: int | None = None  # Cursor's stop hooks: follow-ups allowed (None: no cap)
     fail_closed: bool = False  # Cursor: a crash or timeout blocks instead of failing open
 
-    def matches(self, value: str | None) -> bool:
-        """A regex fully matching ``value``; an invalid regex falls back to equality."""
-        if self.matcher is None or self.matcher in ("", "*"):
-            return True
-        if value is None:
-            return False
-        try:
-            return re.fullmatch(self.matcher, value) is not None
-        except re.error:
-            return self.matcher == value
-
 
 @dataclass
 class HookRun:
@@ -94,8 +83,9 @@ class Verdict:
     block: str | None = None  # a block the host honours, with its reason
     context: str | None = None
     stop: bool = False  # ``continue: false``: the host stops the agent
-    followup: str | None = None  # Cursor: a message submitted as the next user turn
+    followup: str | None = None  # the turn goes on with this (Cursor's follow-up message)
     loop_limit: int | None = None
+    env: dict[str, str] | None = None  # variables for later hooks (Cursor's sessionStart)
 
 
 @dataclass
@@ -192,6 +182,12 @@ class Session:
         self.sessions += 1
         self.info.session_id = step.session_id or f"session-{self.sessions}"
 
+    def halted(self, firing: Firing) -> bool:
+        """``continue: false`` from a hook: the host stops the agent, so the turn ends here."""
+        if firing.stop:
+            firing.effect = f"continue: false; {self.host.title} stops, the turn ends"
+        return firing.stop
+
     def stop_loop(self, fire_stop: Callable[[int], Firing], cap: int | None) -> None:
         """Fire the stop event until no hook blocks it.
 
@@ -202,10 +198,7 @@ class Session:
         n = 0
         while True:
             firing = fire_stop(n)
-            if firing.stop:
-                firing.effect = f"continue: false; {self.host.title} stops the agent"
-                return
-            if not firing.blocked:
+            if self.halted(firing) or not firing.continued:
                 return
             n += 1
             if cap is not None and n >= cap:
@@ -261,7 +254,24 @@ class Host:
         shell = shutil.which("bash") or "/bin/sh"
         return [shell, "-c", command]
 
-    def timeout_s(self, spec: HookSpec) -> float:
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        """Whether a hook's matcher selects this firing: no matcher, ``""`` or ``*`` select all;
+        otherwise a regex fully matching ``value``, or equality when it is not a valid regex."""
+        if spec.matcher is None or spec.matcher in ("", "*"):
+            return True
+        if value is None:
+            return False
+        try:
+            return re.fullmatch(spec.matcher, value) is not None
+        except re.error:
+            return spec.matcher == value
+
+    def join_reasons(self, reasons: list[str]) -> str:
+        """The block message the model gets when several hooks block (joined, by default)."""
+        return "\n".join(r for r in reasons if r)
+
+    def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
+        """Seconds a hook may run, given its spec and its environment."""
         if spec.timeout_s is not None:
             return spec.timeout_s
         return self.event_timeouts_s.get(spec.event, self.default_timeout_s)

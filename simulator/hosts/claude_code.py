@@ -16,10 +16,13 @@ codes: a non-blocking error, unless stdout is valid JSON, which then decides.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
 from .base import (
+    Firing,
     HookRun,
     HookSpec,
     Host,
@@ -60,9 +63,9 @@ class ClaudeSession(Session):
         payload.update(fields)
         return payload
 
-    def _start(self, source: str) -> None:
+    def _start(self, source: str) -> Firing:
         self.launched = True
-        self.fire(
+        return self.fire(
             "SessionStart",
             self.payload("SessionStart", source=source, model=self.info.model),
             match=source,
@@ -84,14 +87,18 @@ class ClaudeSession(Session):
                 "tool_use_id": f"toolu_{n:02d}",
             }
             pre = self.fire("PreToolUse", self.payload("PreToolUse", **tool), match=call.name)
+            if self.halted(pre):
+                return
             if pre.blocked:
                 pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
                 continue
-            self.fire(
+            post = self.fire(
                 "PostToolUse",
                 self.payload("PostToolUse", **tool, tool_response=call.result),
                 match=call.name,
             )
+            if self.halted(post):
+                return
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
         if turn.assistant is None:
@@ -181,10 +188,17 @@ class ClaudeCode(Host):
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)
 
-    def timeout_s(self, spec: HookSpec) -> float:
-        if spec.event == "SessionEnd" and spec.timeout_s is not None:
-            return min(spec.timeout_s, SESSION_END_MAX_S)
-        return super().timeout_s(spec)
+    def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
+        """SessionEnd: a 1.5 s budget (or ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``), which a
+        hook's own timeout can raise up to 60 s."""
+        if spec.event != "SessionEnd":
+            return super().timeout_s(spec, env)
+        budget = self.event_timeouts_s.get("SessionEnd", self.default_timeout_s)
+        with contextlib.suppress(KeyError, ValueError):
+            budget = float(env["CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"]) / 1000
+        if spec.timeout_s is not None:
+            budget = max(budget, min(spec.timeout_s, SESSION_END_MAX_S))
+        return budget
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         env = {"CLAUDE_PROJECT_DIR": info.cwd}
@@ -196,7 +210,14 @@ class ClaudeCode(Host):
         return read_claude_style(
             event, run, blocking=self.blocking, plain_text_context=PLAIN_TEXT_CONTEXT,
             json_on_error=True, exit_2_needs_stderr=False, block_needs_reason=False,
+            stop_context_continues=True,
         )  # fmt: skip
+
+
+FEEDBACK_EVENTS = frozenset(
+    {"PostToolUse"}
+)  # the tool already ran: a block only tells the model why
+STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
 
 
 def read_claude_style(
@@ -208,17 +229,23 @@ def read_claude_style(
     json_on_error: bool,
     exit_2_needs_stderr: bool,
     block_needs_reason: bool,
+    stop_context_continues: bool = False,
 ) -> Verdict:
     """Claude Code's reading of a hook, which Codex follows with the differences as flags."""
     if run.timed_out or run.spawn_error:
         return Verdict("cancelled: timed out" if run.timed_out else f"failed: {run.spawn_error}")
     output = parse_json_output(run.stdout)
     if run.exit_code == 2:
-        reason = run.stderr.strip()
-        if exit_2_needs_stderr and not reason:
+        stderr = run.stderr.strip()
+        if exit_2_needs_stderr and not stderr:
             return Verdict("failed: exit 2 without stderr does not block")
+        reason = str(output.get("reason") or stderr) if output else stderr
+        if event in FEEDBACK_EVENTS:
+            return Verdict(
+                f"exit 2: shown to the model: {first_line(reason)}", context=reason or None
+            )
         if event not in blocking:
-            return Verdict(f"exit 2: {event} cannot be blocked; stderr shown only")
+            return Verdict(f"exit 2: {event} cannot be blocked; stderr shown to the user only")
         return Verdict(f"block: {first_line(reason)}", block=reason)
     if run.exit_code != 0 and not (json_on_error and output is not None):
         return Verdict(f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip())
@@ -232,11 +259,23 @@ def read_claude_style(
     if output.get("continue") is False and event not in ("PreCompact", "PostCompact", "SessionEnd"):
         return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
     context = additional_context(output)
+    specific = output.get("hookSpecificOutput")
+    denied = isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
+    if event == "PreToolUse" and denied:
+        assert isinstance(specific, dict)
+        reason = str(specific.get("permissionDecisionReason") or "")
+        return Verdict(f"deny: {first_line(reason)}", block=reason)
     if output.get("decision") == "block":
         reason = str(output.get("reason") or "")
+        if event in FEEDBACK_EVENTS:
+            return Verdict(f"block reason shown to the model: {first_line(reason)}",
+                           context="\n".join(filter(None, [reason, context])) or None)  # fmt: skip
         if event not in blocking:
             return Verdict(f"decision block ignored: {event} cannot be blocked", context=context)
         if block_needs_reason and not reason.strip():
             return Verdict("failed: decision block without a reason does not block")
         return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
+    if context and stop_context_continues and event in STOP_EVENTS:
+        return Verdict(f"the turn continues with context: {first_line(context)}", context=context,
+                       followup=context)  # fmt: skip
     return Verdict("context (JSON)" if context else "ok", context=context)

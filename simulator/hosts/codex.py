@@ -68,10 +68,16 @@ class CodexSession(Session):
         payload.update(fields)
         return payload
 
-    def _run_queued_session_starts(self) -> None:
+    def _run_queued_session_starts(self) -> bool:
+        """Run the queued SessionStarts, first in first out; False when one says stop."""
         while self.queued:
             source = self.queued.pop(0)
-            self.fire("SessionStart", self.payload("SessionStart", source=source), match=source)
+            started = self.fire(
+                "SessionStart", self.payload("SessionStart", source=source), match=source
+            )
+            if self.halted(started):
+                return False
+        return True
 
     def turn(self, turn: Turn) -> None:
         if not self.launched:
@@ -81,21 +87,28 @@ class CodexSession(Session):
         submitted = self.fire(
             "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
         )
-        if submitted.blocked or submitted.stop:
+        if self.halted(submitted):
+            return
+        if submitted.blocked:
             submitted.effect = "the prompt is blocked; no model request"
             return
-        self._run_queued_session_starts()  # before the model request
+        if not self._run_queued_session_starts():  # before the model request
+            return
         for n, call in enumerate(turn.tools, 1):
             tool = {"tool_name": call.name, "tool_input": call.args, "tool_use_id": f"call_{n}"}
             pre = self.fire("PreToolUse", self.payload("PreToolUse", **tool), match=call.name)
+            if self.halted(pre):
+                return
             if pre.blocked:
                 pre.effect = f"the {call.name} call is blocked"
                 continue
-            self.fire(
+            post = self.fire(
                 "PostToolUse",
                 self.payload("PostToolUse", **tool, tool_response=call.result),
                 match=call.name,
             )
+            if self.halted(post):
+                return
         if turn.interrupted:
             return
         if turn.assistant is None:

@@ -1,7 +1,7 @@
 """Cursor's agent hooks (``.cursor/hooks.json``), as its hooks documentation describes them (2026).
 
 Timeline: ``sessionStart`` when a conversation is created, fire-and-forget (the agent does not
-wait for it); per message ``beforeSubmitPrompt``, tool hooks, ``afterAgentResponse``, then
+wait for it; the ``env`` it returns reaches the hooks started after it finished); per message ``beforeSubmitPrompt``, tool hooks, ``afterAgentResponse``, then
 ``stop`` with ``status`` (``completed``, ``aborted`` on an interrupt, ``error``) and
 ``loop_count``. A ``followup_message`` from ``stop`` is submitted as the next user message, up
 to the hook's ``loop_limit`` (default 5; ``null``: no cap). Compaction fires ``preCompact``,
@@ -205,13 +205,24 @@ class Cursor(Host):
                     continue
                 timeout = entry.get("timeout")
                 matcher = entry.get("matcher") if event in TOOL_EVENTS else None
+                loop_limit = entry.get("loop_limit", self.stop_cap)
+                if loop_limit is not None and (
+                    not isinstance(loop_limit, int)
+                    or isinstance(loop_limit, bool)
+                    or loop_limit < 0
+                ):
+                    warnings.append(
+                        f"hooks.{event}[{i}].loop_limit {loop_limit!r} is not a count or null;"
+                        f" default {self.stop_cap} used"
+                    )
+                    loop_limit = self.stop_cap
                 specs.append(
                     HookSpec(
                         event,
                         command,
                         float(timeout) if isinstance(timeout, (int, float)) else None,
                         matcher if isinstance(matcher, str) else None,
-                        loop_limit=entry.get("loop_limit", self.stop_cap),
+                        loop_limit=loop_limit,
                         fail_closed=entry.get("failClosed") is True,
                     )
                 )
@@ -249,6 +260,10 @@ class Cursor(Host):
             return Verdict(f"failed (fails open): {why} {first_line(run.stderr)}".strip())
         if output is None:
             return Verdict()
+        env = output.get("env")
+        if event == "sessionStart" and isinstance(env, dict):
+            variables = {str(k): str(v) for k, v in env.items()}
+            return Verdict(f"env for later hooks: {', '.join(variables)}", env=variables)
         if event == "beforeSubmitPrompt" and output.get("continue") is False:
             reason = str(output.get("user_message") or "")
             return Verdict(f"block: {first_line(reason)}", block=reason)

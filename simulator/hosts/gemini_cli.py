@@ -7,7 +7,8 @@ cap is documented. Compaction fires ``PreCompress``, advisory and asynchronous: 
 wait for it and cannot be stopped by it; nothing fires after it. ``/clear`` fires ``SessionEnd``
 and ``SessionStart(clear)``; quitting fires ``SessionEnd``, which is best effort (not awaited).
 
-Hooks run through the shell, in parallel unless their group says ``sequential: true``; a
+Hooks run through the shell, an identical one once, in parallel unless any matching group
+says ``sequential: true`` (then all of them run in order, as ``hookPlanner`` decides); a
 timeout (default 60 000 ms, configured in milliseconds) sends SIGTERM, then SIGKILL 5 s later.
 Exit 0: stdout is JSON, other text becomes a ``systemMessage`` (not context). Exit 2: a block
 with stderr as the reason. Other codes: a warning, and the CLI goes on.
@@ -16,10 +17,12 @@ with stderr as the reason. Other codes: a warning, and the CLI goes on.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
 from .base import (
+    Firing,
     HookRun,
     HookSpec,
     Host,
@@ -56,28 +59,34 @@ class GeminiSession(Session):
         payload.update(fields)
         return payload
 
-    def _start(self, source: str) -> None:
+    def _start(self, source: str) -> Firing:
         self.launched = True
-        self.fire("SessionStart", self.payload("SessionStart", source=source), match=source)
+        return self.fire("SessionStart", self.payload("SessionStart", source=source), match=source)
 
     def turn(self, turn: Turn) -> None:
-        if not self.launched:
-            self._start("startup")
+        if not self.launched and self.halted(self._start("startup")):
+            return
         before = self.fire("BeforeAgent", self.payload("BeforeAgent", prompt=turn.user))
-        if before.blocked or before.stop:
+        if self.halted(before):
+            return
+        if before.blocked:
             before.effect = "the prompt is blocked"
             return
         for call in turn.tools:
             tool = {"tool_name": call.name, "tool_input": call.args}
             pre = self.fire("BeforeTool", self.payload("BeforeTool", **tool), match=call.name)
+            if self.halted(pre):
+                return
             if pre.blocked:
                 pre.effect = f"the {call.name} call is blocked"
                 continue
-            self.fire(
+            post = self.fire(
                 "AfterTool",
                 self.payload("AfterTool", **tool, tool_response={"llmContent": call.result}),
                 match=call.name,
             )
+            if self.halted(post):
+                return
         if turn.interrupted or turn.assistant is None:
             return
         prompt, response = turn.user, turn.assistant
@@ -123,7 +132,8 @@ class GeminiCli(Host):
     }
     config_files = ("~/.gemini/settings.json", ".gemini/settings.json")
     spawn = "shell"
-    parallel = True  # unless a group sets sequential: true
+    parallel = True  # unless any matching group sets sequential: true (hookPlanner)
+    dedupe = True  # identical hooks run once
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
     config_timeout_unit = "ms"
     term_grace_s = 5.0
@@ -142,6 +152,18 @@ class GeminiCli(Host):
             matcher_events=MATCHER_EVENTS,
             timeout_unit_s=0.001 if self.config_timeout_unit == "ms" else 1.0,
         )
+
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        """``hookPlanner``: empty or ``*`` match all; else ``RegExp.test`` (a search, not a full
+        match), or equality when the matcher is not a valid regex."""
+        if spec.matcher is None or spec.matcher in ("", "*"):
+            return True
+        if value is None:
+            return False
+        try:
+            return re.search(spec.matcher, value) is not None
+        except re.error:
+            return spec.matcher == value
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         return {"GEMINI_PROJECT_DIR": info.cwd, "CLAUDE_PROJECT_DIR": info.cwd}

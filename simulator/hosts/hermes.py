@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import uuid
 from collections.abc import Mapping
@@ -53,6 +54,7 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
     """
     specs: list[HookSpec] = []
     warnings: list[str] = []
+    seen: set[tuple[str, str | None, str]] = set()
     if not isinstance(block, dict):
         return specs, (
             [] if block is None else ["hooks: is not a mapping; no shell hooks registered"]
@@ -78,13 +80,21 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
                 timeout = DEFAULT_TIMEOUT_S
             timeout = DEFAULT_TIMEOUT_S if timeout < 1 else min(timeout, MAX_TIMEOUT_S)
             matcher = raw.get("matcher")
-            if not isinstance(matcher, str) or event not in TOOL_EVENTS or not matcher.strip():
+            if matcher is not None and not isinstance(matcher, str):
+                warnings.append(f"hooks.{event}[{i}].matcher is not a string; dropped")
                 matcher = None
-            specs.append(
-                HookSpec(
-                    event, str(raw["command"]).strip(), float(timeout), matcher and matcher.strip()
+            elif matcher is not None and event not in TOOL_EVENTS:
+                warnings.append(
+                    f"hooks.{event}[{i}].matcher is honoured only for tool events; dropped"
                 )
+                matcher = None
+            spec = HookSpec(
+                event, str(raw["command"]).strip(), float(timeout), (matcher or "").strip() or None
             )
+            key = (spec.event, spec.matcher, spec.command)  # registration is idempotent
+            if key not in seen:
+                seen.add(key)
+                specs.append(spec)
     return specs, warnings
 
 
@@ -274,11 +284,10 @@ class HermesSession(Session):
         )
 
     def exit(self) -> None:
-        if self.launched:
-            self.fire(
-                "on_session_finalize",
-                self.payload("on_session_finalize", platform=self.info.platform, reason="shutdown"),
-            )
+        self.fire(
+            "on_session_finalize",
+            self.payload("on_session_finalize", platform=self.info.platform, reason="shutdown"),
+        )
 
 
 class Hermes(Host):
@@ -320,6 +329,21 @@ class Hermes(Host):
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_hooks_block(block)
+
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        """``re.fullmatch`` on the tool name; an invalid regex (``*`` too) means equality."""
+        if spec.matcher is None:
+            return True
+        if value is None:
+            return False
+        try:
+            return re.fullmatch(spec.matcher, value) is not None
+        except re.error:
+            return spec.matcher == value
+
+    def join_reasons(self, reasons: list[str]) -> str:
+        """The first block in registration order wins; the model gets its message only."""
+        return reasons[0] if reasons else ""
 
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         """``shlex.split(os.path.expanduser(command))``, ``~`` being the hook's HOME."""

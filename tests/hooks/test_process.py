@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import StubBridge
 from tests.payloads import prompt_payload, session_start_payload, stop_payload
+from tests.processes import alive
 
 
 def hook_argv(subcommand: str) -> list[str]:
@@ -127,19 +128,7 @@ def test_hanging_bridge_is_killed_with_its_children(
     assert result.stderr.decode().endswith("call save_memory timed out after 1s; killed\n")
     assert elapsed < 15  # far below the 3600 s the stub would sleep
     grandchild = int(Path(str(stub_bridge.log) + ".grandchild").read_text())
-    assert not _alive(grandchild)
-
-
-def _alive(pid: int) -> bool:
-    for _ in range(50):
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except FileNotFoundError:
-            return False
-        if "State:\tZ" in status:
-            return False
-        time.sleep(0.1)
-    return True
+    assert not alive(grandchild)
 
 
 @pytest.mark.parametrize(

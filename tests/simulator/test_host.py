@@ -13,6 +13,7 @@ from simulator.hosts import HOSTS, Firing, SessionInfo
 from simulator.hosts.hermes import parse_hooks_block, payload_bytes
 from simulator.runner import run_scenario
 from simulator.scenario import NewSession, Turn, load_scenario
+from tests.processes import alive
 
 RECORDER = """\
 import datetime, json, os, sys, time
@@ -101,6 +102,23 @@ def test_a_hook_over_its_timeout_is_killed(tmp_path: Path, recorder: Path) -> No
     assert run.duration_s < 10
 
 
+def test_a_timed_out_hooks_grandchild_outlives_it_until_the_run_ends(tmp_path: Path) -> None:
+    """As under Hermes, only the hook is killed; hooksim goes on at once, then kills what is left."""
+    pid_file = tmp_path / "grandchild.pid"
+    hook = f"sh -c 'sleep 60 & echo $! > {pid_file}; wait'"
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: t\nhooks:\n  post_llm_call:\n    - {{command: {json.dumps(hook)}, timeout: 1}}\n"
+        "turns:\n  - {user: a, assistant: b}\n  - {user: c, assistant: d}\n"
+    )
+    result = run_scenario(load_scenario(path))
+    first, second = result.runs
+    assert first.timed_out
+    assert second.timed_out
+    assert first.duration_s < 1.8  # not held up by the grandchild's open pipes
+    assert not alive(int(pid_file.read_text()))
+
+
 def test_missing_hook_command_is_recorded_not_raised(tmp_path: Path) -> None:
     """A command that does not exist is a spawn error in the record, as Hermes logs it."""
     path = tmp_path / "s.yaml"
@@ -165,17 +183,29 @@ def test_hooks_block_parsed_like_hermes() -> None:
             "PreCompact": [{"command": "x"}],
             "pre_llm_call": [{"command": "  a  ", "timeout": 999}, {"command": ""}, {"timeout": 3}],
             "post_llm_call": [{"command": "b", "timeout": "soon", "matcher": "terminal"}],
-            "pre_tool_call": [{"command": "c", "matcher": "terminal"}],
+            "pre_tool_call": [
+                {"command": "c", "matcher": "terminal"},
+                {"command": "c", "matcher": "terminal"},
+                {"command": "c", "matcher": "*"},
+            ],
         }
     )
     assert [(s.event, s.command, s.timeout_s, s.matcher) for s in specs] == [
         ("pre_llm_call", "a", 300, None),
         ("post_llm_call", "b", 60, None),
-        ("pre_tool_call", "c", 60, "terminal"),
+        ("pre_tool_call", "c", 60, "terminal"),  # registered once: (event, matcher, command)
+        ("pre_tool_call", "c", 60, "*"),
     ]
-    assert specs[2].matches("terminal")
-    assert not specs[2].matches("terminal2")
-    assert len(warnings) == 3
+    hermes = HOSTS["hermes"]
+    assert hermes.matches(specs[2], "terminal")
+    assert not hermes.matches(specs[2], "terminal2")
+    assert not hermes.matches(specs[3], "terminal")  # '*' is no regex: equality, so no match
+    assert warnings == [
+        "unknown hook event 'PreCompact' in hooks: config; skipped",
+        "hooks.pre_llm_call[1] has no command; skipped",
+        "hooks.pre_llm_call[2] has no command; skipped",
+        "hooks.post_llm_call[0].matcher is honoured only for tool events; dropped",
+    ]
 
 
 def test_faketime_driver_without_libfaketime_names_the_fix(

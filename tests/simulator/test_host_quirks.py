@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -156,6 +157,44 @@ class HermesExit2Blocks(Hermes):
         return super().read(event, run)
 
 
+class ClaudeIgnoresPermissionDecision(ClaudeCode):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        if event == "PreToolUse" and "permissionDecision" in run.stdout:
+            return Verdict("ok")
+        return super().read(event, run)
+
+
+class ClaudeStopContextEndsTheTurn(ClaudeCode):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        verdict = super().read(event, run)
+        verdict.followup = None
+        return verdict
+
+
+class ClaudeStdoutContextEverywhere(ClaudeCode):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        verdict = super().read(event, run)
+        if verdict.note == "ok (stdout not used)":
+            return Verdict("context", context=run.stdout.strip())
+        return verdict
+
+
+class CodexPlainShell(Codex):
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        return [env.get("SHELL") or "/bin/sh", "-c", command]
+
+
+class CursorDropsSessionStartEnv(Cursor):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        verdict = super().read(event, run)
+        verdict.env = None
+        return verdict
+
+
+class GeminiNoDedupe(GeminiCli):
+    dedupe = False
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeUncapped: ["claude-code/02-stop-loop-cap.yaml", "across/stop-loop.yaml"],
@@ -165,6 +204,12 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeNoDedupe: ["claude-code/06-parallel-and-deduplicated.yaml"],
     ClaudeSessionEndWaits: ["claude-code/05-session-end-budget.yaml"],
     ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
+    ClaudeStdoutContextEverywhere: ["claude-code/07-stdout-as-context.yaml"],
+    ClaudeIgnoresPermissionDecision: ["claude-code/08-tool-calls.yaml"],
+    ClaudeStopContextEndsTheTurn: ["claude-code/09-stop-context-continues.yaml"],
+    CodexPlainShell: ["codex/06-login-shell-and-parallel.yaml"],
+    CursorDropsSessionStartEnv: ["cursor/06-session-start-env.yaml"],
+    GeminiNoDedupe: ["gemini-cli/03-sequential-groups.yaml"],
     ClaudeNoCompactSessionStart: [
         "claude-code/01-save-in-precompact-reinject.yaml",
         "across/memory-session.yaml",

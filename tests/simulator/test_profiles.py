@@ -263,16 +263,19 @@ def test_what_reaches_the_model(tool: str, event: str, stdout: str, context: str
 def test_timeouts_per_host() -> None:
     """Defaults, per-event defaults, Codex's 1 s minimum, Gemini's milliseconds, Claude's budget."""
     claude, codex, gemini = HOSTS["claude-code"], HOSTS["codex"], HOSTS["gemini-cli"]
-    assert claude.timeout_s(HookSpec("Stop", "x")) == 600
-    assert claude.timeout_s(HookSpec("UserPromptSubmit", "x")) == 30
-    assert claude.timeout_s(HookSpec("SessionEnd", "x")) == 1.5
-    assert claude.timeout_s(HookSpec("SessionEnd", "x", 600)) == 60
+    assert claude.timeout_s(HookSpec("Stop", "x"), {}) == 600
+    assert claude.timeout_s(HookSpec("UserPromptSubmit", "x"), {}) == 30
+    assert claude.timeout_s(HookSpec("SessionEnd", "x"), {}) == 1.5
+    assert claude.timeout_s(HookSpec("SessionEnd", "x", 600), {}) == 60  # raised, up to 60 s
+    assert claude.timeout_s(HookSpec("SessionEnd", "x", 0.5), {}) == 1.5  # never lowered
+    budget = {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "4000"}
+    assert claude.timeout_s(HookSpec("SessionEnd", "x"), budget) == 4
     (spec,), _ = codex.parse_hooks({"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]})
-    assert codex.timeout_s(spec) == 1
+    assert codex.timeout_s(spec, {}) == 1
     (spec,), _ = gemini.parse_hooks(
         {"AfterAgent": [{"hooks": [{"command": "x", "timeout": 1500}]}]}
     )
-    assert gemini.timeout_s(spec) == 1.5
+    assert gemini.timeout_s(spec, {}) == 1.5
 
 
 def test_config_warnings_name_what_was_skipped() -> None:
