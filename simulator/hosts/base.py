@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from ..scenario import Compact, NewSession, RawEvent, Step, Turn
+from ..scenario import Compact, NewSession, RawEvent, Step, ToolCall, Turn
 
 # The lifecycle points every host is described by, in session order.
 LIFECYCLE = (
@@ -182,6 +182,33 @@ class Session:
         self.sessions += 1
         self.info.session_id = step.session_id or f"session-{self.sessions}"
 
+    def tool_calls(
+        self,
+        turn: Turn,
+        events: tuple[str, str],
+        fields: Callable[[ToolCall, int], dict[str, Any]],
+        result: Callable[[ToolCall], dict[str, Any]],
+    ) -> bool:
+        """Fire the before and after events around each tool call of the turn.
+
+        ``fields(call, n)`` is what both payloads carry, ``result(call)`` what only the after
+        event adds. A blocked call does not run, so its after event does not fire. Returns
+        False when a hook stopped the agent.
+        """
+        before, after = events
+        for n, call in enumerate(turn.tools, 1):
+            tool = fields(call, n)
+            pre = self.fire(before, self.payload(before, **tool), match=call.name)
+            if self.halted(pre):
+                return False
+            if pre.blocked:
+                pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
+                continue
+            post = self.fire(after, self.payload(after, **tool, **result(call)), match=call.name)
+            if self.halted(post):
+                return False
+        return True
+
     def halted(self, firing: Firing) -> bool:
         """``continue: false`` from a hook: the host stops the agent, so the turn ends here."""
         if firing.stop:
@@ -226,6 +253,8 @@ class Host:
     spawn: ClassVar[str]  # "exec" (argv, no shell) or "shell"
     parallel: ClassVar[bool]  # hooks of one event run concurrently
     dedupe: ClassVar[bool] = False  # an identical command listed twice runs once
+    match_all: ClassVar[tuple[str, ...]] = ("", "*")  # matchers that select every firing
+    match_search: ClassVar[bool] = False  # the regex may match part of the value
     default_timeout_s: ClassVar[float]
     config_timeout_unit: ClassVar[str] = "s"  # the unit of ``timeout`` in the config file
     event_timeouts_s: ClassVar[dict[str, float]] = {}
@@ -255,14 +284,16 @@ class Host:
         return [shell, "-c", command]
 
     def matches(self, spec: HookSpec, value: str | None) -> bool:
-        """Whether a hook's matcher selects this firing: no matcher, ``""`` or ``*`` select all;
-        otherwise a regex fully matching ``value``, or equality when it is not a valid regex."""
-        if spec.matcher is None or spec.matcher in ("", "*"):
+        """Whether a hook's matcher selects this firing: a matcher in ``match_all`` (or none)
+        selects every firing; otherwise the regex must match ``value`` (``re.fullmatch``, or
+        ``re.search`` when ``match_search``), or equal it when it is not a valid regex."""
+        if spec.matcher is None or spec.matcher in self.match_all:
             return True
         if value is None:
             return False
         try:
-            return re.fullmatch(spec.matcher, value) is not None
+            find = re.search if self.match_search else re.fullmatch
+            return find(spec.matcher, value) is not None
         except re.error:
             return spec.matcher == value
 

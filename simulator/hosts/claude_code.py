@@ -80,25 +80,14 @@ class ClaudeSession(Session):
         if submitted.blocked or submitted.stop:
             submitted.effect = "the prompt is blocked and erased; no model call"
             return
-        for n, call in enumerate(turn.tools, 1):
-            tool = {
-                "tool_name": call.name,
-                "tool_input": call.args,
-                "tool_use_id": f"toolu_{n:02d}",
-            }
-            pre = self.fire("PreToolUse", self.payload("PreToolUse", **tool), match=call.name)
-            if self.halted(pre):
-                return
-            if pre.blocked:
-                pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
-                continue
-            post = self.fire(
-                "PostToolUse",
-                self.payload("PostToolUse", **tool, tool_response=call.result),
-                match=call.name,
-            )
-            if self.halted(post):
-                return
+        if not self.tool_calls(
+            turn,
+            ("PreToolUse", "PostToolUse"),
+            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
+                             "tool_use_id": f"toolu_{n:02d}"},
+            lambda call: {"tool_response": call.result},
+        ):  # fmt: skip
+            return
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
         if turn.assistant is None:

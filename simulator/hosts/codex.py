@@ -94,21 +94,14 @@ class CodexSession(Session):
             return
         if not self._run_queued_session_starts():  # before the model request
             return
-        for n, call in enumerate(turn.tools, 1):
-            tool = {"tool_name": call.name, "tool_input": call.args, "tool_use_id": f"call_{n}"}
-            pre = self.fire("PreToolUse", self.payload("PreToolUse", **tool), match=call.name)
-            if self.halted(pre):
-                return
-            if pre.blocked:
-                pre.effect = f"the {call.name} call is blocked"
-                continue
-            post = self.fire(
-                "PostToolUse",
-                self.payload("PostToolUse", **tool, tool_response=call.result),
-                match=call.name,
-            )
-            if self.halted(post):
-                return
+        if not self.tool_calls(
+            turn,
+            ("PreToolUse", "PostToolUse"),
+            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
+                             "tool_use_id": f"call_{n}"},
+            lambda call: {"tool_response": call.result},
+        ):  # fmt: skip
+            return
         if turn.interrupted:
             return
         if turn.assistant is None:

@@ -89,17 +89,13 @@ class CursorSession(Session):
         if submitted.blocked or submitted.stop:
             submitted.effect = "the message is not sent"
             return
-        for n, call in enumerate(turn.tools, 1):
-            tool = {"tool_name": call.name, "tool_input": call.args, "tool_use_id": f"tool_{n}"}
-            pre = self.fire("preToolUse", self.payload("preToolUse", **tool), match=call.name)
-            if pre.blocked:
-                pre.effect = f"the {call.name} call is denied"
-                continue
-            self.fire(
-                "postToolUse",
-                self.payload("postToolUse", **tool, tool_output=call.result),
-                match=call.name,
-            )
+        self.tool_calls(
+            turn,
+            ("preToolUse", "postToolUse"),
+            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
+                             "tool_use_id": f"tool_{n}"},
+            lambda call: {"tool_output": call.result},
+        )  # fmt: skip
         status = (
             "aborted" if turn.interrupted else ("error" if turn.assistant is None else "completed")
         )

@@ -17,7 +17,6 @@ with stderr as the reason. Other codes: a warning, and the CLI goes on.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
@@ -72,21 +71,13 @@ class GeminiSession(Session):
         if before.blocked:
             before.effect = "the prompt is blocked"
             return
-        for call in turn.tools:
-            tool = {"tool_name": call.name, "tool_input": call.args}
-            pre = self.fire("BeforeTool", self.payload("BeforeTool", **tool), match=call.name)
-            if self.halted(pre):
-                return
-            if pre.blocked:
-                pre.effect = f"the {call.name} call is blocked"
-                continue
-            post = self.fire(
-                "AfterTool",
-                self.payload("AfterTool", **tool, tool_response={"llmContent": call.result}),
-                match=call.name,
-            )
-            if self.halted(post):
-                return
+        if not self.tool_calls(
+            turn,
+            ("BeforeTool", "AfterTool"),
+            lambda call, n: {"tool_name": call.name, "tool_input": call.args},
+            lambda call: {"tool_response": {"llmContent": call.result}},
+        ):
+            return
         if turn.interrupted or turn.assistant is None:
             return
         prompt, response = turn.user, turn.assistant
@@ -134,6 +125,7 @@ class GeminiCli(Host):
     spawn = "shell"
     parallel = True  # unless any matching group sets sequential: true (hookPlanner)
     dedupe = True  # identical hooks run once
+    match_search = True  # hookPlanner: RegExp.test, a search
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
     config_timeout_unit = "ms"
     term_grace_s = 5.0
@@ -152,18 +144,6 @@ class GeminiCli(Host):
             matcher_events=MATCHER_EVENTS,
             timeout_unit_s=0.001 if self.config_timeout_unit == "ms" else 1.0,
         )
-
-    def matches(self, spec: HookSpec, value: str | None) -> bool:
-        """``hookPlanner``: empty or ``*`` match all; else ``RegExp.test`` (a search, not a full
-        match), or equality when the matcher is not a valid regex."""
-        if spec.matcher is None or spec.matcher in ("", "*"):
-            return True
-        if value is None:
-            return False
-        try:
-            return re.search(spec.matcher, value) is not None
-        except re.error:
-            return spec.matcher == value
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         return {"GEMINI_PROJECT_DIR": info.cwd, "CLAUDE_PROJECT_DIR": info.cwd}

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import uuid
 from collections.abc import Mapping
@@ -306,6 +305,7 @@ class Hermes(Host):
     }
     config_files = ("~/.hermes/config.yaml hooks:",)
     spawn = "exec"
+    match_all = ()  # ``re.fullmatch``; "*" is no regex, so it means equality and matches nothing
     parallel = False
     default_timeout_s = float(DEFAULT_TIMEOUT_S)
     blocking = frozenset({"pre_tool_call"})
@@ -329,17 +329,6 @@ class Hermes(Host):
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_hooks_block(block)
-
-    def matches(self, spec: HookSpec, value: str | None) -> bool:
-        """``re.fullmatch`` on the tool name; an invalid regex (``*`` too) means equality."""
-        if spec.matcher is None:
-            return True
-        if value is None:
-            return False
-        try:
-            return re.fullmatch(spec.matcher, value) is not None
-        except re.error:
-            return spec.matcher == value
 
     def join_reasons(self, reasons: list[str]) -> str:
         """The first block in registration order wins; the model gets its message only."""
