@@ -160,10 +160,20 @@ def _validate(args: argparse.Namespace) -> int:
     bad = 0
     for path in paths:
         try:
-            load_scenario(path)
+            scenario = load_scenario(path)
         except ScenarioError as e:
             bad += 1
             print(e, file=sys.stderr)
+            continue
+        for tool in scenario.tools():
+            hooks = scenario.on(tool).hooks
+            where = (
+                "hooks"
+                if tool == scenario.tool and tool not in scenario.hosts
+                else f"hosts.{tool}.hooks"
+            )
+            for warning in [] if hooks is None else HOSTS[tool].parse_hooks(hooks)[1]:
+                print(f"{path}: warning: {where}: {warning}", file=sys.stderr)
     print(f"{len(paths) - bad} valid, {bad} invalid")
     return 1 if bad else 0
 

@@ -145,3 +145,20 @@ def test_a_hooks_config_file_runs_on_its_own_host_only(
     out = capsys.readouterr().out
     assert "[codex]" not in out
     assert out.endswith("1 passed, 0 failed\n")
+
+
+def test_validate_warns_about_hooks_a_host_would_skip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hook under the wrong event name is a warning naming the host; the file stays valid."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: x\nturns:\n  - {user: hi}\nhosts:\n  claude-code:\n"
+        "    hooks: {PreCompress: [{hooks: [{type: command, command: 'true'}]}]}\n"
+    )
+    assert main(["validate", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"{path}: warning: hosts.claude-code.hooks: unknown hook event 'PreCompress'; skipped\n"
+    )
+    assert captured.out == "1 valid, 0 invalid\n"
