@@ -87,6 +87,7 @@ def lifecycle_table() -> str:
         ("exit 2", [h.exit_2 for h in hosts]),
         ("stop-loop cap", [_stop_cap(h) for h in hosts]),
         ("config", [", ".join(f"`{f}`" for f in h.config_files) for h in hosts]),
+        ("modelled on", [h.modelled for h in hosts]),
     ]
     lines = [
         "| | " + " | ".join(h.title for h in hosts) + " |",

@@ -160,7 +160,7 @@ class Session:
     def turn(self, turn: Turn) -> None:
         raise NotImplementedError
 
-    def compact(self, step: Compact) -> Firing | None:
+    def compact(self, step: Compact) -> None:
         raise NotImplementedError
 
     def new_session(self, step: NewSession) -> None:
