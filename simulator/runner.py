@@ -375,7 +375,8 @@ def run_scenario(
     else:
         raise SetupError(
             f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"
-            f" scenario or pass --hooks-config with a {host.title} config file"
+            f" scenario (or hooks: when it is the scenario's tool), or pass --hooks-config with"
+            f" a {host.title} config file"
         )
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-", dir=workdir_root))
     try:

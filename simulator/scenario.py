@@ -193,11 +193,10 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         if not allowed and error.schema.get("patternProperties"):
             return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
         return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
-    if (
-        error.validator == "oneOf"
-        and isinstance(error.instance, dict)
-        and "turns" in [str(p) for p in error.absolute_path][:1]
-    ):
+    in_turns = "turns" in [str(p) for p in error.absolute_path][:1]
+    if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
+        if error.instance.get("compact", "auto") not in ("auto", "manual"):
+            return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
         return (
             f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new), 'compact' (auto or manual)"
             " or 'event' (a raw event),"

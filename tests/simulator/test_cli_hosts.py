@@ -54,8 +54,9 @@ def test_a_host_without_hooks_is_an_error_naming_the_fix(
     assert main(["run", str(tmp_path), "--tool", "cursor"]) == 1
     out = capsys.readouterr().out
     assert (
-        f"{tmp_path / 's.yaml'}: no hooks for cursor: add hosts.cursor.hooks to the scenario or"
-        " pass --hooks-config with a Cursor config file"
+        f"{tmp_path / 's.yaml'}: no hooks for cursor: add hosts.cursor.hooks to the scenario"
+        " (or hooks: when it is the scenario's tool), or pass --hooks-config with a Cursor config"
+        " file"
     ) in out
 
 
@@ -162,3 +163,43 @@ def test_validate_warns_about_hooks_a_host_would_skip(
         f"{path}: warning: hosts.claude-code.hooks: unknown hook event 'PreCompress'; skipped\n"
     )
     assert captured.out == "1 valid, 0 invalid\n"
+
+
+@pytest.mark.parametrize(
+    ("tool", "name", "text", "message"),
+    [
+        ("claude-code", "settings.json", "{nope", "not valid JSON"),
+        ("codex", "config.toml", "[hooks\n", "not valid TOML"),
+        ("hermes", "config.yaml", "hooks: [\n", "cannot read the hooks config"),
+    ],
+)
+def test_an_unreadable_hooks_config_is_one_error_line(
+    tool: str,
+    name: str,
+    text: str,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A broken host config file names itself and what is wrong; nothing runs."""
+    (tmp_path / "s.yaml").write_text(HERMES_ONLY)
+    config = tmp_path / name
+    config.write_text(text)
+    code = main(["run", str(tmp_path / "s.yaml"), "--tool", tool, "--hooks-config", str(config)])
+    assert code == 1
+    out = capsys.readouterr().out
+    (error,) = [line for line in out.splitlines() if line.startswith(str(config))]
+    assert message in error
+
+
+def test_compare_reports_a_bad_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """compare on a broken scenario prints file:line and exits 2."""
+    path = tmp_path / "s.yaml"
+    path.write_text("name: x\nturns:\n  - {compact: sometimes}\n")
+    assert main(["compare", str(path)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"{path}:3: turns/0: compact is auto or manual, got 'sometimes'\n"
+    )
