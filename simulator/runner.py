@@ -366,6 +366,11 @@ def run_scenario(
         except UnknownHost as e:
             raise SetupError(f"{scenario.path}: {e}") from None
     scenario = scenario.on(host.name)
+    if scenario.version is not None:
+        try:
+            host = host.at_version(scenario.version)
+        except ValueError as e:
+            raise SetupError(f"{scenario.path}: hosts.{host.name}.version: {e}") from None
     if hooks_config is not None:
         block: Any = load_hooks_config(hooks_config, host)
     elif scenario.hooks is not None:

@@ -86,6 +86,7 @@ class HostPart:
     hooks: Any = None  # that host's hooks block, in its own config shape; None: not given
     env: dict[str, str] = field(default_factory=dict)
     expect: dict[str, Any] = field(default_factory=dict)
+    version: str | None = None  # the host's version to replay; None: the profile's own
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Scenario:
     temporary_ttl_s: float = 0.0
     expect: dict[str, Any] = field(default_factory=dict)
     hosts: dict[str, HostPart] = field(default_factory=dict)
+    version: str | None = None  # set by on(): the version of the host it runs on
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
@@ -124,6 +126,7 @@ class Scenario:
             env={**self.env, **part.env},
             expect={**self.expect, **part.expect},
             hosts={},
+            version=part.version,
         )
 
     @property
@@ -319,7 +322,12 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
 
         raise fail(["tool"], f"tool 'openclaw' cannot run: {OPENCLAW} (see README, Hosts)")
     hosts = {
-        name: HostPart(part.get("hooks"), dict(part.get("env", {})), dict(part.get("expect", {})))
+        name: HostPart(
+            part.get("hooks"),
+            dict(part.get("env", {})),
+            dict(part.get("expect", {})),
+            part.get("version"),
+        )
         for name, part in data.get("hosts", {}).items()
     }
     expect = data.get("expect", {})

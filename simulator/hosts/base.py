@@ -267,6 +267,12 @@ class Host:
     exit_2: ClassVar[str]  # what exit code 2 means, in words (for the table)
     session_class: ClassVar[type[Session]]
 
+    def at_version(self, version: str) -> Host:
+        """This host as a given version behaved; a profile that models one version refuses."""
+        raise ValueError(
+            f"hooksim models {self.title} as of {self.modelled} only; drop 'version' for it"
+        )
+
     # --- configuration -------------------------------------------------------------------
     def load_config(self, path: Path) -> Any:
         """The hooks part of the host's own config file (JSON ``hooks`` key by default)."""

@@ -51,6 +51,8 @@ SESSION_END_MAX_S = 60.0
 
 
 class ClaudeSession(Session):
+    host: ClaudeCode
+
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "session_id": self.info.session_id,
@@ -97,16 +99,13 @@ class ClaudeSession(Session):
                 match="server_error",
             )
             return
-        message = turn.assistant
+        fields: dict[str, Any] = {"last_assistant_message": turn.assistant}
+        fields = fields if self.host.sends_last_message else {}
         self.stop_loop(
             lambda n: self.fire(
                 "Stop",
                 self.payload(
-                    "Stop",
-                    stop_hook_active=n > 0,
-                    last_assistant_message=message,
-                    background_tasks=[],
-                    session_crons=[],
+                    "Stop", stop_hook_active=n > 0, **fields, background_tasks=[], session_crons=[]
                 ),
             ),
             self.host.stop_cap,
@@ -126,11 +125,13 @@ class ClaudeSession(Session):
             )
             return
         summary = f"Summary of the conversation before {step.trigger} compaction."
-        self.fire(
-            "PostCompact",
-            self.payload("PostCompact", trigger=step.trigger, compact_summary=summary),
-            match=step.trigger,
-        )
+        post = self.ev("post_compact")  # since v2.1.76
+        if post is not None:
+            self.fire(
+                post,
+                self.payload(post, trigger=step.trigger, compact_summary=summary),
+                match=step.trigger,
+            )
         self._start("compact")
 
     def new_session(self, step: NewSession) -> None:
@@ -173,6 +174,33 @@ class ClaudeCode(Host):
     stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
     exit_2 = "blocks, stderr is the reason (even empty)"
     session_class = ClaudeSession
+    sends_last_message = True  # Stop's last_assistant_message, since v2.1.47
+
+    def at_version(self, version: str) -> Host:
+        """Claude Code as the changelog says it was at ``version`` (v1.0.85, with SessionEnd, on).
+
+        Before v2.1.3 hooks had a 60 s default timeout; before v2.1.47 Stop had no
+        ``last_assistant_message``; before v2.1.76 there was no PostCompact; before v2.1.105 a
+        PreCompact hook could not block; before v2.1.143 blocked stops had no cap.
+        """
+        try:
+            v = tuple(int(part) for part in version.removeprefix("v").split("."))
+        except ValueError:
+            raise ValueError(f"Claude Code version {version!r} is not like 2.1.100") from None
+        if v < (1, 0, 85):
+            raise ValueError(f"hooksim models Claude Code from v1.0.85 on, not {version}")
+        facts: dict[str, Any] = {"modelled": f"v{version.removeprefix('v')} (by the changelog)"}
+        if v < (2, 1, 3):
+            facts["default_timeout_s"] = 60.0
+        if v < (2, 1, 47):
+            facts["sends_last_message"] = False
+        if v < (2, 1, 76):
+            facts["events"] = {**self.events, "post_compact": None}
+        if v < (2, 1, 105):
+            facts["blocking"] = self.blocking - {"PreCompact"}
+        if v < (2, 1, 143):
+            facts["stop_cap"] = None
+        return type(f"ClaudeCode_{'_'.join(map(str, v))}", (type(self),), facts)()  # type: ignore[no-any-return]
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)

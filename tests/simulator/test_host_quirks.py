@@ -195,6 +195,11 @@ class GeminiNoDedupe(GeminiCli):
     dedupe = False
 
 
+class ClaudeWithoutHistory(ClaudeCode):
+    def at_version(self, version: str) -> Host:
+        return self
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeUncapped: ["claude-code/02-stop-loop-cap.yaml", "across/stop-loop.yaml"],
@@ -206,6 +211,10 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeStdoutContextEverywhere: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeIgnoresPermissionDecision: ["claude-code/08-tool-calls.yaml"],
+    ClaudeWithoutHistory: [
+        "claude-code/10-older-versions.yaml",
+        "claude-code/11-before-post-compact.yaml",
+    ],
     ClaudeStopContextEndsTheTurn: ["claude-code/09-stop-context-continues.yaml"],
     CodexPlainShell: ["codex/06-login-shell-and-parallel.yaml"],
     CursorDropsSessionStartEnv: ["cursor/06-session-start-env.yaml"],

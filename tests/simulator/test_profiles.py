@@ -345,3 +345,36 @@ def test_hooks_from_each_hosts_own_config_file(
         assert env["GEMINI_PROJECT_DIR"] == env["CLAUDE_PROJECT_DIR"]
     if tool == "hermes":
         assert not any(k.startswith(("CLAUDE_", "CURSOR_")) for k in env)
+
+
+def test_claude_code_versions_follow_the_changelog() -> None:
+    """Timeout, stop cap, PreCompact blocking and PostCompact change at their versions."""
+    claude = HOSTS["claude-code"]
+    old, mid = claude.at_version("2.1.2"), claude.at_version("v2.1.143")
+    assert (old.default_timeout_s, old.stop_cap, old.events["post_compact"]) == (60, None, None)
+    assert "PreCompact" not in old.blocking
+    assert (mid.default_timeout_s, mid.stop_cap, mid.events["post_compact"]) == (
+        600,
+        8,
+        "PostCompact",
+    )
+    assert "PreCompact" in mid.blocking
+    assert claude.blocking == mid.blocking  # the shared profile is untouched
+    for bad, message in [("two", "is not like 2.1.100"), ("1.0.80", "from v1.0.85 on")]:
+        with pytest.raises(ValueError, match=message):
+            claude.at_version(bad)
+    with pytest.raises(ValueError, match="hooksim models Codex CLI as of"):
+        HOSTS["codex"].at_version("0.120")
+
+
+def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> None:
+    """hosts.codex.version names the key and why it cannot be honoured."""
+    from simulator.runner import SetupError
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: s\nturns:\n  - {user: a}\nhosts:\n  codex:\n    version: '0.120'\n"
+        "    hooks: {Stop: [{hooks: [{command: 'true'}]}]}\n"
+    )
+    with pytest.raises(SetupError, match=r"s.yaml: hosts.codex.version: hooksim models Codex CLI"):
+        run_scenario(load_scenario(path), tool="codex")
