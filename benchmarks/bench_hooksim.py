@@ -3,17 +3,19 @@
     python benchmarks/bench_hooksim.py [--rounds N] [--turns N]
 
 1. A ``--turns``-turn scenario (default 100, one minute apart, compaction on) under hooksim,
-   against a plain loop that spawns the same hook commands with the same payload bytes and the
-   same mock bridge, without the virtual clock, the ledger reading or the checks. Rounds
-   interleave the two; the ratio of the medians is reported (aim: at most 1.10).
+   on each host (``--hosts``; Hermes runs hermes-hooks, the others the stand-in memory hook),
+   against a plain loop that spawns the same hook commands, as that host would start them,
+   with the same payload bytes and the same mock bridge, without the virtual clock, the
+   profile's reading of results or the ledger. Rounds interleave the two; the ratio of the
+   medians is reported per host (aim: at most 1.10).
 2. The shipped scenarios under ``hooksim run -n 1`` and ``-n 2``: the speed-up.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import shlex
 import statistics
 import subprocess
 import sys
@@ -29,55 +31,84 @@ from simulator.scenario import load_scenario
 ROOT = Path(__file__).parents[1]
 
 
+MIND = '"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/hooks/mind_hook.py"'
+HOOKS = {
+    "claude-code": ("SessionStart", "UserPromptSubmit", "Stop"),
+    "codex": ("SessionStart", "UserPromptSubmit", "Stop"),
+    "gemini-cli": ("SessionStart", "BeforeAgent", "AfterAgent"),
+}
+
+
 def write_scenario(directory: Path, turns: int) -> Path:
+    """One long session with hooks for every host; the stand-in hook sits beside it."""
+    (directory / "hooks").mkdir()
+    (directory / "hooks" / "mind_hook.py").write_text(
+        (ROOT / "scenarios" / "hooks" / "mind_hook.py").read_text()
+    )
     lines = [
         f'  - {{after: 1m, user: "question {i}", assistant: "answer {i}"}}' for i in range(turns)
     ]
+    hosts = [f"  {host}:\n    hooks:" for host in HOOKS]
+    for n, host in enumerate(HOOKS):
+        hosts[n] += "".join(
+            f"\n      {event}: [{{hooks: [{{type: command, command: {json.dumps(MIND)}}}]}}]"
+            for event in HOOKS[host]
+        )
+    hosts.append(
+        "  cursor:\n    hooks:"
+        + "".join(
+            f"\n      {event}: [{{command: {json.dumps(MIND)}}}]"
+            for event in ("beforeSubmitPrompt", "afterAgentResponse")
+        )
+    )
     path = directory / "long.yaml"
     path.write_text(
         'name: benchmark\nenv: {WAGGLE_HERMES_COMPACT_ON_STOP: "1"}\nturns:\n'
         + "\n".join(lines)
+        + "\nhosts:\n"
+        + "\n".join(hosts)
         + "\n"
     )
     return path
 
 
-def plain_loop(scenario_path: Path, workdir: Path) -> float:
-    """Spawn the same commands with the same bytes and bridge; nothing else."""
-    scenario = load_scenario(scenario_path)
-    hermes = HOSTS["hermes"]
-    setup = ScenarioRun(scenario, default_hooks_block(), workdir, hermes)  # same env and bridge
+def plain_loop(scenario_path: Path, workdir: Path, tool: str) -> float:
+    """Spawn the same commands with the same bytes and bridge, one after another; nothing else."""
+    host = HOSTS[tool]
+    scenario = load_scenario(scenario_path).on(tool)
+    block = scenario.hooks if scenario.hooks is not None else default_hooks_block()
+    setup = ScenarioRun(scenario, block, workdir, host)  # the same env: home, bridge, plan
     env = {k: v for k, v in setup.base_env.items() if k != "PYTHONPATH"}
-    specs, _ = hermes.parse_hooks(default_hooks_block())
     firings: list[tuple[str, bytes]] = []
 
     def fire(event: str, payload: object, *, match: str | None = None) -> Firing:
         assert isinstance(payload, dict)
-        firings.append((event, hermes.encode(payload)))
+        firings.append((event, host.encode(payload)))
         return Firing(0, event, 0)
 
-    info = SessionInfo(str(setup.project), "session-1", "hermes-4", "cli", "", lambda: 0)
-    session = hermes.session(info, fire)
+    info = SessionInfo(str(setup.project), "session-1", "model-1", "cli", "", lambda: 0)
+    session = host.session(info, fire)
     started = time.perf_counter()
     for step in scenario.steps:
         firings.clear()
         session.step(step)
         for event, stdin in firings:
-            for spec in specs:
+            for spec in setup.specs:
                 if spec.event == event:
                     subprocess.run(
-                        shlex.split(spec.command),
+                        host.argv(spec.command, env),
                         input=stdin,
                         capture_output=True,
                         env=env,
+                        cwd=setup.project,
                         check=False,
                     )
     return time.perf_counter() - started
 
 
-def under_hooksim(scenario_path: Path) -> float:
+def under_hooksim(scenario_path: Path, tool: str) -> float:
     started = time.perf_counter()
-    run_scenario(load_scenario(scenario_path))
+    run_scenario(load_scenario(scenario_path), tool=tool)
     return time.perf_counter() - started
 
 
@@ -96,18 +127,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--hosts", default="hermes,claude-code", help="comma-separated hosts")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = write_scenario(Path(tmp), args.turns)
-        sim, loop = [], []
-        for i in range(args.rounds):
-            sim.append(under_hooksim(path))
-            work = Path(tmp) / f"loop-{i}"
-            work.mkdir()
-            loop.append(plain_loop(path, work))
-    ratio = statistics.median(sim) / statistics.median(loop)
     print(f"{args.turns}-turn scenario, {args.rounds} interleaved rounds:")
-    print(f"  hooksim / plain loop of the same spawns: {ratio:.3f}x (aim <= 1.10)")
+    for tool in args.hosts.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_scenario(Path(tmp), args.turns)
+            sim, loop = [], []
+            for i in range(args.rounds):
+                sim.append(under_hooksim(path, tool))
+                work = Path(tmp) / f"loop-{i}"
+                work.mkdir()
+                loop.append(plain_loop(path, work, tool))
+        ratio = statistics.median(sim) / statistics.median(loop)
+        print(f"  {tool}: hooksim / plain loop of the same spawns: {ratio:.3f}x (aim <= 1.10)")
     one, two = suite(1), suite(2)
     print(f"shipped scenarios, -n 2 over -n 1 on {os.cpu_count()} cores: {one / two:.2f}x faster")
     return 0

@@ -232,9 +232,14 @@ class ScenarioRun:
         else:
             for job in jobs:
                 job()
+        self._read(firing)
+        return firing
+
+    def _read(self, firing: Firing) -> None:
+        """The host reads each finished hook; their verdicts together are the firing's outcome."""
         reasons = []
-        for run in runs:
-            verdict = host.read(event, run)
+        for run in firing.runs:
+            verdict = self.host.read(firing.event, run)
             run.verdict = verdict.note
             run.context = verdict.context
             if verdict.block is not None:
@@ -246,8 +251,7 @@ class ScenarioRun:
             if verdict.followup is not None and firing.followup is None:
                 firing.followup = verdict.followup
                 firing.loop_limit = verdict.loop_limit
-        firing.reason = host.join_reasons(reasons)
-        return firing
+        firing.reason = self.host.join_reasons(reasons)
 
     def _in_background(self, job: partial[None], run: HookRun) -> None:
         """A hook the host does not wait for: run it; what it sets for later hooks still counts."""
