@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -338,6 +338,24 @@ def read_json(path: Path) -> Any:
         raise ConfigError(f"{path}: not valid JSON ({e})") from None
 
 
+def event_lists(
+    block: Any, known: frozenset[str], warnings: list[str], noun: str = "hook event"
+) -> Iterator[tuple[str, list[Any]]]:
+    """The ``(event, entries)`` pairs of a hooks object; what a host would skip is a warning."""
+    if block is None:
+        return
+    if not isinstance(block, dict):
+        warnings.append("hooks is not an object; no hooks registered")
+        return
+    for event, entries in block.items():
+        if event not in known:
+            warnings.append(f"unknown {noun} {event!r}; skipped")
+        elif not isinstance(entries, list):
+            warnings.append(f"hooks.{event} must be a list; skipped")
+        else:
+            yield event, entries
+
+
 def parse_matcher_groups(
     block: Any,
     *,
@@ -355,17 +373,7 @@ def parse_matcher_groups(
     """
     specs: list[HookSpec] = []
     warnings: list[str] = []
-    if block is None:
-        return specs, warnings
-    if not isinstance(block, dict):
-        return specs, ["hooks is not an object; no hooks registered"]
-    for event, groups in block.items():
-        if event not in events:
-            warnings.append(f"unknown hook event {event!r}; skipped")
-            continue
-        if not isinstance(groups, list):
-            warnings.append(f"hooks.{event} must be a list of matcher groups; skipped")
-            continue
+    for event, groups in event_lists(block, events, warnings):
         for g, group in enumerate(groups):
             handlers = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(handlers, list):

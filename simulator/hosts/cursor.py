@@ -29,6 +29,7 @@ from .base import (
     Session,
     SessionInfo,
     Verdict,
+    event_lists,
     first_line,
     parse_json_output,
 )
@@ -180,17 +181,7 @@ class Cursor(Host):
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         specs: list[HookSpec] = []
         warnings: list[str] = []
-        if block is None:
-            return specs, warnings
-        if not isinstance(block, dict):
-            return specs, ["hooks is not an object; no hooks registered"]
-        for event, entries in block.items():
-            if event not in EVENTS:
-                warnings.append(f"unknown hook type {event!r}; skipped")
-                continue
-            if not isinstance(entries, list):
-                warnings.append(f"hooks.{event} must be a list; skipped")
-                continue
+        for event, entries in event_lists(block, EVENTS, warnings, noun="hook type"):
             for i, entry in enumerate(entries):
                 command = entry.get("command") if isinstance(entry, dict) else None
                 if not isinstance(command, str) or not command.strip():
