@@ -76,7 +76,6 @@ class Compact:
 
 
 Step = Turn | NewSession | RawEvent | Compact
-HOST_NAMES = ("hermes", "claude-code", "codex", "cursor", "gemini-cli")
 
 
 @dataclass(frozen=True)
