@@ -11,10 +11,41 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import expect
-from .hosts import HOSTS, OPENCLAW, TABLE_END, TABLE_START, lifecycle_table, with_table
+from .hosts import (
+    HOSTS,
+    OPENCLAW,
+    TABLE_END,
+    TABLE_START,
+    UnknownHost,
+    get_host,
+    lifecycle_table,
+    with_table,
+)
 from .report import Outcome, compare_text, failure_text, write_json, write_junit
 from .runner import SetupError, run_scenario
-from .scenario import ScenarioError, find_scenarios, load_scenario
+from .scenario import Scenario, ScenarioError, find_scenarios, load_scenario
+
+
+def run_on(
+    scenario: Scenario,
+    tool: str,
+    *,
+    label: str | None,
+    hooks_config: str | None = None,
+    keep_workdir: bool = False,
+) -> Outcome:
+    """Run and check a loaded scenario on one host; a setup problem is the outcome's error."""
+    started = time.monotonic()
+    try:
+        result = run_scenario(
+            scenario, tool=tool, hooks_config=hooks_config, keep_workdir=keep_workdir
+        )
+    except SetupError as e:
+        return Outcome(scenario.path, scenario.name, [], error=str(e),
+                       seconds=time.monotonic() - started, tool=label)  # fmt: skip
+    failures = expect.check(result)
+    return Outcome(scenario.path, scenario.name, failures, result,
+                   seconds=time.monotonic() - started, tool=label)  # fmt: skip
 
 
 def run_one(
@@ -25,7 +56,6 @@ def run_one(
     keep_workdir: bool = False,
 ) -> list[Outcome]:
     """Load, run and check one scenario file on each of its hosts; never raises for bad input."""
-    started = time.monotonic()
     try:
         scenario = load_scenario(path)
     except ScenarioError as e:
@@ -33,25 +63,16 @@ def run_one(
     # A config file belongs to one host: --tool's, or Hermes'.
     tools = scenario.tools(tool or ("hermes" if hooks_config else None))
     labelled = len(tools) > 1 or tools != ["hermes"]
-    outcomes = []
-    for name in tools:
-        started = time.monotonic()
-        label = name if labelled else None
-        try:
-            result = run_scenario(
-                scenario, tool=name, hooks_config=hooks_config, keep_workdir=keep_workdir
-            )
-        except SetupError as e:
-            seconds = time.monotonic() - started
-            outcomes.append(
-                Outcome(path, scenario.name, [], error=str(e), seconds=seconds, tool=label)
-            )
-            continue
-        seconds = time.monotonic() - started
-        outcomes.append(
-            Outcome(path, scenario.name, expect.check(result), result, seconds=seconds, tool=label)
+    return [
+        run_on(
+            scenario,
+            name,
+            label=name if labelled else None,
+            hooks_config=hooks_config,
+            keep_workdir=keep_workdir,
         )
-    return outcomes
+        for name in tools
+    ]
 
 
 def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
@@ -60,13 +81,15 @@ def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
     return [p for p in paths if pattern in str(p) or fnmatch.fnmatch(str(p), pattern)]
 
 
-def _check_tool(tool: str | None) -> str | None:
+def _check_tool(tool: str | None, option: str = "--tool") -> str | None:
     """None when the tool can run, else the one line to print."""
-    if tool is None or tool in HOSTS:
+    if tool is None:
         return None
-    if tool == "openclaw":
-        return f"hooksim: --tool openclaw cannot run: {OPENCLAW}"
-    return f"hooksim: unknown tool {tool!r} (choose from {', '.join(HOSTS)})"
+    try:
+        get_host(tool)
+    except UnknownHost as e:
+        return f"hooksim: {option}: {e}"
+    return None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -122,9 +145,9 @@ def _run(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     tools = [t.strip() for t in args.tools.split(",")] if args.tools else None
     for tool in tools or []:
-        problem = _check_tool(tool)
+        problem = _check_tool(tool, "--tools")
         if problem:
-            print(problem.replace("--tool", "--tools"), file=sys.stderr)
+            print(problem, file=sys.stderr)
             return 2
     try:
         scenario = load_scenario(args.path)
@@ -134,15 +157,7 @@ def _compare(args: argparse.Namespace) -> int:
     tools = tools or scenario.tools()
 
     def one(tool: str) -> Outcome:
-        started = time.monotonic()
-        try:
-            result = run_scenario(scenario, tool=tool)
-        except SetupError as e:
-            return Outcome(args.path, scenario.name, [], error=str(e), tool=tool)
-        seconds = time.monotonic() - started
-        return Outcome(
-            args.path, scenario.name, expect.check(result), result, seconds=seconds, tool=tool
-        )
+        return run_on(scenario, tool, label=tool)
 
     with ThreadPoolExecutor(max(1, args.workers)) as pool:
         outcomes = list(pool.map(one, tools))
@@ -167,11 +182,8 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         for tool in scenario.tools():
             hooks = scenario.on(tool).hooks
-            where = (
-                "hooks"
-                if tool == scenario.tool and tool not in scenario.hosts
-                else f"hosts.{tool}.hooks"
-            )
+            own = scenario.hosts.get(tool)
+            where = f"hosts.{tool}.hooks" if own and own.hooks is not None else "hooks"
             for warning in [] if hooks is None else HOSTS[tool].parse_hooks(hooks)[1]:
                 print(f"{path}: warning: {where}: {warning}", file=sys.stderr)
     print(f"{len(paths) - bad} valid, {bad} invalid")

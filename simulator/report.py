@@ -25,6 +25,10 @@ class Outcome:
     tool: str | None = None  # set when the file runs on more than Hermes alone
 
     @property
+    def verdict(self) -> str:
+        return "PASS" if self.passed else ("ERROR" if self.error else "FAIL")
+
+    @property
     def label(self) -> str:
         """The path, and the host in brackets when it is not the only default one."""
         return f"{self.path} [{self.tool}]" if self.tool else str(self.path)
@@ -147,7 +151,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
                     "event": f.event,
                     "match": f.match,
                     "virtual_ms": f.virtual_ms,
-                    "hooks": f.hooks,
+                    "hooks": len(f.runs),
                     "waited": f.waited,
                     "blocked": f.blocked,
                     "reason": f.reason,
@@ -172,8 +176,7 @@ def write_json(outcomes: list[Outcome], path: str | Path) -> None:
 
 
 def _host_section(outcome: Outcome) -> list[str]:
-    verdict = "PASS" if outcome.passed else ("ERROR" if outcome.error else "FAIL")
-    lines = [f"== {outcome.tool}: {verdict}"]
+    lines = [f"== {outcome.tool}: {outcome.verdict}"]
     if outcome.error is not None or outcome.result is None:
         return [*lines, f"  {outcome.error}"]
     result = outcome.result
@@ -217,7 +220,7 @@ def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
     )
     lines += [header, "-" * len(header)]
     for o in outcomes:
-        verdict = "PASS" if o.passed else ("ERROR" if o.error else "FAIL")
+        verdict = o.verdict
         if o.result is None:
             lines.append(f"{o.tool or '':<12} {'-':>9} {'-':>11}  {'-':<16} {'-':>6}  {verdict}")
             continue

@@ -207,7 +207,7 @@ class ScenarioRun:
         specs = [s for s in self.specs if s.event == event and host.matches(s, match)]
         if host.dedupe:
             specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
-        firing = Firing(self.turn, event, self.now_ms, match, hooks=len(specs), waited=wait)
+        firing = Firing(self.turn, event, self.now_ms, match, waited=wait)
         self.result.firings.append(firing)
         if not specs:
             return firing

@@ -7,7 +7,7 @@ how the host's config file lists hooks, what a payload looks like (in the profil
 ``Session``), and how the host reads a hook's exit code and output. The runner knows none of
 this: it spawns what the profile asks for and hands each finished process back to it.
 
-The same attributes feed the lifecycle table in README (``hooksim hosts --markdown``), so the
+The same attributes feed the lifecycle table in README (``hooksim hosts``), so the
 table cannot drift from what hooksim does.
 """
 
@@ -96,7 +96,6 @@ class Firing:
     event: str
     virtual_ms: int
     match: str | None = None
-    hooks: int = 0
     waited: bool = True
     blocked: bool = False
     reason: str = ""
@@ -216,11 +215,12 @@ class Session:
         return firing.stop
 
     def stop_loop(self, fire_stop: Callable[[int], Firing], cap: int | None) -> None:
-        """Fire the stop event until no hook blocks it.
+        """Fire the stop event until no hook blocks it (or asks to continue).
 
         ``fire_stop(n)`` fires the n-th stop of the turn (0 first; ``n > 0`` is a continuation,
-        ``stop_hook_active``). ``cap`` is how many blocked stops in a row the host accepts
-        before it ends the turn anyway; None means the host has no cap.
+        ``stop_hook_active``). ``cap`` is how many such stops in a row the host accepts before
+        it ends the turn anyway (``cap_of`` may set it from the firing); None: no cap, and
+        hooksim ends the loop at ``SAFETY_LOOP_LIMIT``.
         """
         n = 0
         while True:
@@ -228,18 +228,26 @@ class Session:
             if self.halted(firing) or not firing.continued:
                 return
             n += 1
-            if cap is not None and n >= cap:
-                firing.effect = (
-                    f"blocked {n} times in a row: {self.host.title} ends the turn (cap {cap})"
-                )
+            limit = self.cap_of(firing, cap)
+            if limit is not None and n >= limit:
+                firing.effect = self.capped(n, limit)
                 return
             if n >= SAFETY_LOOP_LIMIT:
                 firing.effect = (
-                    f"blocked {n} times in a row: {self.host.title} has no cap; "
-                    f"hooksim ended the loop at {SAFETY_LOOP_LIMIT}"
+                    f"blocked {n} times in a row with no cap; hooksim ended the loop at {n}"
                 )
                 return
-            firing.effect = f"the model continues (continuation {n})"
+            firing.effect = self.continued(n)
+
+    def cap_of(self, firing: Firing, cap: int | None) -> int | None:
+        """The cap that applies after this firing (Cursor: the hook's own loop_limit)."""
+        return cap
+
+    def capped(self, n: int, cap: int) -> str:
+        return f"blocked {n} times in a row: {self.host.title} ends the turn (cap {cap})"
+
+    def continued(self, n: int) -> str:
+        return f"the model continues (continuation {n})"
 
 
 class Host:

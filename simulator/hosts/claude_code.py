@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ..scenario import Compact, NewSession, Turn
 from .base import (
@@ -48,6 +48,82 @@ MATCHER_EVENTS = frozenset(
 PLAIN_TEXT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
 SESSION_END_MAX_S = 60.0
+
+
+FEEDBACK_EVENTS = frozenset(
+    {"PostToolUse"}
+)  # the tool already ran: a block only tells the model why
+STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
+
+
+class ClaudeStyleReading:
+    """How Claude Code reads a finished hook; Codex reads the same way with other settings."""
+
+    blocking: ClassVar[frozenset[str]]
+    plain_text_context: ClassVar[frozenset[str]] = PLAIN_TEXT_CONTEXT  # plain stdout is context
+    json_on_error: ClassVar[bool] = True  # valid JSON decides even after a non-zero exit
+    exit_2_needs_stderr: ClassVar[bool] = False  # exit 2 with empty stderr is only a failure
+    block_needs_reason: ClassVar[bool] = False  # decision: block without a reason is a failure
+    stop_context_continues: ClassVar[bool] = True  # a Stop additionalContext continues the turn
+
+    def read(self, event: str, run: HookRun) -> Verdict:
+        if run.timed_out or run.spawn_error:
+            return Verdict(
+                "cancelled: timed out" if run.timed_out else f"failed: {run.spawn_error}"
+            )
+        output = parse_json_output(run.stdout)
+        if run.exit_code == 2:
+            stderr = run.stderr.strip()
+            if self.exit_2_needs_stderr and not stderr:
+                return Verdict("failed: exit 2 without stderr does not block")
+            reason = str(output.get("reason") or stderr) if output else stderr
+            if event in FEEDBACK_EVENTS:
+                return Verdict(
+                    f"exit 2: shown to the model: {first_line(reason)}", context=reason or None
+                )
+            if event not in self.blocking:
+                return Verdict(f"exit 2: {event} cannot be blocked; stderr shown to the user only")
+            return Verdict(f"block: {first_line(reason)}", block=reason)
+        if run.exit_code != 0 and not (self.json_on_error and output is not None):
+            return Verdict(
+                f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip()
+            )
+        if output is None:
+            text = run.stdout.strip()
+            if text.startswith("{"):
+                return Verdict("failed: stdout is not valid JSON")
+            if text and event in self.plain_text_context:
+                return Verdict("context (plain text)", context=text)
+            return Verdict("ok" if not text else "ok (stdout not used)")
+        if output.get("continue") is False and event not in (
+            "PreCompact",
+            "PostCompact",
+            "SessionEnd",
+        ):
+            return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
+        context = additional_context(output)
+        specific = output.get("hookSpecificOutput")
+        denied = isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
+        if event == "PreToolUse" and denied:
+            assert isinstance(specific, dict)
+            reason = str(specific.get("permissionDecisionReason") or "")
+            return Verdict(f"deny: {first_line(reason)}", block=reason)
+        if output.get("decision") == "block":
+            reason = str(output.get("reason") or "")
+            if event in FEEDBACK_EVENTS:
+                return Verdict(f"block reason shown to the model: {first_line(reason)}",
+                               context="\n".join(filter(None, [reason, context])) or None)  # fmt: skip
+            if event not in self.blocking:
+                return Verdict(
+                    f"decision block ignored: {event} cannot be blocked", context=context
+                )
+            if self.block_needs_reason and not reason.strip():
+                return Verdict("failed: decision block without a reason does not block")
+            return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
+        if context and self.stop_context_continues and event in STOP_EVENTS:
+            return Verdict(f"the turn continues with context: {first_line(context)}", context=context,
+                           followup=context)  # fmt: skip
+        return Verdict("context (JSON)" if context else "ok", context=context)
 
 
 class ClaudeSession(Session):
@@ -146,7 +222,7 @@ class ClaudeSession(Session):
             self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
 
 
-class ClaudeCode(Host):
+class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
     title = "Claude Code"
     modelled = "v2.1.239 (hooks reference and changelog, August 2026)"
@@ -222,77 +298,3 @@ class ClaudeCode(Host):
         if event == "SessionStart":
             env["CLAUDE_ENV_FILE"] = f"{info.transcript_path}.env"
         return env
-
-    def read(self, event: str, run: HookRun) -> Verdict:
-        return read_claude_style(
-            event, run, blocking=self.blocking, plain_text_context=PLAIN_TEXT_CONTEXT,
-            json_on_error=True, exit_2_needs_stderr=False, block_needs_reason=False,
-            stop_context_continues=True,
-        )  # fmt: skip
-
-
-FEEDBACK_EVENTS = frozenset(
-    {"PostToolUse"}
-)  # the tool already ran: a block only tells the model why
-STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
-
-
-def read_claude_style(
-    event: str,
-    run: HookRun,
-    *,
-    blocking: frozenset[str],
-    plain_text_context: frozenset[str],
-    json_on_error: bool,
-    exit_2_needs_stderr: bool,
-    block_needs_reason: bool,
-    stop_context_continues: bool = False,
-) -> Verdict:
-    """Claude Code's reading of a hook, which Codex follows with the differences as flags."""
-    if run.timed_out or run.spawn_error:
-        return Verdict("cancelled: timed out" if run.timed_out else f"failed: {run.spawn_error}")
-    output = parse_json_output(run.stdout)
-    if run.exit_code == 2:
-        stderr = run.stderr.strip()
-        if exit_2_needs_stderr and not stderr:
-            return Verdict("failed: exit 2 without stderr does not block")
-        reason = str(output.get("reason") or stderr) if output else stderr
-        if event in FEEDBACK_EVENTS:
-            return Verdict(
-                f"exit 2: shown to the model: {first_line(reason)}", context=reason or None
-            )
-        if event not in blocking:
-            return Verdict(f"exit 2: {event} cannot be blocked; stderr shown to the user only")
-        return Verdict(f"block: {first_line(reason)}", block=reason)
-    if run.exit_code != 0 and not (json_on_error and output is not None):
-        return Verdict(f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip())
-    if output is None:
-        text = run.stdout.strip()
-        if text.startswith("{"):
-            return Verdict("failed: stdout is not valid JSON")
-        if text and event in plain_text_context:
-            return Verdict("context (plain text)", context=text)
-        return Verdict("ok" if not text else "ok (stdout not used)")
-    if output.get("continue") is False and event not in ("PreCompact", "PostCompact", "SessionEnd"):
-        return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
-    context = additional_context(output)
-    specific = output.get("hookSpecificOutput")
-    denied = isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
-    if event == "PreToolUse" and denied:
-        assert isinstance(specific, dict)
-        reason = str(specific.get("permissionDecisionReason") or "")
-        return Verdict(f"deny: {first_line(reason)}", block=reason)
-    if output.get("decision") == "block":
-        reason = str(output.get("reason") or "")
-        if event in FEEDBACK_EVENTS:
-            return Verdict(f"block reason shown to the model: {first_line(reason)}",
-                           context="\n".join(filter(None, [reason, context])) or None)  # fmt: skip
-        if event not in blocking:
-            return Verdict(f"decision block ignored: {event} cannot be blocked", context=context)
-        if block_needs_reason and not reason.strip():
-            return Verdict("failed: decision block without a reason does not block")
-        return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
-    if context and stop_context_continues and event in STOP_EVENTS:
-        return Verdict(f"the turn continues with context: {first_line(context)}", context=context,
-                       followup=context)  # fmt: skip
-    return Verdict("context (JSON)" if context else "ok", context=context)

@@ -25,15 +25,12 @@ from typing import Any
 from ..scenario import Compact, NewSession, Turn
 from .base import (
     ConfigError,
-    HookRun,
     HookSpec,
     Host,
     Session,
-    Verdict,
     parse_matcher_groups,
-    read_json,
 )
-from .claude_code import read_claude_style
+from .claude_code import ClaudeStyleReading
 
 EVENTS = frozenset(
     {
@@ -136,7 +133,7 @@ class CodexSession(Session):
         self.queued.append("clear")
 
 
-class Codex(Host):
+class Codex(ClaudeStyleReading, Host):
     name = "codex"
     title = "Codex CLI"
     modelled = "codex-rs/hooks (commit 0082977c, about v0.129, May 2026)"
@@ -158,6 +155,11 @@ class Codex(Host):
     stop_cap = None
     exit_2 = "blocks only with non-empty stderr; else failed"
     session_class = CodexSession
+    plain_text_context = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart"})
+    json_on_error = False  # any other exit code is a failed hook
+    exit_2_needs_stderr = True
+    block_needs_reason = True
+    stop_context_continues = False
 
     def load_config(self, path: Path) -> Any:
         if path.suffix == ".toml":
@@ -172,8 +174,7 @@ class Codex(Host):
             except tomllib.TOMLDecodeError as e:
                 raise ConfigError(f"{path}: not valid TOML ({e})") from None
             return data.get("hooks")
-        data = read_json(path)
-        return data.get("hooks") if isinstance(data, dict) else None
+        return super().load_config(path)
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_matcher_groups(
@@ -184,10 +185,3 @@ class Codex(Host):
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         """``$SHELL -lc``: a login shell, whose profile may reset PATH."""
         return [env.get("SHELL") or "/bin/sh", "-lc", command]
-
-    def read(self, event: str, run: HookRun) -> Verdict:
-        return read_claude_style(
-            event, run, blocking=self.blocking,
-            plain_text_context=frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart"}),
-            json_on_error=False, exit_2_needs_stderr=True, block_needs_reason=True,
-        )  # fmt: skip

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
 from .base import (
-    SAFETY_LOOP_LIMIT,
+    Firing,
     HookRun,
     HookSpec,
     Host,
@@ -100,27 +100,26 @@ class CursorSession(Session):
         status = (
             "aborted" if turn.interrupted else ("error" if turn.assistant is None else "completed")
         )
-        loop_count = 0
-        while True:
-            if status == "completed":
+
+        def fire_stop(loop_count: int) -> Firing:
+            now = status if loop_count == 0 else "completed"  # a follow-up is a new message
+            if now == "completed":
                 self.fire(
                     "afterAgentResponse", self.payload("afterAgentResponse", text=turn.assistant)
                 )
-            stop = self.fire("stop", self.payload("stop", status=status, loop_count=loop_count))
-            if stop.followup is None:
-                return
-            limit = stop.loop_limit
-            if limit is not None and loop_count >= limit:
-                stop.effect = f"follow-up ignored: loop_limit {limit} reached"
-                return
-            if loop_count >= SAFETY_LOOP_LIMIT:
-                stop.effect = f"loop_limit is null; hooksim ended the loop at {SAFETY_LOOP_LIMIT}"
-                return
-            loop_count += 1
-            stop.effect = (
-                f"the follow-up is submitted as the next message (loop_count {loop_count})"
-            )
-            status = "completed"
+            return self.fire("stop", self.payload("stop", status=now, loop_count=loop_count))
+
+        self.stop_loop(fire_stop, self.host.stop_cap)
+
+    def cap_of(self, firing: Firing, cap: int | None) -> int | None:
+        """The follow-up's hook's ``loop_limit``: that many follow-ups; the next is ignored."""
+        return None if firing.loop_limit is None else firing.loop_limit + 1
+
+    def capped(self, n: int, cap: int) -> str:
+        return f"follow-up ignored: loop_limit {cap - 1} reached"
+
+    def continued(self, n: int) -> str:
+        return f"the follow-up is submitted as the next message (loop_count {n})"
 
     def compact(self, step: Compact) -> None:
         self.compactions += 1

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
-from .base import ConfigError, HookRun, HookSpec, Host, Session, Verdict
+from .base import ConfigError, HookRun, HookSpec, Host, Session, Verdict, parse_json_output
 
 # hermes_cli.plugins.VALID_HOOKS, v0.19.0.
 VALID_HOOKS = frozenset(
@@ -143,11 +143,8 @@ def payload_bytes(event: str, **fields: Any) -> bytes:
 
 def block_message(stdout: str) -> str | None:
     """The block a ``pre_tool_call`` hook's stdout asks for, as ``_parse_response`` reads it."""
-    try:
-        parsed = json.loads(stdout.strip()) if stdout.strip() else None
-    except ValueError:
-        return None
-    if not isinstance(parsed, dict):
+    parsed = parse_json_output(stdout)
+    if parsed is None:
         return None
     default = "Blocked by shell hook."
     for key, first, second in (("action", "message", "reason"), ("decision", "reason", "message")):
@@ -348,7 +345,7 @@ class Hermes(Host):
         if run.timed_out or run.spawn_error:
             return Verdict(f"logged: {'timed out' if run.timed_out else run.spawn_error}")
         note = "ok" if run.exit_code == 0 else f"logged: exit {run.exit_code}"
-        if event == "pre_tool_call":
+        if event in self.blocking:
             message = block_message(run.stdout)
             if message is not None:
                 return Verdict(f"block: {message}", block=message)

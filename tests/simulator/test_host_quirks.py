@@ -10,7 +10,7 @@ import pytest
 
 from simulator import expect
 from simulator.hosts import HookRun, Host, Verdict
-from simulator.hosts.claude_code import ClaudeCode, ClaudeSession, read_claude_style
+from simulator.hosts.claude_code import ClaudeCode, ClaudeSession
 from simulator.hosts.codex import Codex, CodexSession
 from simulator.hosts.cursor import Cursor
 from simulator.hosts.gemini_cli import GeminiCli
@@ -31,11 +31,7 @@ class ClaudePreCompactObserves(ClaudeCode):
 
 
 class ClaudeExit2NeedsStderr(ClaudeCode):
-    def read(self, event: str, run: HookRun) -> Verdict:
-        return read_claude_style(
-            event, run, blocking=self.blocking, plain_text_context=frozenset({"SessionStart", "UserPromptSubmit"}),
-            json_on_error=True, exit_2_needs_stderr=True, block_needs_reason=False,
-        )  # fmt: skip
+    exit_2_needs_stderr = True
 
 
 class ClaudeSequential(ClaudeCode):
@@ -68,11 +64,7 @@ class ClaudeNoCompactSessionStart(ClaudeCode):
 
 # --- Codex ----------------------------------------------------------------------------------
 class CodexExit2WithoutStderrBlocks(Codex):
-    def read(self, event: str, run: HookRun) -> Verdict:
-        return read_claude_style(
-            event, run, blocking=self.blocking, plain_text_context=frozenset({"SessionStart", "UserPromptSubmit"}),
-            json_on_error=False, exit_2_needs_stderr=False, block_needs_reason=True,
-        )  # fmt: skip
+    exit_2_needs_stderr = False
 
 
 class CodexPreCompactBlocks(Codex):
@@ -165,10 +157,7 @@ class ClaudeIgnoresPermissionDecision(ClaudeCode):
 
 
 class ClaudeStopContextEndsTheTurn(ClaudeCode):
-    def read(self, event: str, run: HookRun) -> Verdict:
-        verdict = super().read(event, run)
-        verdict.followup = None
-        return verdict
+    stop_context_continues = False
 
 
 class ClaudeStdoutContextEverywhere(ClaudeCode):
