@@ -81,11 +81,10 @@ def default_hooks_block() -> dict[str, list[dict[str, str]]]:
     return {event: [{"command": command}] for event, command in hook_entries().items()}
 
 
-def load_hooks_config(path: str | Path, host: Host | str = "hermes") -> Any:
+def load_hooks_config(path: str | Path, host: Host) -> Any:
     """The hooks of a host's own config file (``config.yaml``, ``settings.json``, ...)."""
-    profile = get_host(host) if isinstance(host, str) else host
     try:
-        return profile.load_config(Path(path))
+        return host.load_config(Path(path))
     except ConfigError as e:
         raise SetupError(str(e)) from None
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from simulator.hosts import HOSTS, Firing, SessionInfo
+from simulator.hosts import HOSTS
 from simulator.hosts.hermes import parse_hooks_block, payload_bytes
 from simulator.runner import run_scenario
-from simulator.scenario import NewSession, Turn, load_scenario
+from simulator.scenario import NewSession, Step, Turn, load_scenario
 from tests.processes import alive
+from tests.simulator.sessions import recording_session
 
 RECORDER = """\
 import datetime, json, os, sys, time
@@ -129,26 +130,14 @@ def test_missing_hook_command_is_recorded_not_raised(tmp_path: Path) -> None:
     assert (run.spawn_error, run.exit_code) == ("command not found", None)
 
 
-def fired_events(tool: str) -> tuple[list[str], object]:
-    """A host session whose fire() records event names and lets every hook pass."""
-    events: list[str] = []
-
-    def fire(event: str, payload: object, *, match: str | None = None) -> Firing:
-        events.append(event)
-        return Firing(0, event, 0, match)
-
-    info = SessionInfo("/p", "s1", "m", "cli", "/t.jsonl", lambda: 0)
-    return events, HOSTS[tool].session(info, fire)
-
-
 def test_timeline_of_events() -> None:
     """Session start once, pre_llm_call each turn, post_llm_call only when answered, end every turn."""
-    events, session = fired_events("hermes")
+    fired, session = recording_session("hermes")
 
-    def step(s: object) -> list[str]:
-        events.clear()
-        session.step(s)  # type: ignore[attr-defined]
-        return list(events)
+    def step(s: Step) -> list[str]:
+        fired.clear()
+        session.step(s)
+        return [event for event, _, _ in fired]
 
     assert step(Turn("a", "b")) == [
         "on_session_start",

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from simulator.cli import main
-from simulator.hosts import HOSTS, Firing, HookRun, HookSpec, SessionInfo, lifecycle_table
+from simulator.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
 from simulator.runner import run_scenario
 from simulator.scenario import Compact, NewSession, Turn, load_scenario
+from tests.simulator.sessions import Fired, recording_session
 
 ROOT = Path(__file__).parents[2]
 
@@ -40,16 +41,9 @@ def test_hosts_update_rewrites_only_the_marked_block(
     assert "has no '<!-- hosts-table:start -->'" in capsys.readouterr().err
 
 
-def record(tool: str, steps: list[Any]) -> list[tuple[str, dict[str, Any] | bytes, str | None]]:
+def record(tool: str, steps: list[Any]) -> Fired:
     """The events a host's session fires for these steps, with payloads; every hook passes."""
-    fired: list[tuple[str, dict[str, Any] | bytes, str | None]] = []
-
-    def fire(event: str, payload: dict[str, Any] | bytes, *, match: str | None = None) -> Firing:
-        fired.append((event, payload, match))
-        return Firing(0, event, 0, match)
-
-    info = SessionInfo("/p", "s1", "m", "cli", "/t.jsonl", lambda: 1_780_000_000_000)
-    session = HOSTS[tool].session(info, fire)
+    fired, session = recording_session(tool)
     for step in steps:
         session.step(step)
     session.exit()
