@@ -23,10 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from simulator.cli import main as hooksim
-from simulator.hosts import HOSTS, Firing, SessionInfo
-from simulator.runner import ScenarioRun, default_hooks_block, run_scenario
-from simulator.scenario import load_scenario
+from hooksim.cli import main as hooksim
+from hooksim.hosts import HOSTS, Firing, SessionInfo
+from hooksim.runner import ScenarioRun, default_hooks_block, run_scenario
+from hooksim.scenario import load_scenario
 
 ROOT = Path(__file__).parents[1]
 

@@ -1,7 +1,7 @@
 """Run one scenario: real hook processes, a virtual clock, a mock bridge, a recorded result.
 
 Each scenario gets its own work directory with a temporary HOME (and HERMES_HOME); nothing
-touches the real home. The host profile (``simulator.hosts``) decides which events fire and
+touches the real home. The host profile (``hooksim.hosts``) decides which events fire and
 what their payloads are; this module spawns each event's hooks as that host does (exec or
 shell, in parallel or one after another, awaited or not, the host's timeouts and kill), hands
 every finished process back to the profile to read, and records it all. Hooks get, added to
@@ -47,7 +47,7 @@ from .scenario import Compact, Scenario
 CHILD_DIR = Path(__file__).with_name("_child")
 # Run as a module, not as a file path: ``-I`` keeps the clock start-up and the caller's
 # PYTHONPATH out, and a module of the installed package is one coverage measures.
-MOCK_BRIDGE = ["-I", "-m", "simulator.mock_bridge"]
+MOCK_BRIDGE = ["-I", "-m", "hooksim.mock_bridge"]
 FAKETIME_LIBS = (
     "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
     "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",

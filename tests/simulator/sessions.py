@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.hosts import HOSTS, Firing, Session, SessionInfo
+from hooksim.hosts import HOSTS, Firing, Session, SessionInfo
 
 Fired = list[tuple[str, dict[str, Any] | bytes, str | None]]
 

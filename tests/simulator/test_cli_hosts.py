@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from simulator.cli import main
+from hooksim.cli import main
 
 ROOT = Path(__file__).parents[2]
 ACROSS = ROOT / "scenarios" / "across"

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hooksim.hosts import HOSTS
+from hooksim.hosts.hermes import parse_hooks_block, payload_bytes
+from hooksim.runner import run_scenario
+from hooksim.scenario import NewSession, Step, Turn, load_scenario
 
-from simulator.hosts import HOSTS
-from simulator.hosts.hermes import parse_hooks_block, payload_bytes
-from simulator.runner import run_scenario
-from simulator.scenario import NewSession, Step, Turn, load_scenario
 from tests.processes import alive
 from tests.simulator.sessions import recording_session
 
@@ -201,8 +201,8 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Asking for the faketime clock where libfaketime is missing is one line saying what to install."""
-    from simulator import runner
-    from simulator.runner import SetupError
+    from hooksim import runner
+    from hooksim.runner import SetupError
 
     monkeypatch.setattr(runner, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
     path = tmp_path / "s.yaml"
@@ -215,7 +215,7 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
 
 
 @pytest.mark.skipif(
-    __import__("simulator.runner").runner.faketime_library() is None,
+    __import__("hooksim.runner").runner.faketime_library() is None,
     reason="libfaketime is not installed",
 )
 def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
@@ -247,7 +247,7 @@ def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
 )
 def test_stdout_is_read_as_hermes_reads_it(event: str, stdout: str, context: str | None) -> None:
     """Only pre_llm_call's whole-stdout JSON object with a non-blank context is injected."""
-    from simulator.hosts.hermes import injected_context
+    from hooksim.hosts.hermes import injected_context
 
     assert injected_context(event, stdout) == context
 

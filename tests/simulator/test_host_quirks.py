@@ -7,16 +7,15 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-
-from simulator import expect
-from simulator.hosts import HookRun, Host, Verdict
-from simulator.hosts.claude_code import ClaudeCode, ClaudeSession
-from simulator.hosts.codex import Codex, CodexSession
-from simulator.hosts.cursor import Cursor
-from simulator.hosts.gemini_cli import GeminiCli
-from simulator.hosts.hermes import Hermes, HermesSession, block_message
-from simulator.runner import run_scenario
-from simulator.scenario import Compact, load_scenario
+from hooksim import expect
+from hooksim.hosts import HookRun, Host, Verdict
+from hooksim.hosts.claude_code import ClaudeCode, ClaudeSession
+from hooksim.hosts.codex import Codex, CodexSession
+from hooksim.hosts.cursor import Cursor
+from hooksim.hosts.gemini_cli import GeminiCli
+from hooksim.hosts.hermes import Hermes, HermesSession, block_message
+from hooksim.runner import run_scenario
+from hooksim.scenario import Compact, load_scenario
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
 

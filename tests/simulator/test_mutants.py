@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from simulator.cli import main
+from hooksim.cli import main
 
 ROOT = Path(__file__).parents[2]
 SCENARIOS = ROOT / "scenarios" / "hermes"

@@ -9,8 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from simulator.cli import main
+from hooksim.cli import main
 
 pytest_plugins = ["pytester"]
 
@@ -87,10 +86,10 @@ def test_keep_workdir_and_k_filter(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_hooksim_console_script_smoke(tmp_path: Path) -> None:
-    """`python -m simulator run` in a real process: exit code and summary line."""
+    """`python -m hooksim run` in a real process: exit code and summary line."""
     (tmp_path / "a.yaml").write_text(PASSING)
     result = subprocess.run(
-        [sys.executable, "-m", "simulator", "run", str(tmp_path)],
+        [sys.executable, "-m", "hooksim", "run", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,

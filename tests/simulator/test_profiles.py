@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hooksim.cli import main
+from hooksim.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
+from hooksim.runner import run_scenario
+from hooksim.scenario import Compact, NewSession, Turn, load_scenario
 
-from simulator.cli import main
-from simulator.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
-from simulator.runner import run_scenario
-from simulator.scenario import Compact, NewSession, Turn, load_scenario
 from tests.simulator.sessions import Fired, recording_session
 
 ROOT = Path(__file__).parents[2]
@@ -62,7 +62,7 @@ SESSION = [
 @pytest.mark.parametrize("tool", sorted(HOSTS))
 def test_every_event_in_the_table_fires_in_a_session(tool: str) -> None:
     """The events a profile lists for the lifecycle points are the ones its session fires."""
-    from simulator.scenario import ToolCall
+    from hooksim.scenario import ToolCall
 
     steps = [Turn("a", "b", tools=(ToolCall("terminal", {"command": "ls"}),)), *SESSION]
     fired = {event for event, _, _ in record(tool, steps)}
@@ -363,7 +363,7 @@ def test_claude_code_versions_follow_the_changelog() -> None:
 
 def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> None:
     """hosts.codex.version names the key and why it cannot be honoured."""
-    from simulator.runner import SetupError
+    from hooksim.runner import SetupError
 
     path = tmp_path / "s.yaml"
     path.write_text(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from simulator.cli import main
-from simulator.scenario import ScenarioError, load_scenario, parse_duration
+from hooksim.cli import main
+from hooksim.scenario import ScenarioError, load_scenario, parse_duration
 
 
 def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
