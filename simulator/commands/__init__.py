@@ -1,0 +1,47 @@
+"""hooksim's subcommands, one module each; ``hooksim.cli`` registers them.
+
+A subcommand module has ``register(add_parser)``: it adds its parser with
+``add_parser(name, help=...)`` and sets ``func`` (``args -> exit code``) as its default.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from ..hosts import UnknownHost, get_host
+
+AddParser = Callable[..., argparse.ArgumentParser]
+"""``add_parser`` of the ``hooksim`` parser's subcommands (``name``, then keyword arguments)."""
+
+
+def check_tool(tool: str | None, option: str = "--tool") -> str | None:
+    """None when the tool can run, else the one line to print."""
+    if tool is None:
+        return None
+    try:
+        get_host(tool)
+    except UnknownHost as e:
+        return f"hooksim: {option}: {e}"
+    return None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (``-n 0`` would run nothing)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def workers_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``-n N``: how many to run at once, validated."""
+    parser.add_argument(
+        "-n", "--workers", type=positive_int, default=1, metavar="N", help=f"run N {what} at once"
+    )
+
+
+__all__ = ["AddParser", "check_tool", "positive_int", "workers_option"]

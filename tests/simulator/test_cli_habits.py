@@ -1,0 +1,71 @@
+"""hooksim's command-line habits, through the real console scripts: --version, -n, bad flags,
+a closed pipe."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+
+
+def console(name: str, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """Run an installed console script of this package to its end."""
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [str(BIN / name), *args], capture_output=True, text=True, check=False, **kwargs
+    )
+
+
+@pytest.mark.parametrize("script", ["hooksim", "hermes-hooks"])
+def test_version(script: str) -> None:
+    """--version prints the installed distribution's version and exits 0."""
+    result = console(script, "--version")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        f"{script} {metadata.version('hermes-hooks')}\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("0", "must be at least 1, got 0"), ("-3", "must be at least 1, got -3"),
+     ("abc", "not a whole number: 'abc'")],
+)  # fmt: skip
+def test_workers_must_be_positive(value: str, message: str) -> None:
+    """-n 0, -n -3 and -n abc are refused with run's usage and exit 2, before anything runs."""
+    result = console("hooksim", "run", "-n", value, "nowhere")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("usage: hooksim run ")
+    assert result.stderr.endswith(f"hooksim run: error: argument -n/--workers: {message}\n")
+
+
+def test_unknown_flag_shows_the_subcommands_usage() -> None:
+    """An unknown option of `run` is reported with run's usage, not the top-level one."""
+    result = console("hooksim", "run", "--frobnicate", "x.yaml")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: hooksim run ")
+    assert result.stderr.endswith("hooksim run: error: unrecognized arguments: --frobnicate\n")
+
+
+def test_closed_stdout_ends_quietly() -> None:
+    """Output into a pipe nobody reads (`hooksim hosts | head -0`) ends without a traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run(
+            [str(BIN / "hooksim"), "hosts"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert (result.returncode, result.stderr) == (1, "")
