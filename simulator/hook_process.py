@@ -198,6 +198,7 @@ class HookLauncher:
         except OSError as e:
             run.spawn_error = f"cannot start ({e})"
             return
+        run.pid = proc.pid
         try:
             out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -6,7 +6,8 @@ library only; ``-I`` keeps the virtual-clock start-up of hook processes from bei
 
 Every call is appended to the ledger (``$HOOKSIM_LEDGER``, JSON lines) under an exclusive lock,
 so concurrent hooks never interleave or lose a record: tool, arguments, virtual time, turn,
-event, pid, the call's number for its tool, and the scripted outcome. The plan
+event, pid (with the session id and the chain of parent pids, which tell hooksim which hook
+made the call), the call's number for its tool, and the scripted outcome. The plan
 (``$HOOKSIM_BRIDGE_PLAN``, JSON ``{"tool": ["ok", "fail", ...]}``) gives the outcome of the n-th
 call of a tool; the last entry repeats; the default is ``ok``:
 
@@ -34,6 +35,26 @@ def _virtual_ms() -> int:
     return int(float(os.environ.get("HOOKSIM_NOW") or time.time()) * 1000)
 
 
+def _ancestors() -> list[int]:
+    """This process's parent, grandparent, ... up to init, read from ``/proc`` (Linux).
+
+    hooksim finds the hook that made a call among these (a hook may call the bridge through
+    children of its own). Elsewhere the list is empty and the session id alone is used.
+    """
+    chain: list[int] = []
+    pid = os.getppid()
+    while pid > 1 and len(chain) < 64:
+        chain.append(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            break
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        pid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+    return chain
+
+
 def _record(tool: str, arguments: object) -> tuple[int, str]:
     """Append this call to the ledger; return its number for the tool and its outcome."""
     ledger = os.environ["HOOKSIM_LEDGER"]
@@ -50,6 +71,10 @@ def _record(tool: str, arguments: object) -> tuple[int, str]:
             "turn": int(os.environ.get("HOOKSIM_TURN") or 0),
             "event": os.environ.get("HOOKSIM_EVENT", ""),
             "pid": os.getpid(),
+            # hooksim starts every hook as a session leader: the session id is the hook's pid,
+            # even for a call made by a child the hook left running.
+            "sid": os.getsid(0),
+            "ancestors": _ancestors(),
             "call": number,
             "outcome": outcome,
         }

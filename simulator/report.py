@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .hosts import Firing
 from .runner import RunResult
 
 
@@ -42,32 +43,44 @@ def _clock(ms: int) -> str:
     return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def timeline(result: RunResult) -> str:
-    """The session event by event: virtual time, hooks and how they ended, bridge calls, what
-    the host made of each hook's output, and what the host did because of it."""
+def _call_line(call: dict[str, Any]) -> str:
+    return f"-> {call['tool']} #{call['call']} {call['outcome']}"
+
+
+def _label(firing: Firing) -> str:
+    return firing.event + (f"({firing.match})" if firing.match else "")
+
+
+def timeline(result: RunResult, *, stdin: bool = False) -> str:
+    """The session event by event: virtual time, hooks and how they ended, the bridge calls
+    each hook made (itself or through its children), what the host made of each hook's
+    output, and what the host did because of it. ``stdin``: also each hook's payload."""
     title = result.host_title
     lines = []
-    calls_by_hook: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    index = {id(run): i for i, run in enumerate(result.runs)}
+    calls_of: dict[int | None, list[dict[str, Any]]] = {}
     for call in result.calls:
-        calls_by_hook.setdefault((call["turn"], call["event"]), []).append(call)
-    shown: set[tuple[int, str]] = set()
-    pad = f"{'':>38}"
+        calls_of.setdefault(call.get("hook"), []).append(call)
+    orphans: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for call in calls_of.pop(None, []):
+        orphans.setdefault((call["turn"], call["event"]), []).append(call)
+    width = max([20, *(len(_label(f)) for f in result.firings if f.runs)])
+    pad = " " * (18 + width)
     for firing in result.firings:
         if not firing.runs and not firing.effect:
             continue
-        label = firing.event + (f"({firing.match})" if firing.match else "")
+        label = _label(firing)
         if not firing.runs:
             lines.append(f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)}  {label}")
         for run in firing.runs:
             ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
             lines.append(
-                f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<20} {ended:<10} {run.command}"
+                f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{width}} {ended:<10} {run.command}"
             )
-            key = (run.turn, run.event)
-            if key not in shown:
-                shown.add(key)
-                for call in calls_by_hook.get(key, []):
-                    lines.append(f"{pad}-> {call['tool']} #{call['call']} {call['outcome']}")
+            if stdin:
+                shown = run.stdin.decode("utf-8", "replace")
+                lines.append(f"{pad}stdin: {shown}")
+            lines += [f"{pad}{_call_line(call)}" for call in calls_of.get(index[id(run)], [])]
             if run.stderr.strip():
                 lines.append(f"{pad}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
             if run.context is not None:
@@ -76,6 +89,10 @@ def timeline(result: RunResult) -> str:
                 lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
             elif run.stdout.strip():
                 lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
+        lines += [
+            f"{pad}{_call_line(call)} (by a process outside the hooks)"
+            for call in orphans.pop((firing.turn, firing.event), [])
+        ]
         if firing.effect:
             lines.append(f"{pad}=> {firing.effect}")
     for warning in result.warnings:
@@ -112,6 +129,9 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
             ET.SubElement(case, "error", message=o.error.splitlines()[0]).text = o.error
         elif o.failures:
             ET.SubElement(case, "failure", message=o.failures[0]).text = failure_text(o)
+        if o.result is not None:
+            # Every case carries its session, passing ones too: who ran, who called the bridge.
+            ET.SubElement(case, "system-out").text = timeline(o.result, stdin=True)
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
@@ -142,6 +162,8 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
                     "stderr": r.stderr,
                     "context": r.context,
                     "verdict": r.verdict,
+                    "pid": r.pid,
+                    "stdin": r.stdin.decode("utf-8", "replace"),
                 }
                 for r in o.result.runs
             ]
@@ -180,9 +202,7 @@ def _host_section(outcome: Outcome) -> list[str]:
     if outcome.error is not None or outcome.result is None:
         return [*lines, f"  {outcome.error}"]
     result = outcome.result
-    calls_by_hook: dict[tuple[int, str], list[str]] = {}
-    for call in result.calls:
-        calls_by_hook.setdefault((call["turn"], call["event"]), []).append(call["tool"])
+    index = {id(run): i for i, run in enumerate(result.runs)}
     last_turn = None
     for firing in result.firings:
         if not firing.runs and not firing.effect:
@@ -195,7 +215,8 @@ def _host_section(outcome: Outcome) -> list[str]:
         last_turn = firing.turn
         label = firing.event + (f"({firing.match})" if firing.match else "")
         hooks = f"{len(firing.runs)} hook{'s' if len(firing.runs) != 1 else ''}"
-        calls = calls_by_hook.pop((firing.turn, firing.event), [])
+        mine = {index[id(run)] for run in firing.runs}
+        calls = [c["tool"] for c in result.calls if c.get("hook") in mine]
         parts = [f"{head}  {label:<24} {hooks:<8}"]
         if calls:
             parts.append("-> " + ", ".join(calls))

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .attribution import attribute
 from .hook_process import HookLauncher, SetupError, Workspace, faketime_library
 from .hosts import ConfigError, Firing, HookRun, Host, SessionInfo, UnknownHost, get_host
 from .scenario import Compact, Scenario
@@ -123,6 +124,7 @@ class ScenarioRun:
         self.result.calls = [
             json.loads(line) for line in ws.ledger.read_text(encoding="utf-8").splitlines()
         ]
+        attribute(self.result.calls, self.result.runs)
         state = ws.hermes_home / ".hive-mind-last-compact"
         self.result.state_file = (
             state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
@@ -149,7 +151,9 @@ class ScenarioRun:
             return firing
         env = self.launcher.env_for(event, self.info, self.now_ms, self.turn)
         runs = [
-            HookRun(self.turn, event, s.command, self.now_ms, None, "", "", 0.0, spec=s)
+            HookRun(
+                self.turn, event, s.command, self.now_ms, None, "", "", 0.0, spec=s, stdin=stdin
+            )
             for s in specs
         ]
         self.result.runs.extend(runs)

@@ -73,6 +73,8 @@ class HookRun:
     context: str | None = None  # what the host would give the model from this hook
     verdict: str = ""  # the host's reading, e.g. "block: reason", "error (fails open)"
     spec: HookSpec | None = None
+    stdin: bytes = b""  # the payload bytes the hook received
+    pid: int | None = None  # the hook's process id, to attribute its bridge calls
 
 
 @dataclass

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from importlib import metadata
-from pathlib import Path
 
 import pytest
 
-BIN = Path(sys.executable).parent
-
-
-def console(name: str, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    """Run an installed console script of this package to its end."""
-    return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [str(BIN / name), *args], capture_output=True, text=True, check=False, **kwargs
-    )
+from tests.simulator.console import BIN, console
 
 
 @pytest.mark.parametrize("script", ["hooksim", "hermes-hooks"])
