@@ -13,8 +13,8 @@ import tempfile
 
 from .bridge import Bridge, BridgeError
 from .entries import hook_argv
+from .hermes_config import ConfigError, is_our_command, load_config, read_config
 from .hooks import BINDINGS
-from .install import ConfigError, _load, is_our_command, read_config
 from .paths import allowlist_path, config_path
 
 TYPE_CHECKING = False
@@ -49,7 +49,8 @@ def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
     report = Report()
     path = config_path(home)
     try:
-        data = _load(read_config(path).replace("\r\n", "\n"), path)
+        text = read_config(path)
+        data = load_config(text.removeprefix("\ufeff").replace("\r\n", "\n"), path).data
     except ConfigError as e:
         report.add(FAIL, f"config: {str(e).removesuffix('; left unchanged')}")
         data = None

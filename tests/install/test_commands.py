@@ -157,8 +157,8 @@ def test_invalid_config_is_one_line_and_left_untouched(
     code, out, err = run(capsys, command, "--hermes-home", str(tmp_path))
     assert (code, out) == (1, "")
     assert err == (
-        f"hermes-hooks {command}: {config}:6:4: not valid YAML (expected <block end>, but found "
-        "'<block mapping start>'); left unchanged\n"
+        f"hermes-hooks {command}: {config}:6:4: not valid YAML (did not find expected key); "
+        "left unchanged\n"
     )
     assert config.read_bytes() == original
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
@@ -268,16 +268,20 @@ def test_home_and_profile_together_is_a_usage_error(
     )
 
 
-def test_without_ruamel_the_message_names_the_extra(
-    hermes_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("module", ["ruamel.yaml", "yaml"])
+def test_without_the_yaml_libraries_the_message_names_the_extra(
+    module: str,
+    hermes_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Without ruamel.yaml the tools say which extra to install, in one line."""
-    monkeypatch.setitem(sys.modules, "ruamel.yaml", None)
+    """Without PyYAML or ruamel.yaml the tools say which extra to install, in one line."""
+    monkeypatch.setitem(sys.modules, module, None)
     code, _, err = run(capsys, "install", "--hermes-home", str(hermes_home))
     assert code == 1
     assert err == (
-        "hermes-hooks install: needs ruamel.yaml to edit config.yaml without losing comments: "
-        "pip install 'hermes-hooks[install]'\n"
+        "hermes-hooks install: needs PyYAML (what Hermes reads config.yaml with) and "
+        "ruamel.yaml (to edit it without losing comments): pip install 'hermes-hooks[install]'\n"
     )
 
 
@@ -306,3 +310,120 @@ def test_install_as_a_real_process(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.startswith(f"hermes-hooks: installed into {home / 'config.yaml'}\n")
     assert (home / "config.yaml").read_text() == INSTALLED
+
+
+def test_a_symlink_planted_at_the_backup_path_is_replaced_not_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The old config (API keys and all) never lands on a planted symlink's target."""
+    config = tmp_path / "config.yaml"
+    config.write_text("model:\n  api_key: sk-secret\n")
+    config.chmod(0o600)
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    victim.chmod(0o644)
+    backup = tmp_path / "config.yaml.hermes-hooks.bak"
+    backup.symlink_to(victim)
+    code, _, err = run(capsys, "install", "--hermes-home", str(tmp_path))
+    assert (code, err) == (0, "")
+    assert victim.read_text() == "precious\n"
+    assert stat.S_IMODE(victim.stat().st_mode) == 0o644
+    assert not backup.is_symlink()
+    assert backup.read_text() == "model:\n  api_key: sk-secret\n"
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+
+
+def test_files_are_private_under_umask_000(tmp_path: Path) -> None:
+    """Under umask 000, a new home is 0700 at every level we create and the config 0600."""
+    home = tmp_path / "a" / "b" / "hermes"
+    code = (
+        "import os, sys; os.umask(0)\n"
+        "from hermes_hooks.cli import main\n"
+        f"sys.exit(main(['install', '--hermes-home', {str(home)!r}]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    for directory in (tmp_path / "a", tmp_path / "a" / "b", home):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / "config.yaml").stat().st_mode) == 0o600
+
+
+def test_the_backup_has_the_configs_mode_from_its_creation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A backup of a 0600 config is written 0600 from the start (never 0644, even briefly)."""
+    config = tmp_path / "config.yaml"
+    config.write_text("model:\n  api_key: sk-secret\n")
+    config.chmod(0o600)
+    seen: list[int] = []
+    real_fchmod = os.fchmod
+
+    def spy(fd: int, mode: int) -> None:
+        seen.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        real_fchmod(fd, mode)
+
+    import hermes_hooks.careful_files as careful
+
+    old_umask = os.umask(0)
+    try:
+        careful.os.fchmod = spy  # type: ignore[assignment]
+        code, _, _ = run(capsys, "install", "--hermes-home", str(tmp_path))
+    finally:
+        careful.os.fchmod = real_fchmod  # type: ignore[assignment]
+        os.umask(old_umask)
+    assert code == 0
+    assert seen
+    assert all(mode == 0o600 for mode in seen)
+    assert stat.S_IMODE((tmp_path / "config.yaml.hermes-hooks.bak").stat().st_mode) == 0o600
+
+
+def test_a_read_only_config_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A config without its owner's write bit is left as it is, with one line saying how to proceed."""
+    config = tmp_path / "config.yaml"
+    config.write_text("model:\n  default: m\n")
+    config.chmod(0o444)
+    code, out, err = run(capsys, "install", "--hermes-home", str(tmp_path))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"hermes-hooks install: {config} is read-only (mode 0444); left unchanged. Make it "
+        f"writable (chmod u+w {config}) and run this again\n"
+    )
+    assert config.read_text() == "model:\n  default: m\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
+
+
+def test_a_fifo_at_the_config_path_is_one_line_not_a_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO where config.yaml should be is refused at once (the open does not block)."""
+    config = tmp_path / "config.yaml"
+    os.mkfifo(config)
+    code, out, err = run(capsys, "install", "--hermes-home", str(tmp_path))
+    assert (code, out) == (1, "")
+    assert err == f"hermes-hooks install: {config} is a FIFO, not a regular file; left alone\n"
+
+
+def test_a_killed_installs_temp_file_is_cleaned_up_later(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A temp file of a dead writer, older than a minute, goes at the next write; a live one stays."""
+    config = tmp_path / "config.yaml"
+    config.write_text("model:\n  default: m\n")
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    stale = tmp_path / f".config.yaml.{dead.stdout.strip()}.0badc0de.tmp"
+    stale.write_text("half")
+    os.utime(stale, (1, 1))
+    live = tmp_path / f".config.yaml.{os.getppid()}.0badc0de.tmp"
+    live.write_text("someone else's")
+    os.utime(live, (1, 1))
+    code, _, _ = run(capsys, "install", "--hermes-home", str(tmp_path))
+    assert code == 0
+    assert not stale.exists()
+    assert live.exists()

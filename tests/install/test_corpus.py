@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ruamel.yaml import YAML
+import yaml
 
-from hermes_hooks.install import ConfigError, plan_install, plan_uninstall
+from hermes_hooks.hermes_config import ConfigError
+from hermes_hooks.install import plan_install
+from hermes_hooks.uninstall import plan_uninstall
 
 CONFIGS = Path(__file__).parent / "configs"
 EXPECTED = CONFIGS / "expected"
@@ -26,7 +28,7 @@ def read(path: Path) -> str:
 
 def hermes_view(text: str) -> object:
     """What Hermes' yaml.safe_load sees."""
-    return YAML(typ="safe", pure=True).load(text)
+    return yaml.safe_load(text)
 
 
 def test_the_corpus_is_what_we_think() -> None:
@@ -36,17 +38,38 @@ def test_the_corpus_is_what_we_think() -> None:
         "commented.yaml",
         "comments_only.yaml",
         "crlf.yaml",
+        "document_end_no_hooks.yaml",
+        "document_markers.yaml",
         "empty.yaml",
         "flow_style.yaml",
+        "hermes_default.yaml",
+        "hooks_empty_line.yaml",
         "hooks_empty_mapping.yaml",
         "hooks_null.yaml",
         "indented4.yaml",
         "no_hooks_key.yaml",
         "old_entry.yaml",
         "other_hooks.yaml",
+        "output_spill.yaml",
+        "tagged.yaml",
     ]
     assert b"\r\n" in (CONFIGS / "crlf.yaml").read_bytes()
     assert (CONFIGS / "empty.yaml").read_bytes() == b""
+
+
+def test_hermes_default_is_hermes_own_dump() -> None:
+    """hermes_default.yaml is Hermes 0.19.0's DEFAULT_CONFIG as Hermes writes it, `hooks: {}` and all.
+
+    Made with hermes-agent 0.19.0 installed: ``utils.atomic_yaml_write(path,
+    hermes_cli.config.DEFAULT_CONFIG)`` (its ``yaml.dump`` with Hermes' IndentDumper), which is
+    how Hermes writes a config.yaml.
+    """
+    text = read(CONFIGS / "hermes_default.yaml")
+    assert 15_000 < len(text) < 16_000
+    assert "\nhooks: {}\nhooks_auto_accept: false\n" in text
+    view = hermes_view(text)
+    assert isinstance(view, dict)
+    assert view["hooks"] == {}
 
 
 @pytest.mark.parametrize("name", CORPUS)
@@ -68,6 +91,9 @@ def test_install_changes_nothing_but_our_entries(name: str) -> None:
     }
     old_hooks = before.get("hooks") or {}
     for event, hooks in after["hooks"].items():
+        if event == "output_spill":  # a reserved section, not an event
+            assert hooks == old_hooks[event]
+            continue
         mine = [h for h in hooks if h.get("command") == ENTRIES.get(event)]
         theirs = [h for h in hooks if "hermes" not in str(h.get("command"))]
         assert len(mine) == (1 if event in ENTRIES else 0)
@@ -104,11 +130,38 @@ def test_uninstall_gives_back_the_users_file(name: str) -> None:
     assert plan_uninstall(read(EXPECTED / name)).new == want
 
 
-def test_uninstall_of_an_empty_hooks_block_drops_the_key() -> None:
-    """`hooks: {}` or `hooks:` emptied by uninstall goes, as Hermes' default is no hooks."""
-    assert read(EXPECTED / "hooks_null.uninstalled.yaml") == (
-        "model:\n  default: gpt-5\nhooks_auto_accept: false\n"
-    )
+@pytest.mark.parametrize(
+    "name", ["hooks_empty_mapping.yaml", "hooks_null.yaml", "hooks_empty_line.yaml"]
+)
+def test_an_empty_hooks_line_comes_back_after_uninstall(name: str) -> None:
+    """Install marks the `hooks:` line it filled with the original; uninstall restores that line."""
+    original = read(CONFIGS / name)
+    installed = plan_install(original, ENTRIES).new
+    head = next(line for line in installed.splitlines() if line.startswith("hooks:"))
+    assert head.startswith("hooks:  # hermes-hooks install replaced: ")
+    assert plan_uninstall(installed).new == original
+
+
+def test_a_tagged_scalar_in_another_entry_keeps_its_tag() -> None:
+    """`!!int "7"` in someone else's entry is the same bytes after install and after uninstall."""
+    installed = read(EXPECTED / "tagged.yaml")
+    assert '      timeout: !!int "7"\n' in installed
+    assert plan_uninstall(installed).new == read(CONFIGS / "tagged.yaml")
+
+
+def test_a_reserved_key_under_hooks_is_left_alone() -> None:
+    """`hooks.output_spill` (a section Hermes skips, not an event) is kept as it is."""
+    after = hermes_view(read(EXPECTED / "output_spill.yaml"))
+    assert isinstance(after, dict)
+    assert after["hooks"]["output_spill"] == {"max_bytes": 10000}
+
+
+def test_document_markers_stay_around_the_content() -> None:
+    """A new hooks block goes before a `...` end marker: the file stays one document."""
+    installed = read(EXPECTED / "document_end_no_hooks.yaml")
+    assert installed.startswith("---\n")
+    assert installed.endswith('stop"\n...\n')
+    assert isinstance(hermes_view(installed), dict)
 
 
 def test_an_older_entry_is_replaced_in_place_keeping_its_settings() -> None:
@@ -163,8 +216,7 @@ def test_a_bom_and_a_missing_final_newline_survive() -> None:
     [
         (
             "not_yaml.yaml",
-            "config.yaml:6:4: not valid YAML (expected <block end>, but found "
-            "'<block mapping start>'); left unchanged",
+            "config.yaml:6:4: not valid YAML (did not find expected key); left unchanged",
         ),
         (
             "hooks_list.yaml",
@@ -177,6 +229,12 @@ def test_a_bom_and_a_missing_final_newline_survive() -> None:
             "left unchanged",
         ),
         (
+            "alias_event_list.yaml",
+            "config.yaml:4: 'hooks.pre_llm_call' is an alias of the list at line 1; an entry "
+            "added there would change that list too; write the list out under 'pre_llm_call', "
+            "then run this again; left unchanged",
+        ),
+        (
             "top_level_list.yaml",
             "config.yaml:1: the top level is a list, not a mapping of settings; left unchanged",
         ),
@@ -185,9 +243,14 @@ def test_a_bom_and_a_missing_final_newline_survive() -> None:
 def test_a_config_we_will_not_edit_is_one_clear_line(name: str, message: str) -> None:
     """Install and uninstall refuse with the file, the line and the problem."""
     text = read(CONFIGS / "invalid" / name)
-    for plan in (lambda t: plan_install(t, ENTRIES, "config.yaml"), plan_uninstall):
+    with pytest.raises(ConfigError) as info:
+        plan_install(text, ENTRIES, "config.yaml")
+    assert str(info.value) == message
+    if "'hooks." in message:  # a list of ours cannot be there: uninstall has nothing to do
+        assert not plan_uninstall(text).changed
+    else:
         with pytest.raises(ConfigError) as info:
-            plan(text)
+            plan_uninstall(text)
         assert str(info.value) == message
 
 
@@ -208,6 +271,6 @@ def test_a_config_we_will_not_edit_is_one_clear_line(name: str, message: str) ->
 )
 def test_which_commands_are_ours(command: str, ours: bool) -> None:
     """Ours ends in `hermes-hooks SUB` or `-m hermes_hooks SUB`, as Hermes would split it."""
-    from hermes_hooks.install import is_our_command
+    from hermes_hooks.hermes_config import is_our_command
 
     assert is_our_command(command) is ours
