@@ -173,7 +173,7 @@ class HookLauncher:
     def spawn(self, spec: HookSpec, stdin: bytes, env: dict[str, str], run: HookRun) -> None:
         """Run one hook to its end (or the host's timeout) and record how it ended in ``run``."""
         try:
-            argv = self.host.argv(spec.command, env)
+            argv = self.host.argv_for(spec, env)
         except ValueError as e:
             run.spawn_error = f"command cannot be parsed ({e})"
             return

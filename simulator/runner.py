@@ -14,7 +14,6 @@ import json
 import shutil
 import sqlite3
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -88,7 +87,8 @@ class ScenarioRun:
             transcript_path=str(workdir / "transcript.jsonl"),
             now_ms=lambda: self.now_ms,
         )
-        self._background: list[threading.Thread] = []
+        # Hooks the host does not wait for, run when the step that fired them is over.
+        self._deferred: list[tuple[partial[None], HookRun]] = []
 
     @property
     def base_env(self) -> dict[str, str]:
@@ -105,6 +105,7 @@ class ScenarioRun:
                 self.result.turn_ms[number] = self.now_ms
             fired_before = len(self.result.firings)
             session.step(step)
+            self._run_deferred()
             if isinstance(step, Compact) and len(self.result.firings) == fired_before:
                 self.result.firings.append(
                     Firing(number, f"(compact {step.trigger})", self.now_ms,
@@ -113,8 +114,7 @@ class ScenarioRun:
             if number:
                 self.result.temporary_frames[number] = self._temporary_frames()
         session.exit()
-        for thread in self._background:
-            thread.join()
+        self._run_deferred()
         self.launcher.kill_leftovers()
         return self._collect()
 
@@ -160,12 +160,18 @@ class ScenarioRun:
         firing.runs = runs
         spawn = self.launcher.spawn
         jobs = [partial(spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
+        if wait and any(s.background for s in specs):  # async hooks: started, not awaited
+            self._deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
+                               if s.background]  # fmt: skip
+            jobs = [j for j, s in zip(jobs, specs, strict=True) if not s.background]
+            firing.runs = [r for r, s in zip(runs, specs, strict=True) if not s.background]
+            specs = [s for s in specs if not s.background]
         if not wait:
-            firing.effect = f"{host.title} does not wait for {event}"
-            for job, run in zip(jobs, runs, strict=True):
-                thread = threading.Thread(target=self._in_background, args=(job, run), daemon=True)
-                thread.start()
-                self._background.append(thread)
+            firing.effect = (
+                f"{host.title} does not wait for {event}; its hooks run after the step's other"
+                " hooks"
+            )
+            self._deferred.extend(zip(jobs, runs, strict=True))
             return firing
         if host.parallel and len(jobs) > 1 and not any(s.sequential for s in specs):
             with ThreadPoolExecutor(len(jobs)) as pool:
@@ -194,13 +200,21 @@ class ScenarioRun:
                 firing.loop_limit = verdict.loop_limit
         firing.reason = self.host.join_reasons(reasons)
 
-    def _in_background(self, job: partial[None], run: HookRun) -> None:
-        """A hook the host does not wait for: run it; what it sets for later hooks still counts."""
-        job()
-        verdict = self.host.read(run.event, run)
-        run.verdict = f"not awaited: {verdict.note}"
-        if verdict.env:
-            self.launcher.remember_env(verdict.env)
+    def _run_deferred(self) -> None:
+        """Run the hooks the host did not wait for, now that the step that fired them is over.
+
+        The host goes on without them, so the latest they can finish is after everything else
+        the step does: hooksim runs them then, one after another, and never races them against
+        other hooks. What they set for later hooks (Cursor's ``env``) reaches the next step's
+        hooks, as a hook that needs them to have finished first would see on a busy machine.
+        """
+        deferred, self._deferred = self._deferred, []
+        for job, run in deferred:
+            job()
+            verdict = self.host.read(run.event, run)
+            run.verdict = f"not awaited: {verdict.note}"
+            if verdict.env:
+                self.launcher.remember_env(verdict.env)
 
     def _temporary_frames(self) -> int:
         frames = self.workspace.frames

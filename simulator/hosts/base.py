@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from ..scenario import Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from .sources import Fact
 
 # The lifecycle points every host is described by, in session order.
 LIFECYCLE = (
@@ -54,6 +55,10 @@ class HookSpec:
     sequential: bool = False  # Gemini CLI: this group's hooks run one after another
     loop_limit: int | None = None  # Cursor's stop hooks: follow-ups allowed (None: no cap)
     fail_closed: bool = False  # Cursor: a crash or timeout blocks instead of failing open
+    args: tuple[str, ...] | None = None  # Claude Code's exec form: argv, no shell
+    shell: str | None = None  # Claude Code's ``shell`` field: the shell to run ``command`` with
+    background: bool = False  # ``async: true``: the host starts it and does not wait
+    shared_timeout_s: float | None = None  # a budget the event's hooks share (Claude SessionEnd)
 
 
 @dataclass
@@ -258,6 +263,10 @@ class Host:
     name: ClassVar[str]
     title: ClassVar[str]
     modelled: ClassVar[str]  # the version or documents this profile follows
+    versions: ClassVar[str] = ""  # the range ``hosts.<host>.version`` accepts, in words
+    checked: ClassVar[str] = ""  # how the facts were checked (source, docs, real binary)
+    facts: ClassVar[tuple[Fact, ...]] = ()  # every fact, with its sources
+    trust: ClassVar[str | None] = None  # hooks the host skips until trusted, in words
     events: ClassVar[dict[str, str | None]]  # LIFECYCLE point -> event name
     config_files: ClassVar[tuple[str, ...]]
     spawn: ClassVar[str]  # "exec" (argv, no shell) or "shell"
@@ -299,6 +308,14 @@ class Host:
         shell = shutil.which("bash") or "/bin/sh"
         return [shell, "-c", command]
 
+    def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
+        """The process for one configured hook (``argv`` of its command by default)."""
+        return self.argv(spec.command, env)
+
+    def unverified(self) -> list[Fact]:
+        """The facts nothing public settles."""
+        return [f for f in self.facts if f.unverified]
+
     def matches(self, spec: HookSpec, value: str | None) -> bool:
         """Whether a hook's matcher selects this firing: a matcher in ``match_all`` (or none)
         selects every firing; otherwise the regex must match ``value`` (``re.fullmatch``, or
@@ -337,6 +354,22 @@ class Host:
 
     def session(self, info: SessionInfo, fire: Fire) -> Session:
         return self.session_class(self, info, fire)
+
+
+def parse_version(title: str, version: str) -> tuple[int, ...]:
+    """``"v2.1.100"`` or ``"0.30.0"`` as a tuple of ints; a ValueError names the host."""
+    try:
+        return tuple(int(part) for part in version.removeprefix("v").split("."))
+    except ValueError:
+        raise ValueError(f"{title} version {version!r} is not like 1.2.3") from None
+
+
+def as_version(host: Host, version: str, changes: dict[str, Any]) -> Host:
+    """``host`` with some facts changed, as it was at ``version``."""
+    v = parse_version(host.title, version)
+    facts = {"modelled": f"v{version.removeprefix('v')} (by its history)", **changes}
+    name = f"{type(host).__name__}_{'_'.join(map(str, v))}"
+    return type(name, (type(host),), facts)()  # type: ignore[no-any-return]
 
 
 def read_json(path: Path) -> Any:
@@ -400,9 +433,16 @@ def parse_matcher_groups(
                     warnings.append(f"{where} is a {kind!r} hook; hooksim runs command hooks only")
                     continue
                 command = handler.get("command")
-                if not isinstance(command, str) or not command.strip():
+                args = handler.get("args")
+                if args is not None and not (
+                    isinstance(args, list) and args and all(isinstance(a, str) for a in args)
+                ):
+                    warnings.append(f"{where}: args {args!r} is not a list of strings; ignored")
+                    args = None
+                if (not isinstance(command, str) or not command.strip()) and args is None:
                     warnings.append(f"{where} has no command; skipped")
                     continue
+                shell = handler.get("shell")
                 timeout = next((handler[k] for k in timeout_keys if k in handler), None)
                 if timeout is not None and not isinstance(timeout, (int, float)):
                     warnings.append(f"{where}: timeout {timeout!r} is not a number; default used")
@@ -410,10 +450,13 @@ def parse_matcher_groups(
                 specs.append(
                     HookSpec(
                         event,
-                        command,
+                        command if isinstance(command, str) else " ".join(args or ()),
                         None if timeout is None else max(timeout * timeout_unit_s, min_timeout_s),
                         matcher if isinstance(matcher, str) else None,
                         sequential=bool(group.get("sequential", False)),
+                        args=tuple(args) if args is not None else None,
+                        shell=shell if isinstance(shell, str) else None,
+                        background=handler.get("async") is True,
                     )
                 )
     return specs, warnings

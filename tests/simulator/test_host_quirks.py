@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 from hooksim import expect
-from hooksim.hosts import HookRun, Host, Verdict
+from hooksim.hosts import HookRun, HookSpec, Host, Verdict
 from hooksim.hosts.claude_code import ClaudeCode, ClaudeSession
 from hooksim.hosts.codex import Codex, CodexSession
 from hooksim.hosts.cursor import Cursor
-from hooksim.hosts.gemini_cli import GeminiCli
+from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
 from hooksim.hosts.hermes import Hermes, HermesSession, block_message
 from hooksim.runner import run_scenario
 from hooksim.scenario import Compact, load_scenario
@@ -109,8 +110,53 @@ class CursorIgnoresFailClosed(Cursor):
 
 
 # --- Gemini CLI -----------------------------------------------------------------------------
-class GeminiAwaitsPreCompress(GeminiCli):
-    not_awaited = frozenset({"SessionEnd"})
+class GeminiPreCompressNotAwaited(GeminiCli):
+    not_awaited = frozenset({"PreCompress", "SessionEnd"})
+
+
+class _CompressOnlyWhenCompacting(GeminiSession):
+    def _request(self) -> None:
+        self.requests += 1
+
+
+class GeminiPreCompressOnlyAtCompaction(GeminiCli):
+    session_class = _CompressOnlyWhenCompacting
+
+
+class GeminiOldExitCodes(GeminiCli):
+    exit_codes_since_0_30 = False
+
+
+class GeminiWithoutHistory(GeminiCli):
+    def at_version(self, version: str) -> Host:
+        return self
+
+
+class GeminiAfterToolAdvisory(GeminiCli):
+    blocking = GeminiCli.blocking - {"AfterTool"}
+
+
+class GeminiAnchoredMatchers(GeminiCli):
+    match_search = False
+
+
+class GeminiRegexTriggers(GeminiCli):
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        if spec.matcher and value and spec.event not in ("BeforeTool", "AfterTool"):
+            return re.search(spec.matcher, value) is not None
+        return super().matches(spec, value)
+
+
+class _RetryWithoutBeforeAgent(GeminiSession):
+    def _before_agent(self, prompt: str) -> bool:
+        if self.requests:  # the retry: straight to the model
+            self._request()
+            return True
+        return super()._before_agent(prompt)
+
+
+class GeminiRetryWithoutBeforeAgent(GeminiCli):
+    session_class = _RetryWithoutBeforeAgent
 
 
 class GeminiAlwaysParallel(GeminiCli):
@@ -223,7 +269,20 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
     CursorPreCompactBlocks: ["cursor/04-precompact-observes-only.yaml"],
     CursorIgnoresFailClosed: ["cursor/05-exit-2-denies-prompt.yaml"],
-    GeminiAwaitsPreCompress: ["gemini-cli/01-precompress-not-awaited.yaml"],
+    GeminiPreCompressNotAwaited: [
+        "gemini-cli/01-precompress-awaited.yaml",
+        "gemini-cli/10-clear-awaits-session-end.yaml",
+    ],
+    GeminiPreCompressOnlyAtCompaction: [
+        "gemini-cli/01-precompress-awaited.yaml",
+        "across/memory-session.yaml",
+    ],
+    GeminiOldExitCodes: ["gemini-cli/05-exit-codes.yaml"],
+    GeminiWithoutHistory: ["gemini-cli/06-exit-codes-before-0.30.yaml"],
+    GeminiAfterToolAdvisory: ["gemini-cli/07-after-tool-deny.yaml"],
+    GeminiAnchoredMatchers: ["gemini-cli/08-matchers.yaml"],
+    GeminiRegexTriggers: ["gemini-cli/08-matchers.yaml"],
+    GeminiRetryWithoutBeforeAgent: ["gemini-cli/09-retry-fires-before-agent.yaml"],
     GeminiAlwaysParallel: ["gemini-cli/03-sequential-groups.yaml"],
     GeminiTimeoutInSeconds: ["gemini-cli/04-timeout-in-milliseconds.yaml"],
     GeminiKillsAtOnce: ["gemini-cli/04-timeout-in-milliseconds.yaml"],

@@ -124,7 +124,7 @@ def test_timelines_side_by_side() -> None:
     assert events["gemini-cli"] == [
         "SessionStart", "BeforeAgent", "AfterAgent",
         "PreCompress",
-        "BeforeAgent", "AfterAgent",
+        "BeforeAgent", "PreCompress", "AfterAgent",
         "SessionEnd", "SessionStart",
         "BeforeAgent", "AfterAgent",
         "SessionEnd",
@@ -220,7 +220,11 @@ BLOCK_JSON = '{"decision": "block", "reason": "no"}'
         ("cursor", "stop", run(2), False),
         ("gemini-cli", "AfterAgent", run(0, '{"decision": "deny", "reason": "r"}'), True),
         ("gemini-cli", "PreCompress", run(2, stderr="x"), False),
-        ("gemini-cli", "BeforeAgent", run(1, BLOCK_JSON), False),
+        ("gemini-cli", "BeforeAgent", run(1, BLOCK_JSON), True),  # JSON whatever the exit code
+        ("gemini-cli", "BeforeAgent", run(1, "not JSON"), False),  # exit 1: a warning
+        ("gemini-cli", "BeforeAgent", run(3, "no"), True),
+        ("gemini-cli", "BeforeAgent", run(2), False),  # silent: only a failed hook
+        ("gemini-cli", "BeforeAgent", run(2, stderr="why"), True),
         ("hermes", "pre_tool_call", run(2, stderr="x"), False),
         ("hermes", "pre_tool_call", run(1, '{"action": "block"}'), True),
         ("hermes", "post_llm_call", run(0, BLOCK_JSON), False),
