@@ -8,21 +8,31 @@ stdout empty or one JSON object. Anything else is a failed call.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
-import shlex
 import signal
 import subprocess
+import sys
 
 # Typing-only imports: ``typing`` and ``collections.abc`` cost milliseconds on every turn.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
     from typing import Any
 
 DEFAULT_MIND_CMD = "hive-mind"
 DEFAULT_TIMEOUT_S = 10.0
+# poll() takes an int of milliseconds: about 24.8 days is the most the platform can wait on.
+MAX_TIMEOUT_S = 2_147_483.0
+# What a call may print before it counts as failed: a bridge stuck printing must not make
+# the hook buffer gigabytes.
+MAX_OUTPUT_BYTES = 1 << 20
+MAX_STDERR_BYTES = 64 * 1024
+MAX_EXCERPT = 120
+_ECHO_WINDOW = 16
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 
 class BridgeError(Exception):
@@ -30,17 +40,50 @@ class BridgeError(Exception):
 
 
 def _timeout_from(env: Mapping[str, str]) -> float:
+    """The variable when finite and > 0, else the default; clamped to what poll() can wait."""
     raw = env.get("WAGGLE_BRIDGE_TIMEOUT_S", "")
     try:
         value = float(raw)
     except ValueError:
         return DEFAULT_TIMEOUT_S
-    return value if math.isfinite(value) and value > 0 else DEFAULT_TIMEOUT_S
+    if not (math.isfinite(value) and value > 0):
+        return DEFAULT_TIMEOUT_S
+    return min(value, MAX_TIMEOUT_S)
 
 
-def _first_line(data: bytes) -> str:
-    text = data.decode("utf-8", "replace").strip()
-    return text.splitlines()[0] if text else ""
+def _command_name(command: Sequence[str]) -> str:
+    # shlex.join without importing shlex on the hook's path: quote only what needs it.
+    return " ".join(
+        w if w and _PLAIN.issuperset(w) else "'" + w.replace("'", "'\"'\"'") + "'" for w in command
+    )
+
+
+def _encode(arguments: Mapping[str, Any]) -> bytes:
+    """The call's stdin; a lone surrogate (half an emoji) becomes U+FFFD instead of failing."""
+    text = json.dumps(arguments, ensure_ascii=False)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
+
+
+def _excerpt(data: bytes, sent: bytes) -> str:
+    """A short, single-line excerpt of the bridge's message for the user's one line.
+
+    Never payload-sized, never control characters; and when it quotes what we sent (a bridge
+    that echoes its input), it is not shown at all: that would put the user's text in
+    Hermes' log.
+    """
+    head = data[:4096].decode("utf-8", "replace").strip()
+    line = head.splitlines()[0].strip() if head else ""
+    if not line:
+        return ""
+    line = "".join(c if c.isprintable() else " " for c in line)
+    sent_text = sent.decode("utf-8", "replace")
+    windows = range(0, max(len(line) - _ECHO_WINDOW, 0) + 1, _ECHO_WINDOW // 2)
+    if len(line) >= _ECHO_WINDOW and any(line[i : i + _ECHO_WINDOW] in sent_text for i in windows):
+        return "(its message quotes what we sent it; not shown)"
+    return line if len(line) <= MAX_EXCERPT else line[: MAX_EXCERPT - 1] + "\u2026"
 
 
 class Bridge:
@@ -60,10 +103,15 @@ class Bridge:
         """Read ``WAGGLE_MIND_CMD`` and ``WAGGLE_BRIDGE_TIMEOUT_S``; raise BridgeError if unparseable."""
         env = os.environ if env is None else env
         raw = env.get("WAGGLE_MIND_CMD") or DEFAULT_MIND_CMD
-        try:
-            command = shlex.split(raw)
-        except ValueError as e:
-            raise BridgeError(f"WAGGLE_MIND_CMD cannot be parsed ({e})") from None
+        if _PLAIN.issuperset(raw.replace(" ", "")):
+            command = raw.split()  # a plain command: no need to import shlex on every turn
+        else:
+            import shlex
+
+            try:
+                command = shlex.split(raw)
+            except ValueError as e:
+                raise BridgeError(f"WAGGLE_MIND_CMD cannot be parsed ({e})") from None
         if not command:
             raise BridgeError("WAGGLE_MIND_CMD is blank")
         return cls(command, _timeout_from(env))
@@ -71,8 +119,8 @@ class Bridge:
     def call(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         """Run one call; return its JSON object (None for empty stdout) or raise BridgeError."""
         argv = [*self.command, "call", tool]
-        name = f"{shlex.join(self.command)} call {tool}"
-        stdin = json.dumps(arguments, ensure_ascii=False).encode()
+        name = f"{_command_name(self.command)} call {tool}"
+        stdin = _encode(arguments)
         try:
             # A session of its own, so that a timeout can kill the bridge *and* its children:
             # an orphaned grandchild holding our pipe would keep the hook alive past Hermes'
@@ -90,13 +138,20 @@ class Bridge:
             raise BridgeError(f"{name}: command not executable") from None
         except OSError as e:
             raise BridgeError(f"{name}: cannot start ({e.strerror or e})") from None
+        guard = _DeathGuard(proc.pid) if proc.pid > 0 else None
         try:
-            stdout, stderr = proc.communicate(stdin, timeout=self.timeout_s)
-        except subprocess.TimeoutExpired:
+            with _signals_end_the_call():
+                stdout, stderr = _exchange(proc, stdin, self.timeout_s, name)
+        except BaseException:
+            # A timeout, an oversized answer, a signal to the hook: the bridge's whole process
+            # group goes, and is reaped, before anything else happens.
             _kill_tree(proc)
-            raise BridgeError(f"{name} timed out after {self.timeout_s:g}s; killed") from None
+            raise
+        finally:
+            if guard is not None:
+                guard.release()
         if proc.returncode != 0:
-            detail = _first_line(stderr) or _first_line(stdout)
+            detail = _excerpt(stderr or stdout, stdin)
             raise BridgeError(
                 f"{name} exited {proc.returncode}" + (f": {detail}" if detail else "")
             )
@@ -143,12 +198,194 @@ class Bridge:
 
 
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+    if proc.pid > 0:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    else:  # not a process of the kernel's (an in-process stand-in)
         proc.kill()
     # Do not wait on the pipes: a grandchild that left our process group could hold them open.
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
     proc.wait()
+
+
+def _fileno(stream: object) -> int:
+    try:
+        return int(stream.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return -1
+
+
+def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
+    proc: subprocess.Popen[bytes], stdin: bytes, timeout_s: float, name: str
+) -> tuple[bytes, bytes]:
+    """Write stdin, read stdout (bounded) and stderr (kept bounded) until EOF and exit.
+
+    Raises BridgeError on timeout or when stdout passes MAX_OUTPUT_BYTES; the caller kills.
+    """
+    if _fileno(proc.stdout) < 0:  # an in-process stand-in without real pipes
+        try:
+            return proc.communicate(stdin, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
+    import select
+    import time
+
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    deadline = time.monotonic() + timeout_s
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    in_fd = proc.stdin.fileno()
+    out: list[bytes] = []
+    err: list[bytes] = []
+    out_size = err_size = 0
+    pending = memoryview(stdin)
+    poller = select.poll()
+    readable = select.POLLIN | select.POLLHUP | select.POLLERR
+    poller.register(out_fd, readable)
+    poller.register(err_fd, readable)
+    if pending:
+        os.set_blocking(in_fd, False)
+        poller.register(in_fd, select.POLLOUT | select.POLLERR)
+    else:
+        proc.stdin.close()
+    open_fds = {out_fd, err_fd}
+    while open_fds or pending:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed")
+        for fd, _event in poller.poll(min(left, MAX_TIMEOUT_S) * 1000):
+            if fd == in_fd:
+                try:
+                    pending = pending[os.write(in_fd, pending[:65536]) :]
+                except BlockingIOError:
+                    continue
+                except BrokenPipeError:  # the bridge stopped reading: its exit says why
+                    pending = pending[:0]
+                if not pending:
+                    poller.unregister(in_fd)
+                    proc.stdin.close()
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                poller.unregister(fd)
+                open_fds.discard(fd)
+            elif fd == out_fd:
+                out_size += len(chunk)
+                if out_size > MAX_OUTPUT_BYTES:
+                    raise BridgeError(f"{name} printed more than {MAX_OUTPUT_BYTES} bytes; killed")
+                out.append(chunk)
+            elif err_size < MAX_STDERR_BYTES:  # keep draining, keep only the start
+                err_size += len(chunk)
+                err.append(chunk)
+    proc.stdout.close()
+    proc.stderr.close()
+    left = max(deadline - time.monotonic(), 0.0)
+    try:
+        proc.wait(left)
+    except subprocess.TimeoutExpired:
+        raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
+    return b"".join(out), b"".join(err)
+
+
+class CallInterrupted(BaseException):
+    """The hook got SIGTERM or SIGHUP during a call: unwind, kill the bridge, stop.
+
+    A BaseException, like KeyboardInterrupt: nothing on the way may swallow it.
+    """
+
+
+@contextlib.contextmanager
+def _signals_end_the_call() -> Iterator[None]:
+    """SIGTERM and SIGHUP unwind the call (so the bridge is killed) instead of killing us.
+
+    SIGINT already unwinds as KeyboardInterrupt. SIGKILL cannot be caught: ``_DeathGuard``
+    covers it.
+    """
+
+    def end(signum: int, frame: object) -> None:
+        raise CallInterrupted(signum)
+
+    previous = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        # Not the main thread (ValueError): leave the handlers alone.
+        with contextlib.suppress(ValueError, OSError):
+            previous[signum] = signal.signal(signum, end)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+class _DeathGuard:
+    """A forked watcher that kills the bridge's process group if the hook dies mid-call.
+
+    The bridge runs in its own session (so a timeout can kill its children), which also puts
+    it out of reach of a signal sent to the hook: Hermes kills only its direct child on its
+    own timeout, with SIGKILL, which no handler sees. The watcher blocks on a pipe whose
+    write end only the hook holds; end of file without a word means the hook is gone, and
+    the watcher kills the group. ``release`` tells it the call ended normally.
+    """
+
+    __slots__ = ("_pid", "_write_fd")
+
+    def __init__(self, bridge_pid: int) -> None:
+        self._pid = self._write_fd = -1
+        threading = sys.modules.get("threading")
+        if threading is not None and threading.active_count() > 1:
+            # Forking a threaded process can deadlock the child; the hook itself never has
+            # threads (an embedding that does, such as a test run, goes without the watcher).
+            return
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no watcher is better than no call
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the watcher: nothing but a blocking read, then maybe a kill
+            try:
+                os.close(write_fd)
+                _close_other_fds(read_fd)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                word = b""
+                with contextlib.suppress(OSError):
+                    word = os.read(read_fd, 1)
+                if not word:
+                    with contextlib.suppress(OSError):
+                        os.killpg(bridge_pid, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.close(read_fd)
+        self._pid, self._write_fd = pid, write_fd
+
+    def release(self) -> None:
+        """The call is over (the bridge reaped): let the watcher go without killing."""
+        if self._pid < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.write(self._write_fd, b"x")
+        os.close(self._write_fd)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self._pid, 0)
+        self._pid = -1
+
+
+def _close_other_fds(keep: int) -> None:
+    # The watcher must not hold the bridge's pipes (or Hermes' stdout) open.
+    with contextlib.suppress(OSError):
+        os.closerange(3, keep)
+    with contextlib.suppress(OSError):
+        os.closerange(keep + 1, 1 << 16)
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, fd)
+            os.close(devnull)

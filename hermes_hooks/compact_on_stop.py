@@ -32,12 +32,18 @@ import sys
 import time
 
 from .bridge import BridgeError
+from .careful_files import (
+    UnsafeFileError,
+    make_private_dirs,
+    open_lock_file,
+    read_regular_file,
+    replace_file,
+)
 from .paths import compact_state_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
-    from typing import IO
 
     from .bridge import Bridge
 
@@ -76,10 +82,17 @@ def resolve_window_ms(
 
 
 def read_last_compact_ts(path: str) -> int | None:
-    """The stored epoch milliseconds, or None for missing, unreadable or garbage content."""
+    """The stored epoch milliseconds, or None for missing, unreadable or garbage content.
+
+    Raises UnsafeFileError when something other than a regular file is at ``path`` (a FIFO
+    would block a plain open forever): the gate skips, with one line.
+    """
     try:
-        with open(path, encoding="ascii") as f:
-            text = f.read(64).strip()
+        text = read_regular_file(path, 64).decode("ascii").strip()
+    except UnsafeFileError:
+        if os.path.islink(path):
+            return None  # not ours to follow: "never", and the write replaces the link
+        raise
     except (OSError, UnicodeDecodeError):
         return None
     return int(text) if text.isdigit() else None
@@ -88,23 +101,10 @@ def read_last_compact_ts(path: str) -> int | None:
 def write_last_compact_ts(path: str, ts: int) -> None:
     """Atomically replace the state file with ``ts``: a kill at any instant leaves old or new.
 
-    The temporary name carries our pid, so concurrent writers never share one. (Not
-    ``tempfile``: its import costs the hook more than the whole write.)
+    ``careful_files.replace_file``: an ``O_EXCL | O_NOFOLLOW`` temp file of our own, 0600 from
+    its creation, renamed over the state; temp files of killed writers are cleaned up.
     """
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # a leftover file of a dead process with our pid keeps its mode
-        os.write(fd, str(ts).encode("ascii"))
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, path)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    replace_file(path, str(ts).encode("ascii"), mode=0o600)
 
 
 def _now_ms() -> int:
@@ -115,40 +115,32 @@ def _log(message: str) -> None:
     print(f"hermes-hooks stop: {message}", file=sys.stderr)
 
 
-def _ensure_dir(directory: str) -> None:
-    """Create the Hermes home 0700 if missing; an existing directory keeps its mode.
-
-    Without it, a flag set before Hermes ever created its home would fail every write and the
-    gate would silently degrade to compacting on every turn.
-    """
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-
-
 @contextlib.contextmanager
 def _try_lock(path: str) -> Iterator[bool]:
     """Yield True when we hold the lock (or locking is impossible), False when another holds it.
 
     A lock file that cannot be opened (unwritable home) does not stop compaction: the gate
-    degrades to the design's unlocked behaviour rather than to never compacting.
+    degrades to the design's unlocked behaviour rather than to never compacting. Something
+    other than a regular file at the lock path raises UnsafeFileError: the gate skips.
     """
     try:
-        handle: IO[str] | None = open(path, "a")  # noqa: SIM115 - closed below
+        fd = open_lock_file(path)
+    except UnsafeFileError:
+        raise
     except OSError:
-        handle = None
-    if handle is None:
         yield True
         return
     try:
         import fcntl
 
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             yield False
             return
         yield True
     finally:
-        handle.close()
+        os.close(fd)
 
 
 def maybe_compact_on_stop(
@@ -166,6 +158,9 @@ def maybe_compact_on_stop(
         return _compact_if_due(
             bridge, now or _now_ms, hermes_home, resolve_window_ms(env, window_ms)
         )
+    except UnsafeFileError as e:  # a FIFO, socket or device where our files go
+        _log(f"compaction skipped: {e}")
+        return CompactOutcome.FAILED
     except Exception as e:  # the error boundary of the gate: compaction is best effort
         _log(f"compaction skipped: {type(e).__name__}: {e}")
         return CompactOutcome.FAILED
@@ -178,8 +173,10 @@ def _compact_if_due(
     window: float,
 ) -> CompactOutcome:
     path = compact_state_path(hermes_home)
+    # Created 0700 at every level whatever the umask; without it, a flag set before Hermes
+    # ever created its home would fail every write and compact on every turn.
     with contextlib.suppress(OSError):  # reported once, when the timestamp cannot be written
-        _ensure_dir(os.path.dirname(path))
+        make_private_dirs(os.path.dirname(path))
     with _try_lock(path + ".lock") as locked:
         if not locked:
             return CompactOutcome.LOCKED

@@ -47,13 +47,66 @@ def user_prompt_submit(payload: HermesPayload, ctx: HookContext) -> None:
         )
 
 
-def stop(payload: HermesPayload, ctx: HookContext) -> None:
-    """Save the assistant's response, then maybe compact.
+# What Hermes 0.19.0 writes in the assistant's place, read from its source:
+# - agent/conversation_loop.py: after empty retries the turn's last message is "(empty)",
+#   marked ``_empty_terminal_sentinel``; on a local processing error, or repeated errors near
+#   the iteration limit, Hermes appends an assistant message of its own with these prefixes;
+# - agent/turn_finalizer.py: the turn-completion explainer ("⚠️ No reply: ...") replaces an
+#   empty reply, or is appended after "\n\n" to a cut-off fragment; the failed-file-edit
+#   footer is appended after "\n\n" too. Neither reaches the turn's messages.
+_EMPTY_SENTINEL = "(empty)"
+_EXPLANATION_PREFIX = "\u26a0\ufe0f No reply: "
+_HERMES_ERROR_PREFIXES = (
+    "I apologize, but I encountered an error while processing the model response: ",
+    "I apologize, but I encountered repeated errors: ",
+)
 
-    Save first: a failed save raises and skips compaction (the capture is the priority). A turn
-    with nothing to save still reaches the gate: maintenance is not tied to this turn's text.
+
+def assistant_said(payload: HermesPayload) -> str:
+    """The part of ``assistant_response`` the model said; ``""`` when it is all Hermes' text.
+
+    ``conversation_history`` carries the turn's messages, which Hermes' substitutions do not
+    reach: when the turn's last message is not a reply of the model (the empty-reply
+    sentinel, a tool result, or one of Hermes' error messages), the response is Hermes'
+    explanation; when it is, and the response is that reply followed by a blank line and
+    more, the more is Hermes' (explainer, file-edit footer). Without a history of that
+    shape, the response is taken as it is: nothing tells it apart.
     """
     response = payload.text("assistant_response")
+    history = payload.extra.get("conversation_history")
+    last = history[-1] if isinstance(history, list) and history else None
+    if not isinstance(last, dict) or last.get("role") == "user":
+        return "" if response.startswith(_EXPLANATION_PREFIX) else response
+    if last.get("role") != "assistant" or last.get("_empty_terminal_sentinel") is True:
+        return ""
+    content = _text_of(last.get("content")).strip()
+    if content == _EMPTY_SENTINEL or content.startswith(_HERMES_ERROR_PREFIXES):
+        return ""
+    if content and response != content and response.startswith(content + "\n\n"):
+        return content
+    return response
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts: keep the text ones
+        return "".join(
+            str(part["text"])
+            for part in content
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def stop(payload: HermesPayload, ctx: HookContext) -> None:
+    """Save what the assistant said, then maybe compact.
+
+    Save first: a failed save raises and skips compaction (the capture is the priority). A turn
+    with nothing to save, or whose reply is Hermes' own text (see ``assistant_said``), still
+    reaches the gate: maintenance is not tied to this turn's text.
+    """
+    response = assistant_said(payload)
     if response:
         ctx.bridge.save_memory(
             response,

@@ -44,7 +44,7 @@ def parse_payload(data: bytes) -> HermesPayload:
     if not text.strip():
         raise PayloadError("empty payload on stdin")
     try:
-        raw = json.loads(text)
+        raw = _loads(text)
     except json.JSONDecodeError as e:
         raise PayloadError(
             f"payload is not valid JSON (line {e.lineno}, column {e.colno})"
@@ -60,6 +60,38 @@ def parse_payload(data: bytes) -> HermesPayload:
         cwd=_str(raw.get("cwd")),
         extra=extra,
     )
+
+
+def _big_int(digits: str) -> Any:
+    # Over Python's int-from-string limit (4,300 digits): nothing of ours reads such a field,
+    # so keep it as the text it was rather than lose the payload.
+    try:
+        return int(digits)
+    except ValueError:
+        return digits
+
+
+def _loads(text: str) -> Any:
+    """``json.loads``, but every legal payload loads.
+
+    An integer past the digit limit is kept as its text; nesting deeper than the recursion
+    limit (in fields we never read, such as ``tool_input``) is read by a shallow scan that
+    keeps the top level and ``extra``'s own fields and skips deeper values.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the int digit limit
+        try:
+            return json.loads(text, parse_int=_big_int)
+        except RecursionError:
+            pass
+    except RecursionError:
+        pass
+    from .shallow_json import load_shallow
+
+    return load_shallow(text, keep=("extra",))
 
 
 def _str(value: Any) -> str:

@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 
-from .bridge import Bridge, BridgeError
+from .bridge import Bridge, BridgeError, CallInterrupted
 from .hooks import HookContext
 from .payload import PayloadError, parse_payload
 
@@ -46,6 +46,8 @@ def run_hook(binding: Binding, stdin: BinaryIO | None = None) -> int:
         _report(binding, f"internal error: {type(e).__name__}: {e}")
     except KeyboardInterrupt:
         _report(binding, "interrupted")
+    except CallInterrupted as e:
+        _report(binding, f"ended by signal {e.args[0]}")
     return 0
 
 

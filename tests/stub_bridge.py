@@ -4,7 +4,8 @@ Each call appends ``{"tool", "arguments", "pid"}`` to ``$STUB_BRIDGE_LOG``. The 
 n-th call of a tool is the n-th item of ``$STUB_BRIDGE_<TOOL>`` (comma-separated; the last item
 repeats; default ``ok``): ``ok`` prints ``{"ok": true}``, ``empty`` prints nothing, ``fail``
 exits 1, ``exitN`` exits N, ``garbage`` prints a non-JSON line, ``list`` prints a JSON array,
-``hang`` sleeps for an hour (in a child process too, to test that the whole tree is killed).
+``hang`` sleeps for an hour (in a child process too, to test that the whole tree is killed),
+``flood`` prints without end, ``echo`` copies its stdin to stderr and exits 1.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def main() -> int:
         return 1
     elif outcome.startswith("exit"):
         return int(outcome[4:])
+    elif outcome == "flood":
+        chunk = b"y\n" * 32768
+        while True:
+            sys.stdout.buffer.write(chunk)
+    elif outcome == "echo":
+        print(json.dumps(arguments), file=sys.stderr)
+        return 1
     elif outcome == "hang":
         # A grandchild keeps the pipe open: only killing the process group ends the call.
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])

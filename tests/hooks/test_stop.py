@@ -349,3 +349,105 @@ def test_hook_command_with_extra_arguments_says_so(capsys: pytest.CaptureFixture
     out, err = capsys.readouterr()
     assert out == ""
     assert err.endswith("hermes-hooks: error: unrecognized arguments: extra\n")
+
+
+EXPLANATION = (
+    "\u26a0\ufe0f No reply: the model returned empty content after retries and any fallback "
+    "providers. Try `continue`, switch model/provider, or inspect the tool output above."
+)
+
+
+def _turn(*messages: dict[str, object]) -> list[dict[str, object]]:
+    return [{"role": "user", "content": "What is the answer?"}, *messages]
+
+
+@freeze_time(NOW)
+@pytest.mark.parametrize(
+    ("response", "history", "saved"),
+    [
+        pytest.param(
+            EXPLANATION,
+            _turn({"role": "assistant", "content": "(empty)", "_empty_terminal_sentinel": True}),
+            None,
+            id="empty-reply-explained",
+        ),
+        pytest.param(
+            EXPLANATION,
+            _turn({"role": "assistant", "content": "(empty)"}),
+            None,
+            id="empty-sentinel-without-its-flag",
+        ),
+        pytest.param(
+            "The\n\n" + EXPLANATION,
+            _turn({"role": "assistant", "content": "The"}),
+            "The",
+            id="fragment-then-explanation",
+        ),
+        pytest.param(
+            "Edited both files.\n\n\u26a0\ufe0f 1 file edit failed: a.py",
+            _turn({"role": "assistant", "content": "Edited both files.  "}),
+            "Edited both files.",
+            id="failed-edit-footer",
+        ),
+        pytest.param(
+            "I apologize, but I encountered repeated errors: boom",
+            _turn(
+                {
+                    "role": "assistant",
+                    "content": "I apologize, but I encountered repeated errors: boom",
+                }
+            ),
+            None,
+            id="hermes-error-message",
+        ),
+        pytest.param(
+            EXPLANATION,
+            _turn(
+                {"role": "assistant", "tool_calls": [{"id": "c1"}]},
+                {"role": "tool", "content": "{}"},
+            ),
+            None,
+            id="turn-ended-on-a-tool-result",
+        ),
+        pytest.param(EXPLANATION, [], None, id="explanation-without-history"),
+        pytest.param(
+            "It is 42.",
+            _turn({"role": "assistant", "content": "It is 42."}),
+            "It is 42.",
+            id="a-plain-reply",
+        ),
+        pytest.param(
+            "Answer: \n\nsecond paragraph",
+            _turn({"role": "assistant", "content": "Answer: \n\nsecond paragraph"}),
+            "Answer: \n\nsecond paragraph",
+            id="a-reply-with-blank-lines",
+        ),
+        pytest.param(
+            "It is 42.",
+            _turn({"role": "assistant", "content": [{"type": "text", "text": "It is 42."}]}),
+            "It is 42.",
+            id="content-parts",
+        ),
+    ],
+)
+def test_stop_saves_only_what_the_assistant_said(
+    response: str,
+    history: list[dict[str, object]],
+    saved: str | None,
+    enabled: None,
+    fp: FakeProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Hermes' own text in the reply (explanation, footer, error) is not saved; the gate still runs."""
+    received: list[bytes] = []
+    fp.register(SAVE, stdin_callable=received.append)
+    fp.register(CLEANUP)
+    payload = stop_payload(response, conversation_history=history)
+    assert run(["stop"], payload, monkeypatch) == 0
+    assert capsys.readouterr() == ("", "")
+    if saved is None:
+        assert tools(fp) == ["cleanup_frames"]
+    else:
+        assert tools(fp) == ["save_memory", "cleanup_frames"]
+        assert json.loads(received[0])["content"] == saved
