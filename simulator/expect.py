@@ -221,6 +221,21 @@ def _effects(result: RunResult, want: list[str]) -> list[str]:
     ]
 
 
+def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
+    if want == "allow":
+        return []
+    got = result.leaks
+    if len(got) == want:
+        return []
+    shown = "; ".join(
+        f"pid {leak.pid} {leak.command[:80]!r} left by {leak.hook}" for leak in got[:5]
+    )
+    return [
+        f"processes left running by hooks: expected {want}, got {len(got)}"
+        + (f" ({shown})" if shown else "")
+    ]
+
+
 CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "exit_codes": _exit_codes,
     "stdout": _stdout,
@@ -241,12 +256,20 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "context_at_turn": _context_at_turn,
     "context_never": _context_never,
     "effects": _effects,
+    "leaked_processes": _leaked_processes,
 }
 
 
 def check(result: RunResult) -> list[str]:
-    """All failures of the scenario's expectations, in the order they are written."""
+    """All failures of the scenario's expectations, in the order they are written.
+
+    ``leaked_processes`` is checked even when not written: a hook must leave nothing running
+    unless the scenario says so.
+    """
     failures: list[str] = []
-    for key, want in result.scenario.expect.items():
+    expect = result.scenario.expect
+    for key, want in expect.items():
         failures.extend(CHECKS[key](result, want))
+    if "leaked_processes" not in expect:
+        failures.extend(_leaked_processes(result, 0))
     return failures

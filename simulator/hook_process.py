@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .hosts import HookRun, HookSpec, Host, SessionInfo
+from .leaks import LeakWatch
 from .scenario import Scenario
 
 CHILD_DIR = Path(__file__).with_name("_child")
@@ -112,6 +113,7 @@ class HookLauncher:
         self._lock = threading.Lock()
         self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
         self._left_behind: list[int] = []  # process groups of hooks killed on timeout
+        self.leaks = LeakWatch()
         self.base_env = self._base_env()
 
     def _base_env(self) -> dict[str, str]:
@@ -178,17 +180,20 @@ class HookLauncher:
             run.spawn_error = f"command cannot be parsed ({e})"
             return
         timeout = self.host.timeout_s(spec, env)
+        env = {**env, **self.leaks.tag(run)}  # every process the hook starts carries its id
         started = time.monotonic()
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-                cwd=self.workspace.project,
-                start_new_session=True,  # ours, not the host's: lets us clean up a leaked tree
-            )
+            with self.leaks.spawning():
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=env,
+                    cwd=self.workspace.project,
+                    start_new_session=True,  # ours, not the host's: a leak is told by its session
+                )
+                self.leaks.started(env, proc.pid)
         except FileNotFoundError:
             run.spawn_error = "command not found"
             return
@@ -205,6 +210,8 @@ class HookLauncher:
             run.timed_out = True
             out, err = self._stop_after_timeout(proc)
         run.duration_s = time.monotonic() - started
+        self.leaks.ended(env, proc.pid)
+        self.leaks.scan()
         run.exit_code = proc.returncode
         run.stdout = out.decode("utf-8", "replace")
         run.stderr = err.decode("utf-8", "replace")
@@ -233,7 +240,9 @@ class HookLauncher:
         return b"", b""
 
     def kill_leftovers(self) -> None:
-        """What a killed hook left running dies with the run."""
+        """What the hooks left running (found one last time) dies with the run."""
+        self.leaks.scan()
+        self.leaks.kill_all()
         with self._lock:
             groups, self._left_behind = self._left_behind, []
         for group in groups:

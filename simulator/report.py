@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .hosts import Firing
+from .leaks import LeakedProcess
 from .runner import RunResult
 
 
@@ -89,15 +90,25 @@ def timeline(result: RunResult, *, stdin: bool = False) -> str:
                 lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
             elif run.stdout.strip():
                 lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
+            for leak in (leak for leak in result.leaks if leak.run is run):
+                lines.append(f"{pad}left running: {leak_text(leak)}")
         lines += [
             f"{pad}{_call_line(call)} (by a process outside the hooks)"
             for call in orphans.pop((firing.turn, firing.event), [])
         ]
         if firing.effect:
             lines.append(f"{pad}=> {firing.effect}")
+    for leak in (leak for leak in result.leaks if leak.run is None):
+        lines.append(f"  left running by {leak.hook}: {leak_text(leak)}")
     for warning in result.warnings:
         lines.append(f"  {title} would warn: {warning}")
     return "\n".join(lines)
+
+
+def leak_text(leak: LeakedProcess) -> str:
+    """One leaked process in words: pid, command, and whether it left the hook's session."""
+    where = "in a session of its own" if leak.own_session else "in the hook's session"
+    return f"pid {leak.pid} {leak.command[:120]} ({where})"
 
 
 def failure_text(outcome: Outcome) -> str:
@@ -185,6 +196,17 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             ]
             entry["bridge_calls"] = o.result.calls
             entry["state_file"] = o.result.state_file
+            entry["leaked_processes"] = [
+                {
+                    "pid": leak.pid,
+                    "command": leak.command,
+                    "own_session": leak.own_session,
+                    "hook": None if leak.run is None else o.result.runs.index(leak.run),
+                    "turn": None if leak.run is None else leak.run.turn,
+                    "event": None if leak.run is None else leak.run.event,
+                }
+                for leak in o.result.leaks
+            ]
             if o.result.workdir is not None and o.result.workdir.exists():
                 entry["workdir"] = str(o.result.workdir)
         out.append(entry)

@@ -23,6 +23,7 @@ from typing import Any
 from .attribution import attribute
 from .hook_process import HookLauncher, SetupError, Workspace, faketime_library
 from .hosts import ConfigError, Firing, HookRun, Host, SessionInfo, UnknownHost, get_host
+from .leaks import LeakedProcess
 from .scenario import Compact, Scenario
 
 __all__ = [
@@ -48,6 +49,8 @@ class RunResult:
     warnings: list[str] = field(default_factory=list)
     workdir: Path | None = None
     host_title: str = "Hermes"
+    leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
+    leak_detection: bool = True  # False where leaked processes cannot be seen (not Linux)
 
 
 def default_hooks_block() -> dict[str, list[dict[str, str]]]:
@@ -116,6 +119,8 @@ class ScenarioRun:
         session.exit()
         self._run_deferred()
         self.launcher.kill_leftovers()
+        self.result.leaks = list(self.launcher.leaks.found)
+        self.result.leak_detection = self.launcher.leaks.available
         return self._collect()
 
     def _collect(self) -> RunResult:

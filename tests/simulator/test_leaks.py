@@ -1,0 +1,128 @@
+"""Leaked processes: what a hook leaves running is named, fails the run unless allowed, and dies."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+from hooksim.runner import run_scenario
+from hooksim.scenario import load_scenario
+
+from tests.processes import alive
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="leaked processes are detected on Linux only"
+)
+
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
+LEAKY = SCENARIOS / "hooks" / "leaky_hook.py"
+SHIPPED = SCENARIOS / "across" / "leaked-processes.yaml"
+
+
+def leaky(mode: str) -> str:
+    return shlex.join([sys.executable, str(LEAKY), mode])
+
+
+def scenario(tmp_path: Path, tool: str, hooks: str, expect: str = "") -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        f"name: leaks\ntool: {tool}\nturns:\n  - {{user: hi, assistant: ok}}\n"
+        f"hooks:\n{hooks}\n" + (f"expect:\n{expect}\n" if expect else "")
+    )
+    return path
+
+
+def stop_hooks(tool: str, commands: list[str]) -> str:
+    """The turn-end hooks of ``tool``, in its own config shape."""
+    if tool == "hermes":
+        return "  post_llm_call:\n" + "".join(f"    - command: {json.dumps(c)}\n" for c in commands)
+    if tool == "cursor":
+        return "  stop:\n" + "".join(f"    - command: {json.dumps(c)}\n" for c in commands)
+    event = "AfterAgent" if tool == "gemini-cli" else "Stop"
+    entries = "".join(f"        - {{type: command, command: {json.dumps(c)}}}\n" for c in commands)
+    return f"  {event}:\n    - hooks:\n{entries}"
+
+
+@pytest.mark.parametrize("tool", ["hermes", "claude-code", "codex", "cursor", "gemini-cli"])
+def test_each_way_of_leaking_is_named_with_its_hook(tmp_path: Path, tool: str) -> None:
+    """A background child, a setsid child and a double-forked grandchild are each reported."""
+    modes = ["background", "setsid", "double-fork"]
+    path = scenario(tmp_path, tool, stop_hooks(tool, [leaky(m) for m in modes]))
+    result = run_scenario(load_scenario(path))
+    assert [leak.command for leak in result.leaks] == ["sleep 300"] * 3
+    by_mode = {leak.run.command.split()[-1]: leak for leak in result.leaks if leak.run}
+    assert sorted(by_mode) == sorted(modes)
+    assert not by_mode["background"].own_session
+    assert by_mode["setsid"].own_session
+    assert by_mode["double-fork"].own_session
+    assert {leak.run.event for leak in result.leaks if leak.run} == {
+        {"hermes": "post_llm_call", "cursor": "stop", "gemini-cli": "AfterAgent"}.get(tool, "Stop")
+    }
+    for leak in result.leaks:
+        assert not alive(leak.pid), "leaked processes die with the scenario"
+
+
+def test_a_leak_fails_the_run_unless_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No allowance means 0: the failure names pid, command and hook, and the timeline shows it."""
+    path = scenario(tmp_path, "claude-code", stop_hooks("claude-code", [leaky("background")]))
+    assert main(["run", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "processes left running by hooks: expected 0, got 1 (pid " in out
+    assert "'sleep 300' left by Stop at turn 1" in out
+    assert "left running: pid " in out
+    assert "sleep 300 (in the hook's session)" in out
+
+
+@pytest.mark.parametrize(("allowance", "code"), [("allow", 0), ("1", 0), ("2", 1)])
+def test_the_scenario_allows_leaks_by_count_or_at_all(
+    tmp_path: Path, allowance: str, code: int
+) -> None:
+    """``leaked_processes: allow`` passes any number; a count must match exactly."""
+    hooks = stop_hooks("codex", [leaky("setsid")])
+    path = scenario(tmp_path, "codex", hooks, f"  leaked_processes: {allowance}")
+    assert main(["run", str(path)]) == code
+
+
+def test_leaks_are_in_the_json_report(tmp_path: Path) -> None:
+    """--json lists each leaked process with its pid, command, session and the hook's index."""
+    hooks = stop_hooks("hermes", ["true", leaky("double-fork")])
+    path = scenario(tmp_path, "hermes", hooks, "  leaked_processes: 1")
+    assert main(["run", str(path), "--json", str(tmp_path / "run.json")]) == 0
+    (entry,) = json.loads((tmp_path / "run.json").read_text())
+    (leak,) = entry["leaked_processes"]
+    assert leak["command"] == "sleep 300"
+    assert leak["own_session"] is True
+    assert (leak["hook"], leak["turn"], leak["event"]) == (1, 1, "post_llm_call")
+    assert entry["hooks"][leak["hook"]]["command"].endswith("double-fork")
+
+
+def test_a_process_that_clears_its_environment_is_still_attributed(tmp_path: Path) -> None:
+    """Without the hook's variable, the session the hook started tells whose it is."""
+    hooks = stop_hooks("cursor", ["true", "env -i sleep 300 >/dev/null 2>&1 &"])
+    path = scenario(tmp_path, "cursor", hooks, "  leaked_processes: 1")
+    result = run_scenario(load_scenario(path))
+    (leak,) = result.leaks
+    assert leak.run is result.runs[1]
+
+
+def test_a_hook_that_waits_for_its_children_leaks_nothing(tmp_path: Path) -> None:
+    """Children reaped before the hook exits, and the mock bridge it calls, are not leaks."""
+    hooks = stop_hooks("gemini-cli", ["sleep 0 & wait; echo {} | $WAGGLE_MIND_CMD call ping"])
+    result = run_scenario(load_scenario(scenario(tmp_path, "gemini-cli", hooks)))
+    assert result.runs[0].exit_code == 0
+    assert result.leaks == []
+
+
+def test_the_shipped_scenario_catches_six_on_every_host() -> None:
+    """scenarios/across/leaked-processes.yaml passes on all five hosts with its six leaks."""
+    scenario_ = load_scenario(SHIPPED)
+    for tool in scenario_.tools():
+        result = run_scenario(scenario_, tool=tool)
+        assert len(result.leaks) == 6, tool
+        assert all(leak.run is not None for leak in result.leaks), tool
