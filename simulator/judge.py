@@ -41,15 +41,18 @@ def run_on(
 def run_one(
     path: Path,
     *,
+    scenario: Scenario | None = None,
     tool: str | None = None,
     hooks_config: str | None = None,
     keep_workdir: bool = False,
 ) -> list[Outcome]:
-    """Load, run and check one scenario file on each of its hosts; never raises for bad input."""
-    try:
-        scenario = load_scenario(path)
-    except ScenarioError as e:
-        return [Outcome(path, path.stem, [], error=str(e))]
+    """Load (unless given), run and check one scenario file on each of its hosts; never raises for
+    bad input."""
+    if scenario is None:
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError as e:
+            return [Outcome(path, path.stem, [], error=str(e))]
     # A config file belongs to one host: --tool's, or Hermes'.
     tools = scenario.tools(tool or ("hermes" if hooks_config else None))
     labelled = len(tools) > 1 or tools != ["hermes"]

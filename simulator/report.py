@@ -111,15 +111,26 @@ def leak_text(leak: LeakedProcess) -> str:
     return f"pid {leak.pid} {leak.command[:120]} ({where})"
 
 
-def failure_text(outcome: Outcome) -> str:
-    """Expected and actual side by side, then the timeline."""
+def failure_text(outcome: Outcome, *, stdin: bool = False) -> str:
+    """Expected and actual side by side, then the timeline (``stdin``: with each hook's)."""
     if outcome.error:
-        return outcome.error
+        return "\n".join(f"  {line}" for line in outcome.error.splitlines())
     parts = [f"  {line}" for line in outcome.failures]
     if outcome.result is not None:
         parts.append("  timeline:")
-        parts.append(timeline(outcome.result))
+        parts.append(timeline(outcome.result, stdin=stdin))
     return "\n".join(parts)
+
+
+def summary(outcomes: list[Outcome], seconds: float) -> str:
+    """``70 passed, 1 failed, 1 error in 68.2s``: errors (could not load or start) apart."""
+    passed = sum(o.passed for o in outcomes)
+    errors = sum(o.error is not None for o in outcomes)
+    failed = len(outcomes) - passed - errors
+    parts = [f"{passed} passed", f"{failed} failed"]
+    if errors:
+        parts.append(f"{errors} error{'s' if errors != 1 else ''}")
+    return ", ".join(parts) + f" in {seconds:.1f}s"
 
 
 def write_junit(outcomes: list[Outcome], path: str | Path) -> None:

@@ -105,6 +105,7 @@ class Scenario:
     expect: dict[str, Any] = field(default_factory=dict)
     hosts: dict[str, HostPart] = field(default_factory=dict)
     version: str | None = None  # set by on(): the version of the host it runs on
+    timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
@@ -356,6 +357,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         temporary_ttl_s=ttl,
         expect=expect,
         hosts=hosts,
+        timeline=data.get("timeline", "on_failure"),
     )
 
 

@@ -7,7 +7,9 @@ A subcommand module has ``register(add_parser)``: it adds its parser with
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
 
@@ -23,6 +25,23 @@ def check_tool(tool: str | None, option: str = "--tool") -> str | None:
         get_host(tool)
     except UnknownHost as e:
         return f"hooksim: {option}: {e}"
+    return None
+
+
+def report_path(path: str, option: str) -> str | None:
+    """Make a report's folder exist before anything runs; None when it can be written, else the
+    one line to print (a run must not be lost to a report that cannot be written at its end)."""
+    target = Path(path)
+    if target.is_dir():
+        return f"hooksim: {option}: {path} is a directory; give a file name such as {target / 'report'}"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"hooksim: {option}: cannot create the folder {target.parent} ({e.strerror})"
+    if not os.access(target.parent, os.W_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        return f"hooksim: {option}: {path} cannot be written"
     return None
 
 
@@ -44,4 +63,4 @@ def workers_option(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-__all__ = ["AddParser", "check_tool", "positive_int", "workers_option"]
+__all__ = ["AddParser", "check_tool", "positive_int", "report_path", "workers_option"]

@@ -1,18 +1,29 @@
-"""``hooksim run``: run scenario files and check their expectations; reports for CI."""
+"""``hooksim run``: run scenario files and check their expectations; reports for CI.
+
+Report paths are checked (and their folders created) before anything runs, and every report is
+written whatever the runs did. One line per finished run (``-q``: only the ones that did not
+pass); on a terminal a status line says what is running meanwhile. The summary counts errors
+(a file that could not be loaded or started) apart from failures, with the total time.
+"""
 
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
+from typing import TextIO
 
-from ..hosts import HOSTS
+from ..hosts import HOSTS, get_host
 from ..judge import run_one
-from ..report import Outcome, failure_text, write_json, write_junit
-from ..scenario import find_scenarios
-from . import AddParser, check_tool, workers_option
+from ..report import Outcome, failure_text, summary, timeline, write_json, write_junit
+from ..runner import SetupError, load_hooks_config
+from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
+from ..selection import PatternError, matches
+from . import AddParser, check_tool, report_path, workers_option
 
 
 def register(add_parser: AddParser) -> None:
@@ -37,71 +48,211 @@ def register(add_parser: AddParser) -> None:
         "--json", metavar="FILE", help="write every hook run and bridge call as JSON"
     )
     parser.add_argument(
-        "--keep-workdir", action="store_true", help="keep each scenario's work directory"
+        "--keep-workdir",
+        action="store_true",
+        help="keep each scenario's work directory, and print where it is",
     )
     parser.add_argument(
-        "-k", metavar="PATTERN", help="only scenario paths containing or matching PATTERN"
+        "--show-timeline",
+        action="store_true",
+        help="print the timeline of passing runs too, with the stdin each hook received",
+    )
+    parser.add_argument(
+        "-k",
+        metavar="PATTERN",
+        help="only scenarios whose name or path contains PATTERN (or matches it as a glob);"
+        " words may be combined with and, or, not",
     )
     workers_option(parser, "scenario files")
     parser.add_argument(
-        "-x",
-        "--exitfirst",
+        "-x", "--exitfirst", action="store_true", help="start no new scenario after a failure"
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
         action="store_true",
-        help="stop at the first failing scenario (with -n 1)",
+        help="print only runs that did not pass, and the summary",
     )
     parser.set_defaults(func=run)
 
 
-def _selected(paths: list[Path], pattern: str | None) -> list[Path]:
+class Status:
+    """The transient ``[done/total] running ...`` line, on a terminal only."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream
+        self.enabled = enabled
+        self.running: dict[Path, None] = {}
+        self._lock = threading.Lock()
+        self._shown = False
+
+    def started(self, path: Path) -> None:
+        with self._lock:
+            self.running[path] = None
+
+    def finished(self, path: Path) -> None:
+        with self._lock:
+            self.running.pop(path, None)
+            self.done += 1
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self._shown = False
+
+    def show(self) -> None:
+        if not self.enabled:
+            return
+        with self._lock:
+            running = ", ".join(map(str, self.running))
+        if not running:
+            return
+        self.clear()
+        self.stream.write(f"[{self.done}/{self.total}] running {running}"[:200])
+        self.stream.flush()
+        self._shown = True
+
+
+def _select(paths: list[Path], pattern: str | None) -> tuple[list[Path], dict[Path, Scenario]]:
+    """The files ``-k`` selects, and those already loaded to read their names."""
     if not pattern:
-        return paths
-    return [p for p in paths if pattern in str(p) or fnmatch.fnmatch(str(p), pattern)]
+        return paths, {}
+    chosen, loaded = [], {}
+    for path in paths:
+        names: list[str] = []
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError:
+            pass  # chosen by path only; the run reports the error
+        else:
+            loaded[path] = scenario
+            names = [scenario.name, *scenario.tools()]
+        if matches(pattern, str(path), names):
+            chosen.append(path)
+    return chosen, loaded
+
+
+def _preflight(args: argparse.Namespace) -> str | None:
+    """What keeps the run from starting, checked before anything runs; None when all is well."""
+    problem = check_tool(args.tool)
+    reports = [("--junit-xml", args.junit_xml), ("--json", args.json)]
+    problem = problem or next(
+        (p for option, path in reports if path and (p := report_path(path, option))), None
+    )
+    if not problem and args.hooks_config:
+        # A broken config file is one line now, not one error per scenario after the run.
+        try:
+            load_hooks_config(args.hooks_config, get_host(args.tool or "hermes"))
+        except SetupError as e:
+            problem = f"hooksim: --hooks-config: {' '.join(str(e).split())}"
+    return problem
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = check_tool(args.tool)
+    started = time.monotonic()
+    problem = _preflight(args)
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    paths = _selected(find_scenarios(args.paths), args.k)
+    try:
+        paths, loaded = _select(find_scenarios(args.paths), args.k)
+    except PatternError as e:
+        print(f"hooksim: {e}", file=sys.stderr)
+        return 2
     missing = [p for p in paths if not p.exists()]
     if missing:
         print(f"hooksim: no such file or directory: {missing[0]}", file=sys.stderr)
         return 2
     if not paths:
-        print("hooksim: no scenario files found", file=sys.stderr)
+        where = ", ".join(map(str, args.paths))
+        extra = f" matching -k {args.k!r}" if args.k else ""
+        print(f"hooksim: no scenario files found in {where}{extra}", file=sys.stderr)
         return 5
-    outcomes: list[Outcome] = []
-
-    def report(batch: list[Outcome]) -> bool:
-        for outcome in batch:
-            outcomes.append(outcome)
-            print(
-                f"{outcome.verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)",
-                flush=True,
-            )
-            if not outcome.passed:
-                print(failure_text(outcome), flush=True)
-        return all(o.passed for o in batch)
+    status = Status(len(paths), sys.stdout, sys.stdout.isatty() and not args.quiet)
+    results: dict[Path, list[Outcome]] = {}
 
     def one(path: Path) -> list[Outcome]:
-        return run_one(
-            path, tool=args.tool, hooks_config=args.hooks_config, keep_workdir=args.keep_workdir
-        )
+        status.started(path)
+        try:
+            return run_one(
+                path,
+                scenario=loaded.get(path),
+                tool=args.tool,
+                hooks_config=args.hooks_config,
+                keep_workdir=args.keep_workdir,
+            )
+        finally:
+            status.finished(path)
 
-    if args.workers > 1:
-        with ThreadPoolExecutor(args.workers) as pool:
-            for batch in pool.map(one, paths):
-                report(batch)
-    else:
-        for path in paths:
-            if not report(one(path)) and args.exitfirst:
-                break
-    if args.junit_xml:
-        write_junit(outcomes, args.junit_xml)
-    if args.json:
-        write_json(outcomes, args.json)
-    passed = sum(o.passed for o in outcomes)
-    failed = len(outcomes) - passed
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    def report(path: Path, batch: list[Outcome]) -> bool:
+        results[path] = batch
+        status.clear()
+        for outcome in batch:
+            _print_outcome(outcome, args)
+        status.show()
+        return all(o.passed for o in batch)
+
+    try:
+        if args.workers == 1:
+            for path in paths:
+                status.started(path)
+                status.show()
+                if not report(path, one(path)) and args.exitfirst:
+                    break
+        else:
+            _run_in_parallel(paths, one, report, args.workers, args.exitfirst)
+    finally:
+        status.clear()
+        outcomes = [o for path in paths for o in results.get(path, [])]
+        if args.junit_xml:
+            write_junit(outcomes, args.junit_xml)
+        if args.json:
+            write_json(outcomes, args.json)
+    print(summary(outcomes, time.monotonic() - started))
+    return 0 if all(o.passed for o in outcomes) else 1
+
+
+def _run_in_parallel(
+    paths: list[Path],
+    one: Callable[[Path], list[Outcome]],
+    report: Callable[[Path, list[Outcome]], bool],
+    workers: int,
+    exitfirst: bool,
+) -> None:
+    """Up to ``workers`` files at once, each reported as it finishes; -x starts no new one."""
+    pending = iter(paths)
+    with ThreadPoolExecutor(workers) as pool:
+        running: dict[Future[list[Outcome]], Path] = {}
+        stop = False
+        while True:
+            while not stop and len(running) < workers:
+                path = next(pending, None)
+                if path is None:
+                    break
+                running[pool.submit(one, path)] = path
+            if not running:
+                return
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                path = running.pop(future)
+                if not report(path, future.result()) and exitfirst:
+                    stop = True
+
+
+def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
+    if args.quiet and outcome.passed:
+        return
+    print(f"{outcome.verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)")
+    result = outcome.result
+    for warning in result.warnings if result is not None else []:
+        print(f"  warning: {warning}")
+    if not outcome.passed:
+        print(failure_text(outcome, stdin=args.show_timeline))
+    elif result is not None and (args.show_timeline or result.scenario.timeline == "always"):
+        print("  timeline:")
+        print(timeline(result, stdin=True))
+    if result is not None and result.workdir is not None and result.workdir.exists():
+        print(f"  workdir: {result.workdir}")
+    sys.stdout.flush()

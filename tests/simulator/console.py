@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,3 +17,12 @@ def console(
     return subprocess.run(
         [str(BIN / name), *map(str, args)], capture_output=True, text=True, check=False, cwd=cwd
     )
+
+
+def summary(out: str) -> str:
+    """The closing line of a ``hooksim run`` without its time (``2 passed, 0 failed``)."""
+    last = out.splitlines()[-1]
+    counts, _, seconds = last.rpartition(" in ")
+    assert re.fullmatch(r"\d+\.\ds", seconds), last
+    assert out.endswith("\n"), out
+    return counts

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 
+from tests.simulator.console import summary
+
 ROOT = Path(__file__).parents[2]
 ACROSS = ROOT / "scenarios" / "across"
 HERMES_ONLY = "name: plain\nturns:\n  - {user: hi, assistant: hello}\nexpect: {exit_codes: 0}\n"
@@ -33,7 +35,7 @@ def test_run_labels_each_host_of_a_file(tmp_path: Path, capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert f"PASS  {tmp_path / 's.yaml'} [hermes]  two hosts" in out
     assert f"PASS  {tmp_path / 's.yaml'} [codex]  two hosts" in out
-    assert out.endswith("2 passed, 0 failed\n")
+    assert summary(out) == "2 passed, 0 failed"
 
 
 def test_tool_option_replays_on_one_host(
@@ -44,7 +46,7 @@ def test_tool_option_replays_on_one_host(
     assert main(["run", str(tmp_path), "--tool", "codex"]) == 0
     out = capsys.readouterr().out
     assert f"PASS  {tmp_path / 's.yaml'} [codex]  two hosts" in out
-    assert out.endswith("\n1 passed, 0 failed\n")
+    assert summary(out) == "1 passed, 0 failed"
 
 
 def test_a_host_without_hooks_is_an_error_naming_the_fix(
@@ -147,7 +149,7 @@ def test_a_hooks_config_file_runs_on_its_own_host_only(
     assert main(["run", str(tmp_path / "s.yaml"), "--hooks-config", str(config)]) == 0
     out = capsys.readouterr().out
     assert "[codex]" not in out
-    assert out.endswith("1 passed, 0 failed\n")
+    assert summary(out) == "1 passed, 0 failed"
 
 
 def test_validate_warns_about_hooks_a_host_would_skip(
@@ -183,14 +185,17 @@ def test_an_unreadable_hooks_config_is_one_error_line(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A broken host config file names itself and what is wrong; nothing runs."""
-    (tmp_path / "s.yaml").write_text(HERMES_ONLY)
+    """A broken host config file is one line naming itself and what is wrong, once, before any run."""
+    for n in range(3):
+        (tmp_path / f"s{n}.yaml").write_text(HERMES_ONLY)
     config = tmp_path / name
     config.write_text(text)
-    code = main(["run", str(tmp_path / "s.yaml"), "--tool", tool, "--hooks-config", str(config)])
-    assert code == 1
-    out = capsys.readouterr().out
-    (error,) = [line for line in out.splitlines() if line.startswith(str(config))]
+    code = main(["run", str(tmp_path), "--tool", tool, "--hooks-config", str(config)])
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (error,) = captured.err.splitlines()
+    assert error.startswith(f"hooksim: --hooks-config: {config}")
     assert message in error
 
 

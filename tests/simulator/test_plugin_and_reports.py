@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 
+from tests.simulator.console import summary
+
 pytest_plugins = ["pytester"]
 
 PASSING = "name: passes\nturns:\n  - {user: hi, assistant: hello}\nexpect:\n  exit_codes: 0\n  calls: {save_memory: 2}\n"
@@ -68,7 +70,7 @@ def test_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "save_memory",
     ]
     assert data[1]["failures"] == ["turns that compacted: expected [1], got []"]
-    assert capsys.readouterr().out.endswith("1 passed, 1 failed\n")
+    assert summary(capsys.readouterr().out) == "1 passed, 1 failed"
 
 
 def test_keep_workdir_and_k_filter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,7 +84,7 @@ def test_keep_workdir_and_k_filter(tmp_path: Path, capsys: pytest.CaptureFixture
     (entry,) = json.loads(report.read_text())
     workdir = Path(entry["workdir"])
     assert (workdir / "bridge-ledger.jsonl").exists()
-    assert capsys.readouterr().out.endswith("1 passed, 0 failed\n")
+    assert summary(capsys.readouterr().out) == "1 passed, 0 failed"
 
 
 def test_hooksim_console_script_smoke(tmp_path: Path) -> None:
@@ -95,7 +97,7 @@ def test_hooksim_console_script_smoke(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.endswith("1 passed, 0 failed\n")
+    assert summary(result.stdout) == "1 passed, 0 failed"
 
 
 def test_plugin_makes_one_item_per_host(pytester: pytest.Pytester) -> None:

@@ -8,6 +8,8 @@ import pytest
 from hooksim.cli import main
 from hooksim.scenario import ScenarioError, load_scenario, parse_duration
 
+from tests.simulator.console import summary
+
 
 def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
     path = tmp_path / name
@@ -101,13 +103,13 @@ def test_run_with_a_bad_file_is_an_error_not_a_pass(
     out = capsys.readouterr().out
     assert f"ERROR {bad}" in out
     assert f"{bad}:3:" in out
-    assert out.endswith("0 passed, 1 failed\n")
+    assert summary(out) == "0 passed, 0 failed, 1 error"
 
 
 def test_run_with_no_scenarios_exits_5(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An empty directory is not a pass: exit 5, like pytest's 'no tests ran'."""
     assert main(["run", str(tmp_path)]) == 5
-    assert capsys.readouterr().err == "hooksim: no scenario files found\n"
+    assert capsys.readouterr().err == f"hooksim: no scenario files found in {tmp_path}\n"
 
 
 def test_missing_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
