@@ -79,7 +79,8 @@ def timeline(result: RunResult, *, stdin: bool = False) -> str:
                 f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{width}} {ended:<10} {run.command}"
             )
             if stdin:
-                shown = run.stdin.decode("utf-8", "replace")
+                # One line: a host's trailing newline (Claude Code) is not part of what to show.
+                shown = run.stdin.decode("utf-8", "replace").rstrip("\n")
                 lines.append(f"{pad}stdin: {shown}")
             lines += [f"{pad}{_call_line(call)}" for call in calls_of.get(index[id(run)], [])]
             if run.stderr.strip():

@@ -59,6 +59,7 @@ class HookSpec:
     shell: str | None = None  # Claude Code's ``shell`` field: the shell to run ``command`` with
     background: bool = False  # ``async: true``: the host starts it and does not wait
     shared_timeout_s: float | None = None  # a budget the event's hooks share (Claude SessionEnd)
+    condition: str | None = None  # Claude Code's ``if`` (permission rule syntax)
 
 
 @dataclass
@@ -456,7 +457,8 @@ def parse_matcher_groups(
                         sequential=bool(group.get("sequential", False)),
                         args=tuple(args) if args is not None else None,
                         shell=shell if isinstance(shell, str) else None,
-                        background=handler.get("async") is True,
+                        background=handler.get("async") is True
+                        or handler.get("asyncRewake") is True,
                     )
                 )
     return specs, warnings

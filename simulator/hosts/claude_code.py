@@ -1,23 +1,30 @@
-"""Claude Code, as its hooks reference and changelog describe it up to v2.1.239 (August 2026).
+"""Claude Code, as its hooks reference, its changelog and a real 2.1.328 run show it (v1.0.85 on).
 
-Timeline: ``SessionStart(startup)`` at launch; per turn ``UserPromptSubmit``, then
-``PreToolUse``/``PostToolUse`` per tool call, then ``Stop`` (not on an interrupt; an API error
-fires ``StopFailure`` instead). A blocked ``Stop`` makes the model continue and fires ``Stop``
-again with ``stop_hook_active: true``; after 8 blocks in a row the turn ends anyway (v2.1.143).
+Timeline: ``SessionStart(startup)`` at launch (without ``model``); per turn
+``UserPromptSubmit``, then ``PreToolUse``/``PostToolUse`` per tool call and ``PostToolBatch``
+once the turn's calls are done, then ``Stop`` (not on an interrupt; an API error fires
+``StopFailure`` instead). A blocked ``Stop`` makes the model continue and fires ``Stop`` again
+with ``stop_hook_active: true``; after 8 blocks in a row the turn ends anyway (v2.1.143).
 Compaction: ``PreCompact`` (can block since v2.1.105: the compaction is skipped), then
-``PostCompact`` and ``SessionStart(compact)``. ``/clear`` ends the session (``SessionEnd``) and
-starts another (``SessionStart(clear)``); quitting fires ``SessionEnd`` with a 1.5 s budget.
+``SessionStart(compact)`` and ``PostCompact``. ``/clear`` ends the session (``SessionEnd``) and
+starts another (``SessionStart(clear)``); quitting fires ``SessionEnd``, whose hooks share one
+budget: 1.5 s raised to the highest ``SessionEnd`` timeout, up to 60 s (v2.1.74).
 
-Hooks run through bash, all matching hooks of an event at once, an identical command once.
-Exit 0: stdout starting with ``{`` is JSON, other stdout is context for ``SessionStart`` and
-``UserPromptSubmit`` only. Exit 2: a block with stderr as the reason, even an empty one. Other
-codes: a non-blocking error, unless stdout is valid JSON, which then decides.
+Hooks run with ``/bin/sh -c`` (``shell`` picks another; ``args`` is exec form, no shell), all
+matching hooks of an event at once, an identical command once; ``async: true`` hooks are not
+awaited. A matcher of letters, digits, ``_``, ``-``, spaces, ``,`` and ``|`` is a list of exact
+names; anything else is an unanchored regex. Exit 0: stdout that is JSON decides, other stdout
+(even text starting with ``{``) is context for ``SessionStart`` and ``UserPromptSubmit`` only.
+Exit 2: a block with stderr as the reason, even an empty one. Other codes: a non-blocking
+error, unless stdout is valid JSON, which then decides.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..scenario import Compact, NewSession, Turn
@@ -30,15 +37,19 @@ from .base import (
     SessionInfo,
     Verdict,
     additional_context,
+    as_version,
     first_line,
     parse_json_output,
     parse_matcher_groups,
+    parse_version,
 )
+from .sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN, changelog, docs, fact, observed, unverified
 
 EVENTS = frozenset(
     {
         "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop",
         "StopFailure", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
+        "PostToolBatch", "UserPromptExpansion", "Setup",
     }
 )  # fmt: skip
 MATCHER_EVENTS = frozenset(
@@ -48,6 +59,16 @@ MATCHER_EVENTS = frozenset(
 PLAIN_TEXT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
 SESSION_END_MAX_S = 60.0
+# A matcher made only of these is a list of exact names (split on "|" and ","); any other
+# character makes it a regex, tested unanchored. Before v2.1.195 "-" made it a regex too.
+EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
+EXACT_MATCHER_BEFORE_2_1_195 = re.compile(r"[A-Za-z0-9_, |]*")
+# Only the tool events take an ``if`` condition (permission rule syntax, ``Bash(git *)``).
+IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+
+
+def _log(version: str, line: int, note: str = "") -> Any:
+    return changelog(CLAUDE, CLAUDE_MAIN, version, line, note)
 
 
 FEEDBACK_EVENTS = frozenset(
@@ -65,6 +86,7 @@ class ClaudeStyleReading:
     exit_2_needs_stderr: ClassVar[bool] = False  # exit 2 with empty stderr is only a failure
     block_needs_reason: ClassVar[bool] = False  # decision: block without a reason is a failure
     stop_context_continues: ClassVar[bool] = True  # a Stop additionalContext continues the turn
+    brace_text_is_context: ClassVar[bool] = True  # stdout like "{oops" is still plain text
 
     def read(self, event: str, run: HookRun) -> Verdict:
         if run.timed_out or run.spawn_error:
@@ -90,7 +112,7 @@ class ClaudeStyleReading:
             )
         if output is None:
             text = run.stdout.strip()
-            if text.startswith("{"):
+            if text.startswith("{") and not self.brace_text_is_context:
                 return Verdict("failed: stdout is not valid JSON")
             if text and event in self.plain_text_context:
                 return Verdict("context (plain text)", context=text)
@@ -142,12 +164,14 @@ class ClaudeSession(Session):
         return payload
 
     def _start(self, source: str) -> Firing:
-        self.launched = True
-        return self.fire(
-            "SessionStart",
-            self.payload("SessionStart", source=source, model=self.info.model),
-            match=source,
+        # The first SessionStart comes before a model is chosen: a real run sends no ``model``.
+        fields = (
+            {"source": source}
+            if source == "startup"
+            else {"source": source, "model": self.info.model}
         )
+        self.launched = True
+        return self.fire("SessionStart", self.payload("SessionStart", **fields), match=source)
 
     def turn(self, turn: Turn) -> None:
         if not self.launched:
@@ -166,6 +190,9 @@ class ClaudeSession(Session):
             lambda call: {"tool_response": call.result},
         ):  # fmt: skip
             return
+        if turn.tools and self.host.post_tool_batch:
+            calls = [{"tool_name": c.name, "tool_input": c.args} for c in turn.tools]
+            self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
         if turn.assistant is None:
@@ -201,6 +228,7 @@ class ClaudeSession(Session):
             )
             return
         summary = f"Summary of the conversation before {step.trigger} compaction."
+        self._start("compact")  # before PostCompact, as a real 2.1.328 run orders them
         post = self.ev("post_compact")  # since v2.1.76
         if post is not None:
             self.fire(
@@ -208,7 +236,6 @@ class ClaudeSession(Session):
                 self.payload(post, trigger=step.trigger, compact_summary=summary),
                 match=step.trigger,
             )
-        self._start("compact")
 
     def new_session(self, step: NewSession) -> None:
         if self.launched:
@@ -225,7 +252,9 @@ class ClaudeSession(Session):
 class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
     title = "Claude Code"
-    modelled = "v2.1.239 (hooks reference and changelog, August 2026)"
+    modelled = "v2.1.328 (hooks reference, changelog, real binary)"
+    versions = "v1.0.85 (the first with SessionEnd) to v2.1.328 (default v2.1.328)"
+    checked = f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run"
     events = {
         "session_start": "SessionStart",
         "prompt_submit": "UserPromptSubmit",
@@ -244,6 +273,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
     spawn = "shell"
     parallel = True
     dedupe = True
+    match_search = True  # a regex matcher is tested unanchored
     default_timeout_s = 600.0  # since v2.1.3; 60 s before
     event_timeouts_s = {"UserPromptSubmit": 30.0, "SessionEnd": SESSION_END_BUDGET_S}
     blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop", "PreCompact"})
@@ -251,47 +281,264 @@ class ClaudeCode(ClaudeStyleReading, Host):
     exit_2 = "blocks, stderr is the reason (even empty)"
     session_class = ClaudeSession
     sends_last_message = True  # Stop's last_assistant_message, since v2.1.47
+    shared_session_end_budget = True  # v2.1.74: the highest SessionEnd timeout raises the budget
+    post_tool_batch = True
+    exact_matcher: ClassVar[re.Pattern[str]] = EXACT_MATCHER
+    facts = (
+        fact(
+            "events",
+            "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch,"
+            " Stop, StopFailure, PreCompact, PostCompact, SessionEnd (and Notification,"
+            " SubagentStop, UserPromptExpansion, Setup)",
+            docs(CLAUDE_DOCS, "hook-events"),
+        ),
+        unverified(
+            "PostToolBatch",
+            "fires once after the turn's tool calls resolve; its payload"
+            " (tool_calls) and the version that added it (after 2.1.240, whose changelog"
+            " does not name it) are not settled",
+            docs(CLAUDE_DOCS, "posttoolbatch"),
+        ),
+        fact(
+            "Setup",
+            "fires only with claude --init, --init-only or --maintenance, never in a session",
+            _log("2.1.10", 4348),
+        ),
+        fact(
+            "UserPromptExpansion",
+            "fires when a slash command expands a prompt; hooksim's"
+            " prompts do not expand, so it never fires",
+            docs(CLAUDE_DOCS, "userpromptexpansion"),
+        ),
+        fact(
+            "spawn",
+            "/bin/sh -c COMMAND; a shell field picks another shell; args (v2.1.139) is"
+            " exec form, no shell",
+            docs(CLAUDE_DOCS, "command-hook-fields"),
+            _log("2.1.139", 2115),
+            observed("2.1.328", "/bin/sh, bashisms fail"),
+        ),
+        fact(
+            "parallel",
+            "all matching hooks of an event run in parallel",
+            docs(CLAUDE_DOCS, "hook-execution-details"),
+        ),
+        fact("dedupe", "identical commands run once", docs(CLAUDE_DOCS, "hook-execution-details")),
+        fact(
+            "async",
+            "async: true (and asyncRewake) hooks run in the background, not awaited;"
+            " asyncRewake's later wake-up of the model is not modelled",
+            docs(CLAUDE_DOCS, "run-hooks-in-the-background"),
+            _log("2.1.23", 4221),
+        ),
+        fact(
+            "matcher",
+            "'', '*' or none match all; only letters, digits, _, -, spaces, ',' and"
+            " '|': a list of exact names; anything else: a regex, unanchored ('Edit.*' matches"
+            " NotebookEdit); '-' exact since v2.1.195, ',' lists since v2.1.191",
+            docs(CLAUDE_DOCS, "matcher-patterns"),
+            _log("2.1.195", 1156),
+            _log("2.1.191", 1196),
+            observed("2.1.328", "'as.' fires for Bash"),
+        ),
+        fact(
+            "if",
+            "a tool event's if condition (permission rule syntax, v2.1.85) filters the"
+            " hook; hooksim checks its tool name only, not the argument pattern",
+            _log("2.1.85", 3168),
+            docs(CLAUDE_DOCS, "command-hook-fields"),
+        ),
+        fact(
+            "default_timeout_s",
+            "600 s since v2.1.3 (60 s before); UserPromptSubmit 30 s",
+            docs(CLAUDE_DOCS, "command-hook-fields"),
+        ),
+        fact(
+            "SessionEnd budget",
+            "SessionEnd hooks share a 1.5 s budget, raised to the highest"
+            " SessionEnd timeout in the settings files (plugin hooks excluded) up to 60 s;"
+            " CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS overrides it (v2.1.74; a fixed 1.5 s"
+            " before)",
+            _log("2.1.74", 3537),
+            docs(CLAUDE_DOCS, "sessionend"),
+        ),
+        fact(
+            "blocking",
+            "UserPromptSubmit, PreToolUse, Stop, SubagentStop; PreCompact since v2.1.105",
+            docs(CLAUDE_DOCS, "exit-code-2-behavior-per-event"),
+            _log("2.1.105", 2788),
+        ),
+        fact(
+            "stop_cap",
+            "8 blocked stops in a row end the turn (v2.1.143; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)",
+            _log("2.1.143", 1975),
+        ),
+        fact(
+            "compaction",
+            "PreCompact, then SessionStart(compact), then PostCompact (v2.1.76)",
+            _log("2.1.76", 3473),
+            observed("2.1.328", "SessionStart(compact) before PostCompact"),
+        ),
+        fact(
+            "exit codes",
+            "exit 2 blocks with stderr (even empty) as the reason; other codes are"
+            " non-blocking errors unless stdout is JSON",
+            docs(CLAUDE_DOCS, "exit-code-output"),
+        ),
+        fact(
+            "stdout",
+            "JSON decides; other stdout, even text starting with '{', is context for"
+            " SessionStart and UserPromptSubmit only",
+            docs(CLAUDE_DOCS, "json-output"),
+            observed("2.1.328", "'{not json' reached the model as text"),
+        ),
+        fact(
+            "payload",
+            "stdin is compact JSON ending with a newline; the first SessionStart has"
+            " no model; Stop has last_assistant_message since v2.1.47",
+            _log("2.1.47", 3978),
+            observed("2.1.328"),
+        ),
+        fact(
+            "environment",
+            "CLAUDE_PROJECT_DIR for every hook; CLAUDE_ENV_FILE for SessionStart",
+            docs(CLAUDE_DOCS, "persist-environment-variables"),
+        ),
+        unverified(
+            "SessionEnd reason",
+            "quitting is prompt_input_exit in an interactive session;"
+            " a print-mode run ends with other",
+            docs(CLAUDE_DOCS, "sessionend"),
+            observed("2.1.328", "print mode: other"),
+        ),
+        fact(
+            "config_files",
+            "~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json",
+            docs(CLAUDE_DOCS, "configuration"),
+        ),
+    )
 
     def at_version(self, version: str) -> Host:
         """Claude Code as the changelog says it was at ``version`` (v1.0.85, with SessionEnd, on).
 
         Before v2.1.3 hooks had a 60 s default timeout; before v2.1.47 Stop had no
-        ``last_assistant_message``; before v2.1.76 there was no PostCompact; before v2.1.105 a
-        PreCompact hook could not block; before v2.1.143 blocked stops had no cap.
+        ``last_assistant_message``; before v2.1.74 SessionEnd hooks were killed after 1.5 s
+        whatever their timeout; before v2.1.76 there was no PostCompact; before v2.1.105 a
+        PreCompact hook could not block; before v2.1.143 blocked stops had no cap; before
+        v2.1.195 a hyphen made a matcher a regex; up to v2.1.240 there was no PostToolBatch.
         """
-        try:
-            v = tuple(int(part) for part in version.removeprefix("v").split("."))
-        except ValueError:
-            raise ValueError(f"Claude Code version {version!r} is not like 2.1.100") from None
+        v = parse_version(self.title, version)
         if v < (1, 0, 85):
             raise ValueError(f"hooksim models Claude Code from v1.0.85 on, not {version}")
-        facts: dict[str, Any] = {"modelled": f"v{version.removeprefix('v')} (by the changelog)"}
+        if v > (2, 1, 328):
+            raise ValueError(f"hooksim models Claude Code up to v2.1.328, not {version}")
+        facts: dict[str, Any] = {}
         if v < (2, 1, 3):
             facts["default_timeout_s"] = 60.0
         if v < (2, 1, 47):
             facts["sends_last_message"] = False
+        if v < (2, 1, 74):
+            facts["shared_session_end_budget"] = False
         if v < (2, 1, 76):
             facts["events"] = {**self.events, "post_compact": None}
         if v < (2, 1, 105):
             facts["blocking"] = self.blocking - {"PreCompact"}
         if v < (2, 1, 143):
             facts["stop_cap"] = None
-        return type(f"ClaudeCode_{'_'.join(map(str, v))}", (type(self),), facts)()  # type: ignore[no-any-return]
+        if v < (2, 1, 195):
+            facts["exact_matcher"] = EXACT_MATCHER_BEFORE_2_1_195
+        if v <= (2, 1, 240):
+            facts["post_tool_batch"] = False
+        return as_version(self, version, facts)
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
-        return parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)
+        specs, warnings = parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)
+        warnings += self._if_warnings(block)
+        ends = [s.timeout_s for s in specs if s.event == "SessionEnd" and s.timeout_s is not None]
+        if self.shared_session_end_budget:
+            budget = min(max([SESSION_END_BUDGET_S, *ends]), SESSION_END_MAX_S)
+            specs = [
+                replace(s, shared_timeout_s=budget) if s.event == "SessionEnd" else s for s in specs
+            ]
+        conditions = self._conditions(block)
+        specs = [replace(s, condition=conditions.get((s.event, s.command))) for s in specs]
+        for s in specs:
+            if s.event == "Setup":
+                warnings.append(
+                    "hooks.Setup fires only with claude --init, --init-only or --maintenance;"
+                    " never in a session"
+                )
+        return specs, warnings
+
+    @staticmethod
+    def _conditions(block: Any) -> dict[tuple[str, str], str]:
+        """The ``if`` of each tool-event hook, by event and command."""
+        found: dict[tuple[str, str], str] = {}
+        if not isinstance(block, dict):
+            return found
+        for event in IF_EVENTS:
+            for group in block.get(event) or []:
+                for handler in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                    if isinstance(handler, dict) and isinstance(handler.get("if"), str):
+                        found[(event, str(handler.get("command")))] = handler["if"]
+        return found
+
+    @staticmethod
+    def _if_warnings(block: Any) -> list[str]:
+        if not isinstance(block, dict):
+            return []
+        return [
+            f"hooks.{event}: an if condition applies to tool events only; ignored"
+            for event, groups in block.items()
+            if event not in IF_EVENTS and isinstance(groups, list)
+            for group in groups
+            if isinstance(group, dict)
+            for handler in (group.get("hooks") or [])
+            if isinstance(handler, dict) and "if" in handler
+        ]
+
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        """A list of exact names, or an unanchored regex (``Edit.*`` matches NotebookEdit); an
+        ``if`` condition also needs its tool name to be the call's."""
+        if spec.condition is not None and value is not None:
+            tool = spec.condition.split("(", 1)[0].strip()
+            if tool and tool != value:
+                return False
+        matcher = spec.matcher
+        if matcher is None or matcher in self.match_all or value is None:
+            return matcher is None or matcher in self.match_all
+        if self.exact_matcher.fullmatch(matcher):
+            return value in {name.strip() for name in re.split(r"[|,]", matcher)}
+        try:
+            return re.search(matcher, value) is not None
+        except re.error:
+            return False
+
+    def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
+        """``args``: exec form, no shell; ``shell``: that shell; else ``/bin/sh -c``."""
+        if spec.args is not None:
+            return list(spec.args)
+        if spec.shell is not None:
+            return [spec.shell, "-c", spec.command]
+        return self.argv(spec.command, env)
+
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        return ["/bin/sh", "-c", command]
+
+    def encode(self, payload: dict[str, Any]) -> bytes:
+        """Compact JSON and a newline, as a real run writes it."""
+        return super().encode(payload) + b"\n"
 
     def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
-        """SessionEnd: a 1.5 s budget (or ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``), which a
-        hook's own timeout can raise up to 60 s."""
+        """SessionEnd: the budget its hooks share (1.5 s, or 1.5 s raised to their highest
+        timeout up to 60 s since v2.1.74), or ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``."""
         if spec.event != "SessionEnd":
             return super().timeout_s(spec, env)
-        budget = self.event_timeouts_s.get("SessionEnd", self.default_timeout_s)
+        if not self.shared_session_end_budget:
+            return SESSION_END_BUDGET_S
         with contextlib.suppress(KeyError, ValueError):
-            budget = float(env["CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"]) / 1000
-        if spec.timeout_s is not None:
-            budget = max(budget, min(spec.timeout_s, SESSION_END_MAX_S))
-        return budget
+            return float(env["CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"]) / 1000
+        return spec.shared_timeout_s or SESSION_END_BUDGET_S
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         env = {"CLAUDE_PROJECT_DIR": info.cwd}

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from hooksim import expect
-from hooksim.hosts import HookRun, HookSpec, Host, Verdict
-from hooksim.hosts.claude_code import ClaudeCode, ClaudeSession
+from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
+from hooksim.hosts.claude_code import EXACT_MATCHER_BEFORE_2_1_195, ClaudeCode, ClaudeSession
 from hooksim.hosts.codex import Codex, CodexSession
 from hooksim.hosts.cursor import Cursor
 from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
@@ -42,8 +43,72 @@ class ClaudeNoDedupe(ClaudeCode):
     dedupe = False
 
 
-class ClaudeSessionEndWaits(ClaudeCode):
-    event_timeouts_s: ClassVar[dict[str, float]] = {"UserPromptSubmit": 30.0}
+class ClaudePerHookSessionEndBudget(ClaudeCode):
+    def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
+        if spec.event == "SessionEnd":
+            return max(1.5, min(spec.timeout_s or 0.0, 60.0))
+        return super().timeout_s(spec, env)
+
+
+class ClaudeRunsBash(ClaudeCode):
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        return ["bash", "-c", command]
+
+
+class ClaudeNoNewline(ClaudeCode):
+    def encode(self, payload: dict[str, Any]) -> bytes:
+        return super().encode(payload).rstrip(b"\n")
+
+
+class _ModelAtLaunch(ClaudeSession):
+    def _start(self, source: str) -> Firing:
+        self.launched = True
+        payload = self.payload("SessionStart", source=source, model=self.info.model)
+        return self.fire("SessionStart", payload, match=source)
+
+
+class ClaudeFirstSessionStartHasModel(ClaudeCode):
+    session_class = _ModelAtLaunch
+
+
+class ClaudeAnchoredMatchers(ClaudeCode):
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        if spec.matcher and value and not self.exact_matcher.fullmatch(spec.matcher):
+            return re.fullmatch(spec.matcher, value) is not None
+        return super().matches(spec, value)
+
+
+class ClaudeHyphenIsRegex(ClaudeCode):
+    exact_matcher = EXACT_MATCHER_BEFORE_2_1_195
+
+
+class _PostCompactFirst(ClaudeSession):
+    def compact(self, step: Compact) -> None:
+        pre = self.fire("PreCompact", self.payload("PreCompact", trigger=step.trigger,
+                        custom_instructions=step.instructions), match=step.trigger)  # fmt: skip
+        if pre.blocked:
+            return
+        self.fire("PostCompact", self.payload("PostCompact", trigger=step.trigger,
+                  compact_summary="s"), match=step.trigger)  # fmt: skip
+        self._start("compact")
+
+
+class ClaudePostCompactBeforeSessionStart(ClaudeCode):
+    session_class = _PostCompactFirst
+
+
+class ClaudeBraceTextFails(ClaudeCode):
+    brace_text_is_context = False
+
+
+class ClaudeAwaitsAsync(ClaudeCode):
+    def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
+        specs, warnings = super().parse_hooks(block)
+        return [dataclasses.replace(s, background=False) for s in specs], warnings
+
+
+class ClaudeNoPostToolBatch(ClaudeCode):
+    post_tool_batch = False
 
 
 class ClaudeStdoutNeverContext(ClaudeCode):
@@ -53,9 +118,10 @@ class ClaudeStdoutNeverContext(ClaudeCode):
 
 
 class _NoCompactSessionStart(ClaudeSession):
-    def _start(self, source: str) -> None:
+    def _start(self, source: str) -> Firing:
         if source != "compact":
-            super()._start(source)
+            return super()._start(source)
+        return Firing(0, "SessionStart", 0)
 
 
 class ClaudeNoCompactSessionStart(ClaudeCode):
@@ -241,7 +307,19 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeExit2NeedsStderr: ["claude-code/04-exit-2-without-stderr.yaml"],
     ClaudeSequential: ["claude-code/06-parallel-and-deduplicated.yaml"],
     ClaudeNoDedupe: ["claude-code/06-parallel-and-deduplicated.yaml"],
-    ClaudeSessionEndWaits: ["claude-code/05-session-end-budget.yaml"],
+    ClaudePerHookSessionEndBudget: ["claude-code/05-session-end-budget.yaml"],
+    ClaudeRunsBash: ["claude-code/12-sh-and-stdin.yaml"],
+    ClaudeNoNewline: ["claude-code/12-sh-and-stdin.yaml"],
+    ClaudeFirstSessionStartHasModel: ["claude-code/12-sh-and-stdin.yaml"],
+    ClaudeAnchoredMatchers: ["claude-code/13-matchers.yaml"],
+    ClaudeHyphenIsRegex: ["claude-code/13-matchers.yaml"],
+    ClaudePostCompactBeforeSessionStart: [
+        "claude-code/01-save-in-precompact-reinject.yaml",
+        "across/memory-session.yaml",
+    ],
+    ClaudeBraceTextFails: ["claude-code/07-stdout-as-context.yaml"],
+    ClaudeNoPostToolBatch: ["claude-code/08-tool-calls.yaml"],
+    ClaudeAwaitsAsync: ["claude-code/14-async-hooks.yaml"],
     ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeStdoutContextEverywhere: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeIgnoresPermissionDecision: ["claude-code/08-tool-calls.yaml"],

@@ -101,7 +101,7 @@ def test_timelines_side_by_side() -> None:
     events = {tool: [e for e, _, _ in record(tool, SESSION)] for tool in HOSTS}
     assert events["claude-code"] == [
         "SessionStart", "UserPromptSubmit", "Stop",
-        "PreCompact", "PostCompact", "SessionStart",
+        "PreCompact", "SessionStart", "PostCompact",
         "UserPromptSubmit", "Stop",
         "SessionEnd", "SessionStart",
         "UserPromptSubmit", "Stop",
@@ -188,9 +188,11 @@ def test_gemini_payload_timestamp_reads_the_virtual_clock() -> None:
 
 
 def test_compact_json_on_stdin_except_hermes() -> None:
-    """Node and Rust hosts write compact JSON; Hermes writes Python's default separators."""
+    """Node and Rust hosts write compact JSON (Claude Code adds a newline); Hermes writes Python's
+    default separators."""
     payload = {"a": 1, "b": "é"}
-    assert HOSTS["claude-code"].encode(payload) == '{"a":1,"b":"é"}'.encode()
+    assert HOSTS["claude-code"].encode(payload) == '{"a":1,"b":"é"}\n'.encode()
+    assert HOSTS["gemini-cli"].encode(payload) == '{"a":1,"b":"é"}'.encode()
     assert HOSTS["hermes"].encode(payload) == '{"a": 1, "b": "é"}'.encode()
 
 
@@ -264,10 +266,17 @@ def test_timeouts_per_host() -> None:
     assert claude.timeout_s(HookSpec("Stop", "x"), {}) == 600
     assert claude.timeout_s(HookSpec("UserPromptSubmit", "x"), {}) == 30
     assert claude.timeout_s(HookSpec("SessionEnd", "x"), {}) == 1.5
-    assert claude.timeout_s(HookSpec("SessionEnd", "x", 600), {}) == 60  # raised, up to 60 s
-    assert claude.timeout_s(HookSpec("SessionEnd", "x", 0.5), {}) == 1.5  # never lowered
+    ends, _ = claude.parse_hooks(
+        {"SessionEnd": [{"hooks": [{"command": "a", "timeout": 600}, {"command": "b"}]}]}
+    )
+    assert [claude.timeout_s(s, {}) for s in ends] == [60, 60]  # shared, raised up to 60 s
+    (low,), _ = claude.parse_hooks({"SessionEnd": [{"hooks": [{"command": "a", "timeout": 0.5}]}]})
+    assert claude.timeout_s(low, {}) == 1.5  # never lowered
     budget = {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "4000"}
-    assert claude.timeout_s(HookSpec("SessionEnd", "x"), budget) == 4
+    assert claude.timeout_s(ends[0], budget) == 4  # the variable overrides it outright
+    old = claude.at_version("2.1.73")
+    (end,), _ = old.parse_hooks({"SessionEnd": [{"hooks": [{"command": "a", "timeout": 600}]}]})
+    assert old.timeout_s(end, budget) == 1.5  # before v2.1.74: killed after 1.5 s
     (spec,), _ = codex.parse_hooks({"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]})
     assert codex.timeout_s(spec, {}) == 1
     (spec,), _ = gemini.parse_hooks(
@@ -358,7 +367,7 @@ def test_claude_code_versions_follow_the_changelog() -> None:
     )
     assert "PreCompact" in mid.blocking
     assert claude.blocking == mid.blocking  # the shared profile is untouched
-    for bad, message in [("two", "is not like 2.1.100"), ("1.0.80", "from v1.0.85 on")]:
+    for bad, message in [("two", "is not like 1.2.3"), ("1.0.80", "from v1.0.85 on")]:
         with pytest.raises(ValueError, match=message):
             claude.at_version(bad)
     with pytest.raises(ValueError, match="hooksim models Codex CLI as of"):
@@ -376,3 +385,33 @@ def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> 
     )
     with pytest.raises(SetupError, match=r"s.yaml: hosts.codex.version: hooksim models Codex CLI"):
         run_scenario(load_scenario(path), tool="codex")
+
+
+def test_claude_code_exec_form_and_shell_field() -> None:
+    """args runs without a shell, shell picks the shell, a plain command runs with /bin/sh."""
+    host = HOSTS["claude-code"]
+    block = {"Stop": [{"hooks": [
+        {"type": "command", "args": ["/usr/bin/env", "true"]},
+        {"type": "command", "command": "echo $0", "shell": "bash"},
+        {"type": "command", "command": "echo plain"},
+    ]}]}  # fmt: skip
+    specs, warnings = host.parse_hooks(block)
+    assert warnings == []
+    assert [host.argv_for(s, {}) for s in specs] == [
+        ["/usr/bin/env", "true"],
+        ["bash", "-c", "echo $0"],
+        ["/bin/sh", "-c", "echo plain"],
+    ]
+
+
+def test_claude_code_if_condition_needs_its_tool() -> None:
+    """A tool hook's if condition selects only calls of its tool; elsewhere it is a warning."""
+    host = HOSTS["claude-code"]
+    block = {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "x", "if": "Bash(git *)"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "y", "if": "Bash(git *)"}]}],
+    }
+    specs, warnings = host.parse_hooks(block)
+    assert warnings == ["hooks.Stop: an if condition applies to tool events only; ignored"]
+    assert host.matches(specs[0], "Bash")
+    assert not host.matches(specs[0], "Read")
