@@ -6,19 +6,19 @@ here; this module is the one entry point and the one error boundary.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
-from importlib import metadata
 
-from .commands import compare, hosts, run, validate
-
-SUBCOMMANDS = (run, compare, validate, hosts)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 
 def version() -> str:
     """The installed distribution's version (``hermes-hooks``, which ships hooksim)."""
+    from importlib import metadata
+
     try:
         return metadata.version("hermes-hooks")
     except metadata.PackageNotFoundError:  # running from a source tree that is not installed
@@ -27,6 +27,8 @@ def version() -> str:
 
 def parser() -> argparse.ArgumentParser:
     """The ``hooksim`` parser with every subcommand registered."""
+    import argparse
+
     top = argparse.ArgumentParser(
         prog="hooksim",
         description="Replay scripted agent sessions against real hook processes in virtual time.",
@@ -41,12 +43,21 @@ def parser() -> argparse.ArgumentParser:
         parser.set_defaults(parser=parser)
         return parser
 
-    for module in SUBCOMMANDS:
+    from .commands import compare, hosts, record, run, tap, validate
+
+    for module in (run, compare, validate, hosts, record, tap):
         module.register(add_parser)
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["tap"]:
+        # The tap runs in front of every hook of a recorded session: it skips the parser and
+        # the rest of hooksim (benchmarks/bench_tap.py measures what is left).
+        from .tap import main as tap
+
+        return tap(words[1:])
     args, unknown = parser().parse_known_args(argv)
     if unknown:
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")

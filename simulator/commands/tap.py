@@ -1,0 +1,27 @@
+"""``hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL``: run one hook, record it.
+
+``hooksim.cli`` hands ``tap`` to ``hooksim.tap`` before building any parser (it runs in front of
+every recorded hook); this registration only lists it in ``hooksim --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import AddParser
+
+
+def register(add_parser: AddParser) -> None:
+    parser = add_parser(
+        "tap", help="run one hook transparently and log the run (record start installs it)"
+    )
+    parser.add_argument(
+        "rest", nargs=argparse.REMAINDER, help="--log DIR [--tool HOST] -- ORIGINAL"
+    )
+    parser.set_defaults(func=_tap)
+
+
+def _tap(args: argparse.Namespace) -> int:
+    from ..tap import main
+
+    return main(args.rest)

@@ -1,0 +1,250 @@
+"""``hooksim record export``: a recording (the tap's logged hook runs) as a scenario file.
+
+The session is rebuilt from the events, read through the host profile's lifecycle: a prompt
+event starts a turn (its user text), tool events add tool calls, the turn-end event gives the
+reply where the host sends it, a pre-compaction event is a ``compact`` step, a session start
+after ``/clear`` or ``/new`` is a ``new_session`` step; the real gaps between them become
+``after:``. What the profile regenerates by itself (session starts, post-compaction events,
+stop continuations, session ends) is not written again. Any other event is written as a raw
+``event`` step with its recorded bytes. Expectations are what was observed: exit codes, how
+often each event fired, and the context the host gave the model.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .hosts import HookRun, Host, get_host
+from .record import STATE, Recorded, RecordError, firings, load_runs
+
+NOT_RECORDED = "(reply not recorded)"
+_PROMPT_KEYS = ("prompt", "user_message")
+_REPLY_KEYS = ("last_assistant_message", "assistant_response", "prompt_response", "text")
+_RESULT_KEYS = ("tool_response", "result", "tool_output")
+
+
+def _field(payload: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The first of ``keys`` in the payload or in its ``extra`` object (Hermes)."""
+    extra = payload.get("extra")
+    for source in (payload, extra if isinstance(extra, dict) else {}):
+        for key in keys:
+            if source.get(key) is not None:
+                return source[key]
+    return None
+
+
+def _result_text(value: Any) -> str:
+    if isinstance(value, dict) and isinstance(value.get("llmContent"), str):
+        return str(value["llmContent"])  # Gemini CLI wraps the tool's output
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def redacted(text: str) -> str:
+    """Same length and line structure, no words: every visible character becomes ``x``."""
+    return re.sub(r"\S", "x", text)
+
+
+def _gap(seconds: float) -> str | None:
+    whole = round(seconds)
+    return f"{whole}s" if whole >= 1 else None
+
+
+class _Session:
+    """The steps of the session being rebuilt, firing by firing."""
+
+    def __init__(self, host: Host, hooked: set[str], started: float, redact: bool) -> None:
+        self.host = host
+        self.points = {event: point for point, event in host.events.items() if event}
+        self.hooked = hooked
+        self.text = redacted if redact else str
+        self.steps: list[dict[str, Any]] = []
+        self.turn: dict[str, Any] | None = None
+        self.number = 0  # the turn number hooksim gives the current step
+        self.last_time = started
+        self.session_id: str | None = None
+        self.retrying = False
+
+    def begin(self, step: dict[str, Any], at: float) -> None:
+        self.close()
+        gap = _gap(at - self.last_time)
+        step = {"after": gap, **step} if gap else step
+        self.steps.append(step)
+        self.last_time = at
+        if "new_session" not in step:
+            self.number += 1
+        self.turn = step if "user" in step else None
+
+    def close(self) -> None:
+        """End the current turn: a reply, or an interruption when its turn-end hook never ran."""
+        turn = self.turn
+        if turn is not None and "assistant" not in turn and "interrupted" not in turn:
+            if self.host.events.get("stop") in self.hooked:
+                turn["interrupted"] = True
+            else:
+                turn["assistant"] = NOT_RECORDED
+        self.turn = None
+
+    def add(self, group: list[Recorded], turn_number: int) -> None:
+        run = group[0]
+        payload = run.payload
+        session = payload.get("session_id") or payload.get("conversation_id")
+        if isinstance(session, str) and session:
+            # /new or /clear: the first payload of another session starts it (hosts differ
+            # in which event that is; Codex's queued SessionStart comes after the prompt).
+            if self.session_id is not None and session != self.session_id:
+                self.begin({"new_session": session}, run.started)
+            self.session_id = session
+        event, turn = run.event, self.turn
+        point = self.points.get(event)
+        prompt = _field(payload, _PROMPT_KEYS)
+        if point == "prompt_submit" and self.retrying:
+            self.retrying = False  # a blocked turn end sent its reason as a new prompt
+        elif point == "prompt_submit" and isinstance(prompt, str):
+            self.begin({"user": self.text(prompt)}, run.started)
+        elif point == "pre_tool" and turn is not None:
+            call: dict[str, Any] = {"name": str(payload.get("tool_name", ""))}
+            if isinstance(payload.get("tool_input"), dict) and payload["tool_input"]:
+                call["args"] = payload["tool_input"]
+            turn.setdefault("tools", []).append(call)
+        elif point == "post_tool" and turn is not None:
+            calls = turn.setdefault("tools", [])
+            name = str(payload.get("tool_name", ""))
+            if not calls or calls[-1]["name"] != name or "result" in calls[-1]:
+                calls.append({"name": name})  # its before-event was not hooked
+            result = _field(payload, _RESULT_KEYS)
+            if result is not None:
+                calls[-1]["result"] = _result_text(result)
+        elif (point == "stop" or event == "afterAgentResponse") and turn is not None:
+            reply = _field(payload, _REPLY_KEYS)
+            if not payload.get("stop_hook_active") and "assistant" not in turn:
+                turn["assistant"] = self.text(reply) if isinstance(reply, str) else NOT_RECORDED
+            self.retrying = any(
+                self.host.read(r.event, _hook_run(r, turn_number)).block for r in group
+            )
+        elif point == "pre_compact" and (turn is None or "assistant" in turn):
+            # Inside a turn it is the host's own check before a model request (Gemini CLI's
+            # PreCompress), which the profile fires by itself; between turns it is a step.
+            step: dict[str, Any] = {"compact": str(payload.get("trigger") or "auto")}
+            if payload.get("custom_instructions"):
+                step["instructions"] = str(payload["custom_instructions"])
+            self.begin(step, run.started)
+        elif point is not None or event in _REGENERATED:
+            pass  # fired by the profile around the steps above
+        else:
+            self.begin({"event": event, "stdin": run.stdin.decode("utf-8", "replace")}, run.started)
+
+
+def _session_fields(payload: dict[str, Any]) -> dict[str, str]:
+    """The session's id, directory and model as the first payload gave them."""
+    roots = payload.get("workspace_roots")
+    found = (
+        ("id", payload.get("session_id") or payload.get("conversation_id")),
+        ("cwd", payload.get("cwd") or (roots[0] if isinstance(roots, list) and roots else None)),
+        ("model", payload.get("model") or _field(payload, ("model",))),
+    )
+    return {key: str(value) for key, value in found if value}
+
+
+def _expectations(
+    host: Host, groups: list[list[Recorded]], turns: list[int], matched: set[str]
+) -> dict[str, Any]:
+    """What was observed: exit codes, firings of events every hook sees, contexts."""
+    expect: dict[str, Any] = {}
+    codes = {run.exit_code for group in groups for run in group}
+    if len(codes) == 1:
+        expect["exit_codes"] = codes.pop()
+    counted = sorted({g[0].event for g in groups} - matched)
+    expect["fired"] = {e: sum(g[0].event == e for g in groups) for e in counted}
+    contexts: dict[str, list[str]] = {}
+    for group, turn in zip(groups, turns, strict=True):
+        for run in group:
+            verdict = host.read(run.event, _hook_run(run, turn))
+            if verdict.context:
+                contexts.setdefault(str(turn), []).append(verdict.context)
+    if contexts:
+        expect["context_at_turn"] = {t: c[0] if len(c) == 1 else c for t, c in contexts.items()}
+    return expect
+
+
+def rebuild(
+    runs: list[Recorded], host: Host, hooks: Any, *, redact: bool = False
+) -> dict[str, Any]:
+    """The scenario (as plain data) for a recorded session on ``host``."""
+    if not runs:
+        raise RecordError("no hook runs were recorded")
+    specs = host.parse_hooks(hooks)[0]
+    session = _Session(host, {s.event for s in specs}, runs[0].started, redact)
+    groups = firings(runs)
+    turns = []
+    for group in groups:
+        session.add(group, max(session.number, 1))
+        turns.append(max(session.number, 1))
+    session.close()
+    started = dt.datetime.fromtimestamp(runs[0].started, dt.timezone.utc)
+    scenario: dict[str, Any] = {
+        "name": f"recorded {host.title} session, {started:%Y-%m-%d %H:%M} UTC",
+        "tool": host.name,
+        "clock": {"start": started.strftime("%Y-%m-%dT%H:%M:%SZ")},
+    }
+    fields = _session_fields(runs[0].payload)
+    if fields:
+        scenario["session"] = fields
+    scenario["hooks"] = hooks
+    scenario["turns"] = session.steps or [{"user": "", "assistant": NOT_RECORDED}]
+    scenario["expect"] = _expectations(host, groups, turns, {s.event for s in specs if s.matcher})
+    return scenario
+
+
+# Events the profiles fire by themselves around the steps above (never written as steps).
+_REGENERATED = frozenset(
+    {"on_session_end", "on_session_finalize", "on_session_reset", "on_session_start", "PostCompact",
+     "SessionStart", "SessionEnd", "sessionStart", "sessionEnd", "StopFailure",
+     "afterAgentResponse", "pre_verify"}
+)  # fmt: skip
+
+
+def _hook_run(run: Recorded, turn: int) -> HookRun:
+    return HookRun(turn, run.event, run.command, 0, run.exit_code, run.stdout, run.stderr, 0.0)
+
+
+def _hooks_from_runs(runs: list[Recorded], host: Host) -> Any:
+    """A hooks block for a recording made without ``record start`` (the commands the tap saw)."""
+    block: dict[str, list[Any]] = {}
+    for run in runs:
+        entries = block.setdefault(run.event, [])
+        if host.name in ("hermes", "cursor"):
+            entry: Any = {"command": run.command}
+        else:
+            entry = {"hooks": [{"type": "command", "command": run.command}]}
+        if entry not in entries:
+            entries.append(entry)
+    return block
+
+
+def export(directory: Path, *, tool: str | None = None, redact: bool = False) -> str:
+    """The scenario file's text for the recording in ``directory``."""
+    from ruamel.yaml import YAML
+
+    state_file = directory / STATE
+    state: dict[str, Any] = {}
+    if state_file.exists():
+        state = json.loads(state_file.read_text(encoding="utf-8"))
+    runs = load_runs(directory)
+    name = tool or state.get("tool") or next((r.payload.get("tool") for r in runs), None)
+    if not name:
+        raise RecordError(f"{directory}: which host? pass --tool (no {STATE} here)")
+    host = get_host(str(name))
+    hooks = state.get("hooks") or _hooks_from_runs(runs, host)
+    scenario = rebuild(runs, host, hooks, redact=redact)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]
+    yaml.width = 4096
+    out = io.StringIO()
+    yaml.dump(scenario, out)
+    return out.getvalue()

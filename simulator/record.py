@@ -1,0 +1,290 @@
+"""Record real sessions: tap every hook of a host's config, then export what ran as a scenario.
+
+``start`` rewrites the hooks of one host's own config file so each command runs through
+``hooksim tap`` (which logs every hook run to a directory), keeping a backup; ``stop`` puts the
+original back byte for byte; ``export`` turns the logged runs into a scenario file. Config
+files are written the careful way ``hermes-hooks install`` writes Hermes' (atomic, mode kept,
+refused in one line when the file is not what we expect), with the same module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
+
+from .hosts import get_host
+
+STATE = "recording.json"
+BACKUP_SUFFIX = ".hooksim-record.bak"
+# Where each host keeps the hooks a user set up for all projects.
+DEFAULT_CONFIGS = {
+    "hermes": "~/.hermes/config.yaml",
+    "claude-code": "~/.claude/settings.json",
+    "codex": "~/.codex/hooks.json",
+    "cursor": "~/.cursor/hooks.json",
+    "gemini-cli": "~/.gemini/settings.json",
+}
+
+
+class RecordError(Exception):
+    """A recording that cannot start, stop or export; ``str()`` is the one line to print."""
+
+
+def default_config(tool: str) -> Path:
+    if tool == "hermes" and os.environ.get("HERMES_HOME"):
+        return Path(os.environ["HERMES_HOME"]) / "config.yaml"
+    return Path(os.path.expanduser(DEFAULT_CONFIGS[tool]))
+
+
+def tap_command() -> list[str]:
+    """How a tapped hook starts hooksim's tap: this installation's ``hooksim``."""
+    script = Path(sys.executable).with_name("hooksim")
+    if script.exists():
+        return [str(script), "tap"]
+    return [sys.executable, "-m", "hooksim", "tap"]
+
+
+def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
+    """The command line that runs ``command`` through the tap, as ``tool`` will read it."""
+    head = shlex.join(
+        [*tap_command(), "--log", str(log_dir), "--tool", tool, "--event", event, "--"]
+    )
+    if tool == "hermes":
+        # Hermes splits the whole line with shlex: the original's words follow as they were.
+        return f"{head} {command}"
+    return f"{head} {shlex.quote(command)}"
+
+
+def _rewrite(block: Any, tool: str, log_dir: Path) -> int:
+    """Tap every command hook in a hooks block, in place; return how many."""
+    count = 0
+
+    def walk(node: Any, event: str) -> None:
+        nonlocal count
+        if isinstance(node, list):
+            for item in node:
+                walk(item, event)
+        elif isinstance(node, dict):
+            command = node.get("command")
+            if isinstance(command, str) and node.get("type", "command") == "command":
+                node["command"] = tapped(tool, event, command, log_dir)
+                count += 1
+            for key, value in node.items():
+                if key != "command":
+                    walk(value, event)
+
+    if isinstance(block, dict):
+        for event, entries in block.items():
+            walk(entries, str(event))
+    return count
+
+
+def _json_indent(text: str) -> int | str:
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            whitespace = line[: len(line) - len(stripped)]
+            return "\t" if whitespace.startswith("\t") else len(whitespace)
+    return 2
+
+
+def _tapped_text(tool: str, path: Path, text: str, log_dir: Path) -> tuple[str, Any, int]:
+    """The config with every command hook tapped; the original hooks block; the count."""
+    if path.suffix in (".yaml", ".yml"):
+        import io
+
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        yaml = YAML(typ="rt", pure=True)
+        yaml.preserve_quotes = True
+        try:
+            data = yaml.load(text)
+        except YAMLError as e:
+            raise RecordError(f"{path}: not valid YAML ({str(e).splitlines()[0]})") from None
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        original = json.loads(json.dumps(hooks, default=str))
+        count = _rewrite(hooks, tool, log_dir)
+        out = io.StringIO()
+        yaml.dump(data, out)
+        return out.getvalue(), original, count
+    if path.suffix == ".toml":
+        raise RecordError(
+            f"{path}: hooksim records Codex hooks from hooks.json; move the [hooks] of"
+            " config.toml to ~/.codex/hooks.json (same shape, JSON) or pass --config with it"
+        )
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise RecordError(f"{path}: not valid JSON ({e})") from None
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    original = json.loads(json.dumps(hooks))
+    count = _rewrite(hooks, tool, log_dir)
+    ending = "\n" if text.endswith("\n") else ""
+    return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + ending, original, count
+
+
+def start(tool: str, config: Path | None, out: Path) -> str:
+    """Tap every command hook of ``tool``'s config; return the line to print."""
+    get_host(tool)
+    path = (config or default_config(tool)).expanduser()
+    real = Path(os.path.realpath(path))
+    out = out.resolve()
+    state_file = out / STATE
+    if state_file.exists() and json.loads(state_file.read_text()).get("active"):
+        raise RecordError(f"{out}: a recording is already running; hooksim record stop --out {out}")
+    try:
+        old = real.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file; {tool} has no hooks to record there") from None
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read ({e.strerror})") from None
+    try:
+        text = old.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text; left unchanged") from None
+    new, original, count = _tapped_text(tool, path, text, out)
+    if count == 0:
+        raise RecordError(f"{path}: no command hooks to record; left unchanged")
+    mode = real.stat().st_mode & 0o7777
+    backup = Path(str(path) + BACKUP_SUFFIX)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        replace_file(str(backup), old, mode=mode)
+        replace_file(str(real), new.encode("utf-8"), mode=mode, expected=old)
+    except FileChangedError:
+        raise RecordError(f"{path}: changed while we were editing it; left unchanged") from None
+    except (UnsafeFileError, OSError) as e:
+        raise RecordError(f"{path}: cannot write ({e}); left unchanged") from None
+    state = {
+        "active": True,
+        "tool": tool,
+        "config": str(path),
+        "backup": str(backup),
+        "tapped_sha256": hashlib.sha256(new.encode("utf-8")).hexdigest(),
+        "hooks": original,
+        "started": time.time(),
+    }
+    state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    return f"hooksim: recording {count} hook(s) of {path} into {out}; stop with: hooksim record stop --out {shlex.quote(str(out))}"
+
+
+def stop(out: Path, *, force: bool = False) -> str:
+    """Put the original config back byte for byte; return the line to print."""
+    out = out.resolve()
+    state_file = out / STATE
+    try:
+        state = json.loads(state_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise RecordError(f"{out}: no recording here (no {STATE})") from None
+    if not state.get("active"):
+        raise RecordError(f"{out}: this recording was already stopped")
+    path, backup = Path(state["config"]), Path(state["backup"])
+    real = Path(os.path.realpath(path))
+    current = real.read_bytes() if real.exists() else b""
+    if hashlib.sha256(current).hexdigest() != state["tapped_sha256"] and not force:
+        raise RecordError(
+            f"{path}: changed since hooksim record start (edited by hand or by the host); left"
+            f" as it is. The original is in {backup}; put it back with --force"
+        )
+    try:
+        original = backup.read_bytes()
+    except OSError as e:
+        raise RecordError(f"{backup}: cannot read the backup ({e.strerror})") from None
+    mode = real.stat().st_mode & 0o7777 if real.exists() else 0o600
+    try:
+        replace_file(str(real), original, mode=mode, expected=None if force else current)
+    except FileChangedError:
+        raise RecordError(f"{path}: changed while we were restoring it; left unchanged") from None
+    backup.unlink()
+    state["active"] = False
+    state["stopped"] = time.time()
+    state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    runs = len(list(out.glob("*.json"))) - 1
+    return f"hooksim: {path} restored; {runs} hook run(s) recorded in {out}"
+
+
+@dataclass
+class Recorded:
+    """One logged hook run (the tap's record)."""
+
+    event: str
+    stdin: bytes
+    payload: dict[str, Any]
+    started: float
+    order: float
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    command: str
+
+
+def load_runs(directory: Path) -> list[Recorded]:
+    """The tap's records in ``directory``, in the order the hooks started."""
+    runs = []
+    for file in sorted(directory.glob("*.json")):
+        if file.name == STATE:
+            continue
+        try:
+            entry = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise RecordError(f"{file}: not a tap record ({e})") from None
+        if "stdin_base64" in entry:
+            import base64
+
+            stdin = base64.b64decode(entry["stdin_base64"])
+        else:
+            stdin = str(entry.get("stdin", "")).encode("utf-8")
+        try:
+            payload = json.loads(stdin)
+        except ValueError:
+            payload = None
+        event = entry.get("event") or (isinstance(payload, dict) and payload.get("hook_event_name"))
+        runs.append(
+            Recorded(
+                str(event or ""),
+                stdin,
+                payload if isinstance(payload, dict) else {},
+                float(entry["started"]),
+                float(entry.get("monotonic", entry["started"])),
+                entry.get("exit_code"),
+                str(entry.get("stdout", "")),
+                str(entry.get("stderr", "")),
+                str(entry.get("command", "")),
+            )
+        )
+    runs.sort(key=lambda r: r.order)
+    return runs
+
+
+def firings(runs: list[Recorded]) -> list[list[Recorded]]:
+    """Runs grouped into the host's firings: hooks of one event given the same bytes at once."""
+    groups: list[list[Recorded]] = []
+    for run in runs:
+        if groups and groups[-1][0].event == run.event and groups[-1][0].stdin == run.stdin:
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+    return groups
+
+
+__all__ = [
+    "DEFAULT_CONFIGS",
+    "RecordError",
+    "Recorded",
+    "default_config",
+    "firings",
+    "load_runs",
+    "start",
+    "stop",
+    "tapped",
+]
