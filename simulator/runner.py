@@ -254,6 +254,8 @@ def run_scenario(
         except UnknownHost as e:
             raise SetupError(f"{scenario.path}: {e}") from None
     scenario = scenario.on(host.name)
+    if scenario.sessions:
+        raise SetupError(f"{scenario.path}: 'sessions' cannot run yet; give 'turns'")
     if scenario.version is not None:
         try:
             host = host.at_version(scenario.version)

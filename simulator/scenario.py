@@ -1,9 +1,12 @@
 """Scenario files: YAML in, a validated ``Scenario`` out, or one ``file:line: what`` error.
 
-A scenario is one scripted session: turns (a user message, the assistant's final response or
-none, an interruption, tool calls, time passing before the turn), session boundaries (``/new``),
-compactions, raw events with hand-written payloads, a scripted mock bridge, and expectations,
-with per-host hooks and expectations under ``hosts:`` so one session runs on every host. The JSON Schema
+A scenario is one scripted session, or several running at once (``sessions:``, as a gateway
+serving several chats runs them): turns, session boundaries (``/new``), compactions, raw events
+with hand-written payloads, a scripted mock bridge, and expectations, with per-host hooks and
+expectations under ``hosts:`` so one session runs on every host. Every turn ends one of three
+ways, and says which: a reply (``assistant: TEXT``; ``""`` is an empty reply), an interruption
+(``interrupted: true``) or a failed model call (``error: 400``, another status, or a named cause
+such as ``context_length``). The JSON Schema
 shipped beside this module (``scenario.schema.json``) is the format's reference; editors can
 validate against it.
 """
@@ -31,11 +34,66 @@ class ToolCall:
     name: str
     args: dict[str, Any] = field(default_factory=dict)
     result: str = "ok"
+    id: str | None = None  # the model's tool call id; None: the host's own numbering
+    duration_s: float = 0.0  # how long the tool ran (virtual)
+
+
+# Named causes of a failed model call, and the cause of each HTTP status a scenario may give.
+ERROR_CAUSES = (
+    "authentication",
+    "billing",
+    "context_length",
+    "invalid_request",
+    "invalid_tool_call",
+    "max_output_tokens",
+    "overloaded",
+    "payload_too_large",
+    "rate_limit",
+    "server_error",
+    "timeout",
+    "unknown",
+)
+_STATUS_CAUSES = {
+    400: "invalid_request",
+    401: "authentication",
+    402: "billing",
+    403: "authentication",
+    413: "payload_too_large",
+    429: "rate_limit",
+    529: "overloaded",
+}
+OUTCOME_HINT = (
+    'add `assistant: TEXT` (a reply; `assistant: ""` is an empty reply), `interrupted: true`,'
+    " or `error: 400` (another HTTP status, or a cause: " + ", ".join(ERROR_CAUSES) + ")"
+)
+
+
+@dataclass(frozen=True)
+class ApiError:
+    """A model call that failed: an HTTP status, or a named cause without one."""
+
+    status: int | None
+    cause: str
+
+    @classmethod
+    def parse(cls, value: int | str) -> ApiError:
+        if isinstance(value, int):
+            cause = _STATUS_CAUSES.get(value, "server_error" if value >= 500 else "invalid_request")
+            return cls(value, cause)
+        return cls(None, value)
+
+    def __str__(self) -> str:
+        return f"{self.status} ({self.cause})" if self.status is not None else self.cause
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One user turn of the agent loop."""
+    """One user turn of the agent loop, and how it ended.
+
+    A reply (``assistant``, ``""`` for an empty one), an interruption while the model answers
+    (``interrupted``; ``assistant`` is then what had streamed before the stop, if anything) or a
+    failed model call (``error``), after the turn's tool calls.
+    """
 
     user: str
     assistant: str | None = None
@@ -43,6 +101,17 @@ class Turn:
     tools: tuple[ToolCall, ...] = ()
     after_s: float = 0.0
     line: int = 0
+    error: ApiError | None = None
+    edited: tuple[str, ...] | None = None  # files the turn changed; None: from its tool calls
+
+    @property
+    def replied(self) -> bool:
+        """The model answered (possibly with nothing): not interrupted, no failed call."""
+        return not self.interrupted and self.error is None
+
+    @property
+    def empty_reply(self) -> bool:
+        return self.replied and not (self.assistant or "").strip()
 
 
 @dataclass(frozen=True)
@@ -79,6 +148,29 @@ Step = Turn | NewSession | RawEvent | Compact
 
 
 @dataclass(frozen=True)
+class SessionPlan:
+    """One of several sessions running at once (``sessions:``), as a gateway serves chats."""
+
+    id: str
+    steps: tuple[Step, ...]
+    platform: str = "telegram"
+    model: str | None = None
+    cwd: str | None = None
+    sender: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ScheduledStep:
+    """A step placed on the run's one virtual clock: when, which turn, which session."""
+
+    offset_s: float  # since the scenario's start
+    turn: int  # 1-based turn number across all sessions; 0 for a /new
+    session: int  # index into ``Scenario.sessions`` (0 for a one-session scenario)
+    step: Step
+
+
+@dataclass(frozen=True)
 class HostPart:
     """What one host needs beyond the shared session: its hooks, variables, expectations."""
 
@@ -106,6 +198,7 @@ class Scenario:
     hosts: dict[str, HostPart] = field(default_factory=dict)
     version: str | None = None  # set by on(): the version of the host it runs on
     timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
+    sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
@@ -132,15 +225,32 @@ class Scenario:
     @property
     def numbered_steps(self) -> list[tuple[int, Step]]:
         """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
-        numbered: list[tuple[int, Step]] = []
+        return [(s.turn, s.step) for s in self.schedule]
+
+    @property
+    def schedule(self) -> list[ScheduledStep]:
+        """Every step on the one virtual clock, in the order it starts.
+
+        Each session's ``after`` counts from that session's previous step (the first from the
+        scenario's start). Steps of different sessions starting at the same instant keep the
+        sessions' order here; the runner runs them at the same time. Turns are numbered in
+        this order, across sessions.
+        """
+        placed: list[tuple[float, int, int, Step]] = []
+        plans = [plan.steps for plan in self.sessions] or [self.steps]
+        for k, steps in enumerate(plans):
+            offset = 0.0
+            for i, step in enumerate(steps):
+                offset += step.after_s
+                placed.append((offset, k, i, step))
+        placed.sort(key=lambda p: (p[0], p[1], p[2]))
+        schedule: list[ScheduledStep] = []
         n = 0
-        for step in self.steps:
-            if isinstance(step, NewSession):
-                numbered.append((0, step))
-            else:
-                n += 1
-                numbered.append((n, step))
-        return numbered
+        for offset, k, _, step in placed:
+            number = 0 if isinstance(step, NewSession) else n + 1
+            n = max(n, number)
+            schedule.append(ScheduledStep(offset, number, k, step))
+        return schedule
 
 
 _OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
@@ -196,7 +306,14 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         if not allowed and error.schema.get("patternProperties"):
             return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
         return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
-    in_turns = "turns" in [str(p) for p in error.absolute_path][:1]
+    if error.validator == "oneOf" and not error.absolute_path:
+        both = isinstance(error.instance, dict) and {"turns", "sessions"} <= set(error.instance)
+        return (
+            "give either 'turns' (one session) or 'sessions' (several at once), not both"
+            if both
+            else "a scenario needs 'turns' (one session) or 'sessions' (several at once)"
+        )
+    in_turns = "turns" in [str(p) for p in error.absolute_path][-2:-1]
     if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
         if error.instance.get("compact", "auto") not in ("auto", "manual"):
             return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
@@ -273,43 +390,28 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     if start.tzinfo is None:
         start = start.replace(tzinfo=dt.timezone.utc)
 
-    steps: list[Step] = []
-    for i, raw in enumerate(data["turns"]):
-        line = _line_of(doc, ["turns", i])
-        try:
-            after = parse_duration(raw.get("after", 0))
-        except ValueError as e:
-            raise fail(["turns", i, "after"], str(e)) from None
-        if "new_session" in raw:
-            steps.append(NewSession(raw["new_session"], after, line))
-        elif "compact" in raw:
-            steps.append(Compact(raw["compact"], raw.get("instructions", ""), after, line))
-        elif "event" in raw:
-            stdin = raw.get("stdin")
-            steps.append(
-                RawEvent(
-                    raw["event"],
-                    None if stdin is None else stdin.encode(),
-                    raw.get("extra"),
-                    after,
-                    line,
+    sessions: list[SessionPlan] = []
+    if "sessions" in data:
+        steps: list[Step] = []
+        seen: dict[str, int] = {}
+        for k, raw_session in enumerate(data["sessions"]):
+            sid = raw_session["id"]
+            if sid in seen:
+                raise fail(["sessions", k, "id"], f"session id {sid!r} is used twice")
+            seen[sid] = k
+            sessions.append(
+                SessionPlan(
+                    sid,
+                    tuple(_steps(raw_session["turns"], ["sessions", k, "turns"], fail, doc)),
+                    raw_session.get("platform", "telegram"),
+                    raw_session.get("model"),
+                    raw_session.get("cwd"),
+                    raw_session.get("sender", ""),
+                    _line_of(doc, ["sessions", k]),
                 )
             )
-        else:
-            tools = tuple(
-                ToolCall(t["name"], t.get("args", {}), t.get("result", "ok"))
-                for t in raw.get("tools", [])
-            )
-            steps.append(
-                Turn(
-                    raw["user"],
-                    raw.get("assistant"),
-                    raw.get("interrupted", False),
-                    tools,
-                    after,
-                    line,
-                )
-            )
+    else:
+        steps = _steps(data["turns"], ["turns"], fail, doc)
 
     bridge_raw = dict(data.get("bridge", {}))
     ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
@@ -331,7 +433,11 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         for name, part in data.get("hosts", {}).items()
     }
     expect = data.get("expect", {})
-    turns = sum(not isinstance(step, NewSession) for step in steps)
+    turns = sum(
+        not isinstance(step, NewSession)
+        for plan_steps in [steps, *(plan.steps for plan in sessions)]
+        for step in plan_steps
+    )
     blocks = [(["expect"], expect)] + [
         (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
     ]
@@ -358,6 +464,72 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         expect=expect,
         hosts=hosts,
         timeline=data.get("timeline", "on_failure"),
+        sessions=tuple(sessions),
+    )
+
+
+def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list[Step]:
+    """The steps of one session's ``turns`` list."""
+    steps: list[Step] = []
+    for i, raw in enumerate(raws):
+        line = _line_of(doc, [*where, i])
+        try:
+            after = parse_duration(raw.get("after", 0))
+        except ValueError as e:
+            raise fail([*where, i, "after"], str(e)) from None
+        if "new_session" in raw:
+            steps.append(NewSession(raw["new_session"], after, line))
+        elif "compact" in raw:
+            steps.append(Compact(raw["compact"], raw.get("instructions", ""), after, line))
+        elif "event" in raw:
+            stdin = raw.get("stdin")
+            steps.append(
+                RawEvent(
+                    raw["event"],
+                    None if stdin is None else stdin.encode(),
+                    raw.get("extra"),
+                    after,
+                    line,
+                )
+            )
+        else:
+            steps.append(_turn(raw, [*where, i], line, after, fail))
+    return steps
+
+
+def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, fail: Any) -> Turn:
+    """One turn; it must say how it ended (a reply, an interruption or a failed call)."""
+    interrupted = bool(raw.get("interrupted", False))
+    assistant = raw.get("assistant")
+    error = raw.get("error")
+    if error is not None and (assistant is not None or interrupted):
+        key = "assistant" if assistant is not None else "interrupted"
+        raise fail(
+            [*where, "error"],
+            f"a turn whose model call fails has no reply and is not interrupted: drop {key!r}"
+            " or 'error'",
+        )
+    if error is None and assistant is None and not interrupted:
+        raise fail(where, f"the turn has no outcome: {OUTCOME_HINT}")
+    tools = []
+    for j, t in enumerate(raw.get("tools", [])):
+        try:
+            duration = parse_duration(t.get("duration", 0))
+        except ValueError as e:
+            raise fail([*where, "tools", j, "duration"], str(e)) from None
+        tools.append(
+            ToolCall(t["name"], t.get("args", {}), t.get("result", "ok"), t.get("id"), duration)
+        )
+    edited = raw.get("edited")
+    return Turn(
+        raw["user"],
+        assistant,
+        interrupted,
+        tuple(tools),
+        after,
+        line,
+        None if error is None else ApiError.parse(error),
+        None if edited is None else tuple(edited),
     )
 
 

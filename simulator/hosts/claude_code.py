@@ -45,6 +45,25 @@ from .base import (
 )
 from .sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN, changelog, docs, fact, observed, unverified
 
+# A failed model call ends the turn with StopFailure instead of Stop; its ``error`` (also the
+# matcher) is one of Claude Code's classes (hooks reference, "StopFailure": rate_limit,
+# authentication_failed, billing_error, invalid_request, server_error, max_output_tokens,
+# unknown). Each cause a scenario can name, in that vocabulary:
+STOP_FAILURE_ERRORS = {
+    "authentication": "authentication_failed",
+    "billing": "billing_error",
+    "context_length": "invalid_request",
+    "invalid_request": "invalid_request",
+    "invalid_tool_call": "unknown",
+    "max_output_tokens": "max_output_tokens",
+    "overloaded": "server_error",
+    "payload_too_large": "invalid_request",
+    "rate_limit": "rate_limit",
+    "server_error": "server_error",
+    "timeout": "server_error",
+    "unknown": "unknown",
+}
+
 EVENTS = frozenset(
     {
         "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop",
@@ -195,11 +214,12 @@ class ClaudeSession(Session):
             self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
-        if turn.assistant is None:
+        if turn.error is not None:
+            error = STOP_FAILURE_ERRORS[turn.error.cause]
             self.fire(
                 "StopFailure",
-                self.payload("StopFailure", error="server_error", last_assistant_message=""),
-                match="server_error",
+                self.payload("StopFailure", error=error, last_assistant_message=""),
+                match=error,
             )
             return
         fields: dict[str, Any] = {"last_assistant_message": turn.assistant}

@@ -30,7 +30,12 @@ from .base import (
     Session,
     parse_matcher_groups,
 )
+from .claude_code import STOP_FAILURE_ERRORS as CLAUDE_STOP_FAILURE_ERRORS
 from .claude_code import ClaudeStyleReading
+
+# Codex classifies a failed turn as Claude Code does, with ``overloaded`` of its own
+# (openai/codex ``codex-rs/hooks`` StopFailure, commit 72cdcc98).
+STOP_FAILURE_ERRORS = {**CLAUDE_STOP_FAILURE_ERRORS, "overloaded": "overloaded"}
 
 EVENTS = frozenset(
     {
@@ -101,12 +106,13 @@ class CodexSession(Session):
             return
         if turn.interrupted:
             return
-        if turn.assistant is None:
+        if turn.error is not None:
+            error = STOP_FAILURE_ERRORS[turn.error.cause]
             self.fire(
                 "StopFailure",
-                self.payload("StopFailure", error="server_error", error_details=None,
+                self.payload("StopFailure", error=error, error_details=None,
                              last_assistant_message=None),
-                match="server_error",
+                match=error,
             )  # fmt: skip
             return
         message = turn.assistant

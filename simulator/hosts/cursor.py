@@ -97,15 +97,16 @@ class CursorSession(Session):
                              "tool_use_id": f"tool_{n}"},
             lambda call: {"tool_output": call.result},
         )  # fmt: skip
-        status = (
-            "aborted" if turn.interrupted else ("error" if turn.assistant is None else "completed")
-        )
+        # The agent loop ends ``aborted`` on an interrupt and ``error`` on a failed model call;
+        # an empty reply still completes (hooks reference: stop ``status``).
+        status = "aborted" if turn.interrupted else ("error" if turn.error else "completed")
 
         def fire_stop(loop_count: int) -> Firing:
             now = status if loop_count == 0 else "completed"  # a follow-up is a new message
             if now == "completed":
                 self.fire(
-                    "afterAgentResponse", self.payload("afterAgentResponse", text=turn.assistant)
+                    "afterAgentResponse",
+                    self.payload("afterAgentResponse", text=turn.assistant or ""),
                 )
             return self.fire("stop", self.payload("stop", status=now, loop_count=loop_count))
 

@@ -144,13 +144,13 @@ class GeminiSession(Session):
             return
         if not all(self._tool(call) for call in turn.tools):
             return
-        if turn.interrupted or turn.assistant is None:
+        if not turn.replied:  # AfterAgent fires when the agent answers, even with nothing
             return
         retries = 0
         while True:
             after = self.fire(
                 "AfterAgent",
-                self.payload("AfterAgent", prompt=turn.user, prompt_response=turn.assistant,
+                self.payload("AfterAgent", prompt=turn.user, prompt_response=turn.assistant or "",
                              stop_hook_active=retries > 0),
             )  # fmt: skip
             if self.halted(after) or not after.blocked:

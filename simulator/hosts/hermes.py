@@ -44,6 +44,12 @@ TOOL_EVENTS = frozenset({"pre_tool_call", "post_tool_call"})
 DEFAULT_TIMEOUT_S = 60
 MAX_TIMEOUT_S = 300
 TELEMETRY_SCHEMA_VERSION = "hermes.observer.v1"
+# What Hermes answers in the assistant's place after an empty reply and its retries:
+# run_agent.AIAgent._format_turn_completion_explanation("empty_response_exhausted").
+EMPTY_REPLY_EXPLANATION = (
+    "⚠️ No reply: the model returned empty content after retries and any fallback providers."
+    " Try `continue`, switch model/provider, or inspect the tool output above."
+)
 
 
 def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
@@ -232,10 +238,17 @@ class HermesSession(Session):
                 ),
                 match=call.name,
             )
-        completed = bool(turn.assistant) and not turn.interrupted
-        if completed:
-            assert turn.assistant is not None
-            self.history.append({"role": "assistant", "content": turn.assistant})
+        if turn.error is not None:
+            # run_conversation returns early on a failed call: finalize_turn, and with it
+            # post_llm_call and on_session_end, never runs.
+            return
+        # An empty reply is retried, then replaced by the turn-completion explainer's text.
+        response = EMPTY_REPLY_EXPLANATION if turn.empty_reply else (turn.assistant or "")
+        # finalize_turn: completed does not look at ``interrupted``; an interrupt during the
+        # model call leaves a final_response (the streamed part or a waiting notice).
+        completed = True
+        if turn.replied:
+            self.history.append({"role": "assistant", "content": response})
             self.fire(
                 "post_llm_call",
                 self.payload(
@@ -243,7 +256,7 @@ class HermesSession(Session):
                     task_id=task_id,
                     turn_id=turn_id,
                     user_message=turn.user,
-                    assistant_response=turn.assistant,
+                    assistant_response=response,
                     conversation_history=list(self.history),
                     model=info.model,
                     platform=info.platform,

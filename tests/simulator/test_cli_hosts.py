@@ -88,7 +88,7 @@ def test_openclaw_in_a_scenario_is_a_file_error(
 ) -> None:
     """tool: openclaw names file and line."""
     path = tmp_path / "s.yaml"
-    path.write_text("name: x\ntool: openclaw\nturns:\n  - {user: hi}\n")
+    path.write_text("name: x\ntool: openclaw\nturns:\n  - {user: hi, error: 500}\n")
     assert main(["validate", str(path)]) == 1
     assert capsys.readouterr().err.startswith(f"{path}:2: tool 'openclaw' cannot run: OpenClaw")
 
@@ -158,7 +158,7 @@ def test_validate_warns_about_hooks_a_host_would_skip(
     """A hook under the wrong event name is a warning naming the host; the file stays valid."""
     path = tmp_path / "s.yaml"
     path.write_text(
-        "name: x\nturns:\n  - {user: hi}\nhosts:\n  claude-code:\n"
+        "name: x\nturns:\n  - {user: hi, error: 500}\nhosts:\n  claude-code:\n"
         "    hooks: {PreCompress: [{hooks: [{type: command, command: 'true'}]}]}\n"
     )
     assert main(["validate", str(path)]) == 0

@@ -11,7 +11,7 @@ import pytest
 from hooksim.hosts import HOSTS
 from hooksim.hosts.hermes import parse_hooks_block, payload_bytes
 from hooksim.runner import run_scenario
-from hooksim.scenario import NewSession, Step, Turn, load_scenario
+from hooksim.scenario import ApiError, NewSession, Step, Turn, load_scenario
 
 from tests.processes import alive
 from tests.simulator.sessions import recording_session
@@ -124,14 +124,15 @@ def test_missing_hook_command_is_recorded_not_raised(tmp_path: Path) -> None:
     """A command that does not exist is a spawn error in the record, as Hermes logs it."""
     path = tmp_path / "s.yaml"
     path.write_text(
-        "name: t\nhooks:\n  pre_llm_call:\n    - command: /no/such/hook\nturns:\n  - {user: a}\n"
+        "name: t\nhooks:\n  pre_llm_call:\n    - command: /no/such/hook\nturns:\n  - {user: a, error: 500}\n"
     )
     (run,) = run_scenario(load_scenario(path)).runs
     assert (run.spawn_error, run.exit_code) == ("command not found", None)
 
 
 def test_timeline_of_events() -> None:
-    """Session start once, pre_llm_call each turn, post_llm_call only when answered, end every turn."""
+    """Session start once; a reply (even empty) ends with post_llm_call and on_session_end, an
+    interrupt with on_session_end only, a failed call with nothing after pre_llm_call."""
     fired, session = recording_session("hermes")
 
     def step(s: Step) -> list[str]:
@@ -145,7 +146,8 @@ def test_timeline_of_events() -> None:
         "post_llm_call",
         "on_session_end",
     ]
-    assert step(Turn("c", None)) == ["pre_llm_call", "on_session_end"]
+    assert step(Turn("c", error=ApiError.parse(400))) == ["pre_llm_call"]
+    assert step(Turn("c", "")) == ["pre_llm_call", "post_llm_call", "on_session_end"]
     assert step(Turn("c", "d", interrupted=True)) == ["pre_llm_call", "on_session_end"]
     assert step(NewSession("s2")) == ["on_session_finalize", "on_session_reset"]
     assert step(Turn("e", "f"))[0] == "on_session_start"
@@ -206,7 +208,7 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
 
     monkeypatch.setattr(hook_process, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
     path = tmp_path / "s.yaml"
-    path.write_text("name: t\nclock: {driver: faketime}\nturns:\n  - {user: a}\n")
+    path.write_text("name: t\nclock: {driver: faketime}\nturns:\n  - {user: a, error: 500}\n")
     with pytest.raises(
         SetupError,
         match=r"s\.yaml: clock driver 'faketime' needs libfaketime \(Debian: apt-get install libfaketime\)",
@@ -225,7 +227,7 @@ def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
     command = json.dumps(f"sh -c 'date -u +%FT%T >> {out}'")
     path.write_text(
         f"name: t\nclock: {{driver: faketime, start: '2031-05-06T07:08:09Z'}}\n"
-        f"hooks:\n  pre_llm_call:\n    - command: {command}\nturns:\n  - {{user: a}}\n  - {{after: 2h, user: b}}\n"
+        f"hooks:\n  pre_llm_call:\n    - command: {command}\nturns:\n  - {{user: a, error: 500}}\n  - {{after: 2h, user: b, error: 500}}\n"
     )
     run_scenario(load_scenario(path))
     first, second = out.read_text().split()
@@ -254,7 +256,9 @@ def test_stdout_is_read_as_hermes_reads_it(event: str, stdout: str, context: str
 
 def test_context_injection_is_recorded(tmp_path: Path, recorder: Path) -> None:
     """A pre_llm_call hook printing {"context": ...} shows as injected context in the run."""
-    path = scenario(tmp_path, "turns:\n  - {user: a}\n", recorder, events=("pre_llm_call",))
+    path = scenario(
+        tmp_path, "turns:\n  - {user: a, error: 500}\n", recorder, events=("pre_llm_call",)
+    )
     text = path.read_text().replace("env: {", 'env: {PRINT: \'{"context": "remember X"}\', ', 1)
     path.write_text(text)
     (run,) = run_scenario(load_scenario(path)).runs

@@ -12,7 +12,7 @@ import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
 from hooksim.runner import run_scenario
-from hooksim.scenario import Compact, NewSession, Turn, load_scenario
+from hooksim.scenario import ApiError, Compact, NewSession, Turn, load_scenario
 
 from tests.simulator.sessions import Fired, recording_session
 
@@ -140,7 +140,11 @@ def test_timelines_side_by_side() -> None:
 
 def payloads(tool: str) -> dict[str, dict[str, Any]]:
     """The last payload of each event in a session with a manual compaction."""
-    steps = [Turn("hi", "hello"), Compact("manual", "keep the plan"), Turn("more", None)]
+    steps = [
+        Turn("hi", "hello"),
+        Compact("manual", "keep the plan"),
+        Turn("more", error=ApiError.parse(500)),
+    ]
     return {e: p for e, p, _ in record(tool, steps) if isinstance(p, dict)}
 
 
@@ -155,7 +159,7 @@ def test_claude_code_payloads() -> None:
     assert p["PreCompact"]["custom_instructions"] == "keep the plan"
     assert "permission_mode" not in p["PreCompact"]
     assert p["SessionStart"]["source"] == "compact"
-    assert p["StopFailure"]["error"] == "server_error"  # turn 2 had no final response
+    assert p["StopFailure"]["error"] == "server_error"  # turn 2 ended on a failed model call
 
 
 def test_codex_payloads() -> None:
@@ -380,7 +384,7 @@ def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> 
 
     path = tmp_path / "s.yaml"
     path.write_text(
-        "name: s\nturns:\n  - {user: a}\nhosts:\n  codex:\n    version: '0.120'\n"
+        "name: s\nturns:\n  - {user: a, error: 500}\nhosts:\n  codex:\n    version: '0.120'\n"
         "    hooks: {Stop: [{hooks: [{command: 'true'}]}]}\n"
     )
     with pytest.raises(SetupError, match=r"s.yaml: hosts.codex.version: hooksim models Codex CLI"):

@@ -23,25 +23,25 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
         ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", ":3: turns/0: a turn needs 'user'"),
         ("name: x\nturns: [\n", ":3: invalid YAML"),
         ("- just a list\n", ":1: a scenario is a mapping with 'name' and 'turns'"),
-        ("name: x\n", ":1: 'turns' is a required property"),
+        ("name: x\n", ":1: a scenario needs 'turns' (one session) or 'sessions' (several at once)"),
         (
-            "name: x\nturns:\n  - {user: hi}\nbridge:\n  cleanup_frames: [ok, explode]\n",
+            "name: x\nturns:\n  - {user: hi, error: 500}\nbridge:\n  cleanup_frames: [ok, explode]\n",
             ":5: bridge/cleanup_frames",
         ),
         (
-            "name: x\nturns:\n  - {user: hi}\n  - {after: 5 minutes, user: b}\n",
+            "name: x\nturns:\n  - {user: hi, error: 500}\n  - {after: 5 minutes, user: b, error: 500}\n",
             ":4: turns/1: a turn needs",
         ),
         (
-            "name: x\nturns:\n  - {user: hi}\nexpect:\n  exit_code: 0\n",
+            "name: x\nturns:\n  - {user: hi, error: 500}\nexpect:\n  exit_code: 0\n",
             ":5: expect: unknown key 'exit_code'",
         ),
         (
-            "name: x\nclock: {start: yesterday}\nturns:\n  - {user: hi}\n",
+            "name: x\nclock: {start: yesterday}\nturns:\n  - {user: hi, error: 500}\n",
             ":2: clock.start is not an ISO 8601",
         ),
         (
-            "name: x\nturns:\n  - {user: hi}\nexpect:\n  compactions_at_turns: [1, 2]\n",
+            "name: x\nturns:\n  - {user: hi, error: 500}\nexpect:\n  compactions_at_turns: [1, 2]\n",
             ":5: expect.compactions_at_turns names turn 2, but the scenario has 1 turns",
         ),
     ],
@@ -58,7 +58,9 @@ def test_bad_scenarios_name_file_and_line(tmp_path: Path, text: str, message: st
 
 def test_unknown_outcome_names_the_choices(tmp_path: Path) -> None:
     """A typo in a bridge outcome lists the outcomes that exist."""
-    path = write(tmp_path, "name: x\nturns:\n  - {user: hi}\nbridge:\n  save_memory: explode\n")
+    path = write(
+        tmp_path, "name: x\nturns:\n  - {user: hi, error: 500}\nbridge:\n  save_memory: explode\n"
+    )
     with pytest.raises(
         ScenarioError, match=r"unknown bridge outcome 'explode' \(ok, fail, exit N, hang"
     ):
@@ -86,7 +88,7 @@ def test_validate_reports_every_bad_file_and_runs_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`hooksim validate` lists each invalid file on one line and exits 1."""
-    write(tmp_path, "name: ok\nturns:\n  - {user: hi}\n", "good.yaml")
+    write(tmp_path, "name: ok\nturns:\n  - {user: hi, error: 500}\n", "good.yaml")
     bad = write(tmp_path, "name: bad\nturns: []\n", "bad.yaml")
     assert main(["validate", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
@@ -139,7 +141,7 @@ def test_expectations_naming_a_missing_turn(
     """An expectation about a turn the scenario does not have is a file error, not a confusing failure."""
     path = write(
         tmp_path,
-        "name: x\nturns:\n  - {user: a}\n  - {new_session: null}\n  - {user: b}\nexpect:\n"
+        "name: x\nturns:\n  - {user: a, error: 500}\n  - {new_session: null}\n  - {user: b, error: 500}\nexpect:\n"
         + expect,
     )
     with pytest.raises(ScenarioError) as exc:
