@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.simulator.console import BIN, console, summary
 
 PASSING = "name: passes\nturns:\n  - {user: hi, assistant: hello}\nexpect: {exit_codes: 0}\n"
-FAILING = "name: wants a compaction\nturns:\n  - {user: hi}\nexpect:\n  compactions_at_turns: [1]\n"
+FAILING = "name: wants a compaction\nturns:\n  - {user: hi, error: 500}\nexpect:\n  compactions_at_turns: [1]\n"
 BROKEN = "name: [broken\n"
 
 
