@@ -38,6 +38,21 @@ def run_on(
                    seconds=time.monotonic() - started, tool=label)  # fmt: skip
 
 
+def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> str | None:
+    """Why ``scenario`` cannot run on ``tool`` (None: it can).
+
+    It can where it names hooks for that host, on Hermes (the installed entries by default),
+    and on the host a ``--hooks-config`` file belongs to (``config_host``).
+    """
+    if scenario.on(tool).hooks is not None or tool in ("hermes", config_host):
+        return None
+    host = HOSTS[tool]
+    return (
+        f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario (or hooks: when it is the"
+        f" scenario's tool), or pass --hooks-config with a {host.title} config file"
+    )
+
+
 def run_one(
     path: Path,
     *,
@@ -46,26 +61,37 @@ def run_one(
     hooks_config: str | None = None,
     keep_workdir: bool = False,
 ) -> list[Outcome]:
-    """Load (unless given), run and check one scenario file on each of its hosts; never raises for
-    bad input."""
+    """Load (unless given), run and check one scenario file on each of its hosts (or ``tool``);
+    never raises for bad input.
+
+    ``hooks_config`` is a config file of ``tool``'s host (default Hermes): it stands in for the
+    hooks a scenario does not name on that host and changes nothing else.
+    """
     if scenario is None:
         try:
             scenario = load_scenario(path)
         except ScenarioError as e:
             return [Outcome(path, path.stem, [], error=str(e))]
-    # A config file belongs to one host: --tool's, or Hermes'.
-    tools = scenario.tools(tool or ("hermes" if hooks_config else None))
+    tools = [tool] if tool else scenario.tools()
+    config_host = (tool or "hermes") if hooks_config else None
     labelled = len(tools) > 1 or tools != ["hermes"]
-    return [
-        run_on(
-            scenario,
-            name,
-            label=name if labelled else None,
-            hooks_config=hooks_config,
-            keep_workdir=keep_workdir,
+    outcomes = []
+    for name in tools:
+        label = name if labelled else None
+        reason = not_applicable(scenario, name, config_host)
+        if reason is not None:
+            outcomes.append(Outcome(path, scenario.name, [], tool=label, skipped=reason))
+            continue
+        outcomes.append(
+            run_on(
+                scenario,
+                name,
+                label=label,
+                hooks_config=hooks_config if name == config_host else None,
+                keep_workdir=keep_workdir,
+            )
         )
-        for name in tools
-    ]
+    return outcomes
 
 
 def hook_warnings(scenario: Scenario, tools: list[str] | None = None) -> list[str]:

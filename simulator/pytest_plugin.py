@@ -1,25 +1,29 @@
-"""pytest plugin: scenario files become test items.
+"""pytest plugin: scenario files become test items, in projects that ask for it.
 
-Collected: ``*.yaml`` / ``*.yml`` files inside a directory named by the ini option
-``hooksim_dirs`` (default ``scenarios``), relative to the rootdir. Nothing else is touched, so
-having this plugin installed does not change other projects' test runs. A file gives one item
-per host it runs on (``name[claude-code]``). ``--hooksim-tool HOST`` replays every scenario on
-one host; ``--hooks-config FILE`` runs the hooks of another config file.
+Installed with the ``sim`` extra, the plugin does nothing until a project opts in with the ini
+option ``hooksim_dirs`` (directories relative to the rootdir, e.g. ``hooksim_dirs =
+["scenarios"]`` under ``[tool.pytest.ini_options]``): then ``*.yaml`` / ``*.yml`` files in
+those directories, and any such file named on the command line, are collected. Other projects
+sharing the environment are untouched (``-p no:hooksim`` turns it off entirely).
+
+A file gives one item per host it runs on, its id the scenario's name without spaces
+(``file.yaml::my-hook-session[codex]``). ``--hooksim-tool HOST`` replays every scenario on one
+host: a file with no hooks for that host is skipped, saying why. ``--hooks-config FILE`` stands
+in for the hooks scenarios do not name on that host (Hermes by default), as ``hooksim run``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import expect
-from .report import Outcome as _Outcome
+from .judge import not_applicable, run_on
 from .report import failure_text
-from .runner import SetupError, run_scenario
-from .scenario import ScenarioError, load_scenario
+from .scenario import Scenario, ScenarioError, load_scenario
 
 
 class ScenarioFailure(Exception):
@@ -27,10 +31,17 @@ class ScenarioFailure(Exception):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini("hooksim_dirs", "directories (relative to rootdir) holding hooksim scenarios", type="args",
-                  default=["scenarios"])  # fmt: skip
+    parser.addini(
+        "hooksim_dirs",
+        "directories (relative to rootdir) of hooksim scenario files; none by default: a"
+        " project opts in by naming them",
+        type="args",
+        default=[],
+    )
     parser.addoption(
-        "--hooks-config", default=None, help="hooksim: the host config file whose hooks to run"
+        "--hooks-config",
+        default=None,
+        help="hooksim: a host config file standing in for the hooks scenarios do not name",
     )
     parser.addoption(
         "--hooksim-tool",
@@ -43,15 +54,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
-    root = Path(parent.config.rootpath)
+    dirs = [Path(d) for d in parent.config.getini("hooksim_dirs")]
+    if not dirs:
+        return None
+    if parent.session.isinitpath(file_path):
+        return ScenarioFile.from_parent(parent, path=file_path)
     try:
-        relative = file_path.relative_to(root)
+        relative = file_path.relative_to(Path(parent.config.rootpath))
     except ValueError:
         return None
-    dirs = [Path(d) for d in parent.config.getini("hooksim_dirs")]
     if not any(relative.parts[: len(d.parts)] == d.parts for d in dirs):
         return None
     return ScenarioFile.from_parent(parent, path=file_path)
+
+
+def node_name(scenario: Scenario) -> str:
+    """The scenario's name as a node id part: runs of spaces and other separators become '-'."""
+    return re.sub(r"[^\w.-]+", "-", scenario.name).strip("-") or scenario.path.stem
 
 
 class ScenarioFile(pytest.File):
@@ -61,37 +80,38 @@ class ScenarioFile(pytest.File):
         except ScenarioError as e:
             raise self.CollectError(str(e)) from None
         only = self.config.getoption("hooksim_tool")
-        tools = scenario.tools(
-            only or ("hermes" if self.config.getoption("hooks_config") else None)
-        )
+        tools = [only] if only else scenario.tools()
         labelled = len(tools) > 1 or tools != ["hermes"]
         for tool in tools:
-            name = f"{scenario.name}[{tool}]" if labelled else scenario.name
+            name = f"{node_name(scenario)}[{tool}]" if labelled else node_name(scenario)
             yield ScenarioItem.from_parent(self, name=name, scenario=scenario, tool=tool)
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario: Any, tool: str, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Scenario, tool: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
         self.tool = tool
 
     def runtest(self) -> None:
-        try:
-            result = run_scenario(
-                self.scenario, tool=self.tool, hooks_config=self.config.getoption("hooks_config")
-            )
-        except SetupError as e:
-            raise ScenarioFailure(str(e)) from None
-        failures = expect.check(result)
-        if failures:
-            outcome = _Outcome(self.path, self.scenario.name, failures, result, tool=self.tool)
+        hooks_config = self.config.getoption("hooks_config")
+        config_host = (self.config.getoption("hooksim_tool") or "hermes") if hooks_config else None
+        reason = not_applicable(self.scenario, self.tool, config_host)
+        if reason is not None:
+            pytest.skip(f"not applicable: {reason}")
+        outcome = run_on(
+            self.scenario,
+            self.tool,
+            label=self.tool,
+            hooks_config=hooks_config if self.tool == config_host else None,
+        )
+        if outcome.bad:
             raise ScenarioFailure(failure_text(outcome))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ScenarioFailure):
-            return f"scenario failed: {self.name}\n{excinfo.value}"
+            return f"scenario failed: {self.scenario.name}\n{excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"scenario: {self.name}"
+        return self.path, 0, f"scenario: {self.scenario.name}"

@@ -25,10 +25,18 @@ class Outcome:
     error: str | None = None
     seconds: float = 0.0
     tool: str | None = None  # set when the file runs on more than Hermes alone
+    skipped: str | None = None  # why the file does not apply to the host asked for
 
     @property
     def verdict(self) -> str:
+        if self.skipped is not None:
+            return "SKIP"
         return "PASS" if self.passed else ("ERROR" if self.error else "FAIL")
+
+    @property
+    def bad(self) -> bool:
+        """Failed or could not run: what makes ``hooksim run`` exit 1."""
+        return bool(self.failures) or self.error is not None
 
     @property
     def label(self) -> str:
@@ -37,7 +45,7 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        return not self.failures and self.error is None
+        return not self.bad and self.skipped is None
 
 
 def _clock(ms: int) -> str:
@@ -127,8 +135,11 @@ def summary(outcomes: list[Outcome], seconds: float) -> str:
     """``70 passed, 1 failed, 1 error in 68.2s``: errors (could not load or start) apart."""
     passed = sum(o.passed for o in outcomes)
     errors = sum(o.error is not None for o in outcomes)
-    failed = len(outcomes) - passed - errors
+    skipped = sum(o.skipped is not None for o in outcomes)
+    failed = len(outcomes) - passed - errors - skipped
     parts = [f"{passed} passed", f"{failed} failed"]
+    if skipped:
+        parts.append(f"{skipped} skipped")
     if errors:
         parts.append(f"{errors} error{'s' if errors != 1 else ''}")
     return ", ".join(parts) + f" in {seconds:.1f}s"
@@ -140,6 +151,7 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
         name="hooksim",
         tests=str(len(outcomes)),
         failures=str(sum(bool(o.failures) for o in outcomes)),
+        skipped=str(sum(o.skipped is not None for o in outcomes)),
         errors=str(sum(o.error is not None for o in outcomes)),
         time=f"{sum(o.seconds for o in outcomes):.3f}",
     )
@@ -148,7 +160,9 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
         case = ET.SubElement(
             suite, "testcase", classname=str(o.path), name=name, time=f"{o.seconds:.3f}"
         )
-        if o.error is not None:
+        if o.skipped is not None:
+            ET.SubElement(case, "skipped", message=o.skipped)
+        elif o.error is not None:
             ET.SubElement(case, "error", message=o.error.splitlines()[0]).text = o.error
         elif o.failures:
             ET.SubElement(case, "failure", message=o.failures[0]).text = failure_text(o)
@@ -168,6 +182,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             "passed": o.passed,
             "failures": o.failures,
             "error": o.error,
+            "skipped": o.skipped,
             "seconds": round(o.seconds, 3),
         }
         if o.result is not None:

@@ -261,10 +261,12 @@ def run_scenario(
             host = host.at_version(scenario.version)
         except ValueError as e:
             raise SetupError(f"{scenario.path}: hosts.{host.name}.version: {e}") from None
-    if hooks_config is not None:
-        block: Any = load_hooks_config(hooks_config, host)
-    elif scenario.hooks is not None:
-        block = scenario.hooks
+    # A config file stands in for the hooks a scenario does not name (on Hermes, the installed
+    # entries); a scenario's own hooks are part of what it tests, so they stay.
+    if scenario.hooks is not None:
+        block: Any = scenario.hooks
+    elif hooks_config is not None:
+        block = load_hooks_config(hooks_config, host)
     elif host.name == "hermes":
         block = default_hooks_block()
     else:

@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
         for outcome in batch:
             _print_outcome(outcome, args)
         status.show()
-        return all(o.passed for o in batch)
+        return not any(o.bad for o in batch)
 
     try:
         if args.workers == 1:
@@ -211,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             write_json(outcomes, args.json)
     print(summary(outcomes, time.monotonic() - started))
-    return 0 if all(o.passed for o in outcomes) else 1
+    return 1 if any(o.bad for o in outcomes) else 0
 
 
 def _run_in_parallel(
@@ -242,7 +242,10 @@ def _run_in_parallel(
 
 
 def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
-    if args.quiet and outcome.passed:
+    if args.quiet and not outcome.bad:
+        return
+    if outcome.skipped is not None:
+        print(f"SKIP  {outcome.label}  {outcome.name}  (not applicable: {outcome.skipped})")
         return
     print(f"{outcome.verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)")
     result = outcome.result

@@ -16,11 +16,14 @@ from tests.simulator.console import summary
 pytest_plugins = ["pytester"]
 
 PASSING = "name: passes\nturns:\n  - {user: hi, assistant: hello}\nexpect:\n  exit_codes: 0\n  calls: {save_memory: 2}\n"
+OPT_IN = "[pytest]\nhooksim_dirs = scenarios\n"
 FAILING = "name: wants a compaction\nturns:\n  - {user: hi, assistant: hello}\nexpect:\n  compactions_at_turns: [1]\n"
 
 
 def test_plugin_collects_and_runs_scenarios(pytester: pytest.Pytester) -> None:
-    """Scenario files under scenarios/ become items; a failure shows expected vs got and a timeline."""
+    """In a project that opted in, scenario files become items; a failure shows expected vs got
+    and a timeline."""
+    pytester.makeini(OPT_IN)
     pytester.makefile(".yaml", **{"scenarios/good": PASSING, "scenarios/bad": FAILING})
     result = pytester.runpytest_subprocess("-v")
     result.assert_outcomes(passed=1, failed=1)
@@ -35,6 +38,7 @@ def test_plugin_collects_and_runs_scenarios(pytester: pytest.Pytester) -> None:
 
 def test_plugin_ignores_yaml_outside_scenario_dirs(pytester: pytest.Pytester) -> None:
     """Other YAML files in a project are not collected."""
+    pytester.makeini(OPT_IN)
     pytester.makefile(".yaml", **{"config/app": "name: x\nturns: 3\n"})
     result = pytester.runpytest_subprocess()
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
@@ -42,6 +46,7 @@ def test_plugin_ignores_yaml_outside_scenario_dirs(pytester: pytest.Pytester) ->
 
 def test_plugin_reports_a_bad_file_as_a_collection_error(pytester: pytest.Pytester) -> None:
     """A bad scenario is a collection error with file:line, not a crash."""
+    pytester.makeini(OPT_IN)
     pytester.makefile(".yaml", **{"scenarios/broken": "name: x\nturns:\n  - {usr: hi}\n"})
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(errors=1)
@@ -104,11 +109,43 @@ def test_plugin_makes_one_item_per_host(pytester: pytest.Pytester) -> None:
     """A file with hosts: gives an item per host; --hooksim-tool keeps one."""
     from tests.simulator.test_cli_hosts import TWO_HOSTS
 
+    pytester.makeini(OPT_IN)
     pytester.makefile(".yaml", **{"scenarios/both": TWO_HOSTS})
     result = pytester.runpytest_subprocess("-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(
-        ["*both.yaml::two hosts?hermes? PASSED*", "*both.yaml::two hosts?codex? PASSED*"]
+        ["*both.yaml::two-hosts?hermes? PASSED*", "*both.yaml::two-hosts?codex? PASSED*"]
     )
     result = pytester.runpytest_subprocess("-v", "--hooksim-tool", "codex")
     result.assert_outcomes(passed=1)
+
+
+KUBERNETES = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: load-test}\n"
+
+
+def test_a_project_that_did_not_opt_in_is_untouched(pytester: pytest.Pytester) -> None:
+    """With the plugin installed, an unrelated project's scenarios/ YAML is not collected."""
+    pytester.makefile(".yaml", **{"scenarios/load-test": KUBERNETES})
+    pytester.makepyfile(test_app="def test_app():\n    assert True\n")
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1)
+
+
+def test_a_file_named_on_the_command_line_is_collected(pytester: pytest.Pytester) -> None:
+    """A scenario outside hooksim_dirs runs when named, with a node id without spaces."""
+    pytester.makeini(OPT_IN)
+    pytester.makefile(".yaml", **{"other/mine": PASSING.replace("passes", "my own session")})
+    result = pytester.runpytest_subprocess("-v", "other/mine.yaml")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["other/mine.yaml::my-own-session PASSED*"])
+
+
+def test_hooksim_tool_skips_files_without_hooks_for_that_host(pytester: pytest.Pytester) -> None:
+    """--hooksim-tool codex skips a Hermes-only file, saying why, instead of failing it."""
+    pytester.makeini(OPT_IN)
+    pytester.makefile(".yaml", **{"scenarios/hermes": PASSING})
+    result = pytester.runpytest_subprocess("-rs", "--hooksim-tool", "codex")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["SKIPPED*not applicable: no hooks for codex: add hosts.codex.hooks*"]
+    )

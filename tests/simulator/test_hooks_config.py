@@ -1,0 +1,66 @@
+"""--hooks-config judges another implementation: it stands in for the hooks scenarios do not
+name (on Hermes, the installed entries) and for nothing else."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.simulator.console import console, summary
+from tests.simulator.test_cli_hosts import TWO_HOSTS
+
+ROOT = Path(__file__).parents[2]
+SECOND = Path(__file__).with_name("second_hook.py")
+
+
+def second_config(tmp_path: Path) -> Path:
+    """A Hermes config.yaml whose three hooks are the second implementation."""
+    command = f"{sys.executable} {SECOND}"
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "hooks:\n"
+        f"  on_session_start: [{{command: '{command} session-start'}}]\n"
+        f"  pre_llm_call: [{{command: '{command} user-prompt-submit'}}]\n"
+        f"  post_llm_call: [{{command: '{command} stop'}}]\n"
+    )
+    return config
+
+
+def test_the_shipped_corpus_passes_with_a_second_implementation(tmp_path: Path) -> None:
+    """Every shipped scenario passes (or is not applicable) with an independent hook behind
+    --hooks-config, and the installed entries never run."""
+    report = tmp_path / "run.json"
+    result = console(
+        "hooksim", "run", ROOT / "scenarios", "--hooks-config", second_config(tmp_path),
+        "--json", report, "-n", "2", "-q",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert summary(result.stdout).split(", ")[1:2] == ["0 failed"]
+    commands = {h["command"] for e in json.loads(report.read_text()) for h in e.get("hooks", [])}
+    assert any(str(SECOND) in c for c in commands)
+    assert not any("hermes-hooks" in c or "-m hermes_hooks" in c for c in commands)
+
+
+def test_a_scenarios_own_hooks_and_other_hosts_keep_theirs(tmp_path: Path) -> None:
+    """Hermes without hooks gets the config's; a file with its own Hermes hooks and the Codex
+    run keep theirs."""
+    (tmp_path / "two.yaml").write_text(TWO_HOSTS)
+    (tmp_path / "own.yaml").write_text(
+        "name: own hooks\nhooks: {post_llm_call: [{command: 'true'}]}\n"
+        "turns:\n  - {user: hi, assistant: hello}\nexpect: {calls: {save_memory: 0}}\n"
+    )
+    report = tmp_path / "run.json"
+    result = console(
+        "hooksim", "run", tmp_path / "own.yaml", tmp_path / "two.yaml",
+        "--hooks-config", second_config(tmp_path), "--json", report,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout
+    assert summary(result.stdout) == "3 passed, 0 failed"
+    runs = {
+        (e["name"], e["tool"]): {h["command"] for h in e["hooks"]}
+        for e in json.loads(report.read_text())
+    }
+    assert runs[("own hooks", "hermes")] == {"true"}
+    assert all(str(SECOND) in c for c in runs[("two hosts", "hermes")])
+    assert not any(str(SECOND) in c for c in runs[("two hosts", "codex")])
