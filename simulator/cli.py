@@ -43,9 +43,9 @@ def parser() -> argparse.ArgumentParser:
         parser.set_defaults(parser=parser)
         return parser
 
-    from .commands import compare, hosts, record, run, tap, validate
+    from .commands import compare, hosts, record, run, show, tap, validate
 
-    for module in (run, compare, validate, hosts, record, tap):
+    for module in (run, compare, validate, hosts, record, show, tap):
         module.register(add_parser)
     return top
 

@@ -19,7 +19,16 @@ from typing import TextIO
 
 from ..hosts import HOSTS, get_host
 from ..judge import run_one
-from ..report import Outcome, failure_text, summary, timeline, write_json, write_junit
+from ..picture import write_html
+from ..report import (
+    Outcome,
+    failure_text,
+    summary,
+    timeline,
+    to_json,
+    write_json,
+    write_junit,
+)
 from ..runner import SetupError, load_hooks_config
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from ..selection import PatternError, matches
@@ -44,6 +53,9 @@ def register(add_parser: AddParser) -> None:
         " config.yaml; settings.json, hooks.json, config.toml for the others), on that host only",
     )
     parser.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument(
+        "--html", metavar="FILE", help="draw every run as a timeline in one self-contained page"
+    )
     parser.add_argument(
         "--json", metavar="FILE", help="write every hook run and bridge call as JSON"
     )
@@ -137,7 +149,7 @@ def _select(paths: list[Path], pattern: str | None) -> tuple[list[Path], dict[Pa
 def _preflight(args: argparse.Namespace) -> str | None:
     """What keeps the run from starting, checked before anything runs; None when all is well."""
     problem = check_tool(args.tool)
-    reports = [("--junit-xml", args.junit_xml), ("--json", args.json)]
+    reports = [("--junit-xml", args.junit_xml), ("--json", args.json), ("--html", args.html)]
     problem = problem or next(
         (p for option, path in reports if path and (p := report_path(path, option))), None
     )
@@ -210,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
             write_junit(outcomes, args.junit_xml)
         if args.json:
             write_json(outcomes, args.json)
+        if args.html:
+            write_html(to_json(outcomes), args.html)
     print(summary(outcomes, time.monotonic() - started))
     return 1 if any(o.bad for o in outcomes) else 0
 
