@@ -62,7 +62,13 @@ def _record(tool: str, arguments: object) -> tuple[int, str]:
     with open(ledger, "a+", encoding="utf-8") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         f.seek(0)
-        number = 1 + sum(1 for line in f if json.loads(line)["tool"] == tool)
+        # A session with its own plan (a scenario's ``sessions:``) counts its own calls.
+        session = os.environ.get("HOOKSIM_SESSION", "")
+        number = 1 + sum(
+            1
+            for record in map(json.loads, f)
+            if record["tool"] == tool and record.get("session", "") == session
+        )
         outcome = plan[min(number, len(plan)) - 1]
         record = {
             "tool": tool,
@@ -77,6 +83,7 @@ def _record(tool: str, arguments: object) -> tuple[int, str]:
             "ancestors": _ancestors(),
             "call": number,
             "outcome": outcome,
+            "session": session,
         }
         f.write(json.dumps(record, ensure_ascii=False) + "\n")
         f.flush()

@@ -57,7 +57,8 @@ def _call_line(call: dict[str, Any]) -> str:
 
 
 def _label(firing: Firing) -> str:
-    return firing.event + (f"({firing.match})" if firing.match else "")
+    label = firing.event + (f"({firing.match})" if firing.match else "")
+    return f"[{firing.session}] {label}" if firing.session else label
 
 
 def timeline(result: RunResult, *, stdin: bool = False) -> str:

@@ -10,10 +10,13 @@ and records it all.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import sqlite3
 import tempfile
+import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,7 +27,7 @@ from .attribution import attribute
 from .hook_process import HookLauncher, SetupError, Workspace, faketime_library
 from .hosts import ConfigError, Firing, HookRun, Host, SessionInfo, UnknownHost, get_host
 from .leaks import LeakedProcess
-from .scenario import Compact, Scenario
+from .scenario import Compact, Scenario, ScheduledStep, SessionPlan
 
 __all__ = [
     "RunResult",
@@ -68,8 +71,40 @@ def load_hooks_config(path: str | Path, host: Host) -> Any:
         raise SetupError(str(e)) from None
 
 
+@dataclass
+class RunningSession:
+    """One session of a run: the host's session loop, its ids, where it is on the clock."""
+
+    info: SessionInfo
+    label: str  # shown in the timeline when a scenario runs several sessions
+    env: dict[str, str]  # added to its hooks' environment (its own bridge plan)
+    host_session: Any = None  # the profile's Session, set once ``fire`` can be bound
+    turn: int = 0
+    now_ms: int = 0
+    # Hooks the host does not wait for, run when the step that fired them is over.
+    deferred: list[tuple[partial[None], HookRun]] = field(default_factory=list)
+
+
+def _session_env(plan: SessionPlan) -> dict[str, str]:
+    """What one of several sessions adds to its hooks' environment: its name for the mock
+    bridge, and its own bridge plan if it has one."""
+    env = {"HOOKSIM_SESSION": plan.id}
+    if plan.bridge is not None:
+        env["HOOKSIM_BRIDGE_PLAN"] = json.dumps(plan.bridge)
+    return env
+
+
+def _clock_of(state: RunningSession) -> int:
+    return state.now_ms
+
+
 class ScenarioRun:
-    """The mutable state of one run; ``run()`` returns the recorded result."""
+    """The mutable state of one run; ``run()`` returns the recorded result.
+
+    A scenario with ``sessions:`` runs them on one virtual clock, as a gateway serving several
+    chats does: steps of different sessions that start at the same instant run at the same
+    time, each session in its own thread, so their hooks are real processes running at once.
+    """
 
     def __init__(self, scenario: Scenario, hooks_block: Any, workdir: Path, host: Host) -> None:
         self.scenario = scenario
@@ -80,18 +115,55 @@ class ScenarioRun:
         self.workspace.create()
         self.project = self.workspace.project
         self.launcher = HookLauncher(scenario, host, self.workspace)
-        self.now_ms = int(scenario.start.timestamp() * 1000)
-        self.turn = 0
-        self.info = SessionInfo(
-            cwd=scenario.session.get("cwd", str(self.project)),
-            session_id=scenario.session.get("id", "session-1"),
-            model=scenario.session.get("model", "hermes-4" if host.name == "hermes" else "model-1"),
-            platform=scenario.session.get("platform", "cli"),
-            transcript_path=str(workdir / "transcript.jsonl"),
-            now_ms=lambda: self.now_ms,
-        )
-        # Hooks the host does not wait for, run when the step that fired them is over.
-        self._deferred: list[tuple[partial[None], HookRun]] = []
+        self.start_ms = int(scenario.start.timestamp() * 1000)
+        self._lock = threading.Lock()  # the result's lists, appended to by several sessions
+        self.sessions = self._sessions()
+
+    def _sessions(self) -> list[RunningSession]:
+        sc, host = self.scenario, self.host
+        process: dict[str, Any] = {}  # one host process serves every session of the run
+        default_model = "hermes-4" if host.name == "hermes" else "model-1"
+        plans: list[tuple[str, str, str, str | None, str | None, str, dict[str, str]]]
+        if not sc.sessions:
+            single = sc.session
+            plans = [
+                (
+                    "",
+                    single.get("id", "session-1"),
+                    single.get("platform", "cli"),
+                    single.get("model"),
+                    single.get("cwd"),
+                    single.get("sender", ""),
+                    {},
+                )
+            ]
+        else:
+            plans = [
+                (p.id, p.id, p.platform, p.model, p.cwd, p.sender, _session_env(p))
+                for p in sc.sessions
+            ]
+        sessions = []
+        for k, (label, sid, platform, model, cwd, sender, env) in enumerate(plans):
+            transcript = self.workspace.root / f"transcript{f'-{k + 1}' if label else ''}.jsonl"
+            state = RunningSession(
+                SessionInfo(
+                    cwd=cwd or str(self.project),
+                    session_id=sid,
+                    model=model or default_model,
+                    platform=platform,
+                    transcript_path=str(transcript),
+                    now_ms=lambda: 0,
+                    sender_id=sender,
+                    process=process,
+                ),
+                label,
+                env,
+                now_ms=self.start_ms,
+            )
+            state.info.now_ms = partial(_clock_of, state)
+            state.host_session = host.session(state.info, partial(self.fire_in, state))
+            sessions.append(state)
+        return sessions
 
     @property
     def base_env(self) -> dict[str, str]:
@@ -99,29 +171,53 @@ class ScenarioRun:
         return self.launcher.base_env
 
     def run(self) -> RunResult:
-        sc = self.scenario
-        session = self.host.session(self.info, self.fire)
-        for number, step in sc.numbered_steps:
-            self.now_ms += int(step.after_s * 1000)
-            self.turn = number
-            if number:
-                self.result.turn_ms[number] = self.now_ms
-            fired_before = len(self.result.firings)
-            session.step(step)
-            self._run_deferred()
-            if isinstance(step, Compact) and len(self.result.firings) == fired_before:
-                self.result.firings.append(
-                    Firing(number, f"(compact {step.trigger})", self.now_ms,
-                           effect=f"{self.host.title} fires no hook event for a compaction")
-                )  # fmt: skip
-            if number:
-                self.result.temporary_frames[number] = self._temporary_frames()
-        session.exit()
-        self._run_deferred()
+        for offset, group in itertools.groupby(self.scenario.schedule, key=lambda s: s.offset_s):
+            now = self.start_ms + int(offset * 1000)
+            steps = list(group)
+            by_session: dict[int, list[ScheduledStep]] = {}
+            for item in steps:
+                by_session.setdefault(item.session, []).append(item)
+                if item.turn:
+                    self.result.turn_ms[item.turn] = now
+            jobs = [
+                partial(self._steps, self.sessions[k], items, now)
+                for k, items in by_session.items()
+            ]
+            if len(jobs) == 1:
+                jobs[0]()
+            else:  # coinciding steps of several sessions: at the same time, as a gateway does
+                with ThreadPoolExecutor(len(jobs)) as pool:
+                    list(pool.map(lambda job: job(), jobs))
+            for item in steps:
+                if item.turn:
+                    self.result.temporary_frames[item.turn] = self._temporary_frames()
+        for state in self.sessions:
+            state.host_session.exit()
+            self._run_deferred(state)
         self.launcher.kill_leftovers()
         self.result.leaks = list(self.launcher.leaks.found)
         self.result.leak_detection = self.launcher.leaks.available
         return self._collect()
+
+    def _steps(self, state: RunningSession, items: list[ScheduledStep], now: int) -> None:
+        """One session's steps at one instant, in order."""
+        for item in items:
+            step = item.step
+            state.now_ms, state.turn = now, item.turn
+            fired_before = sum(f.session == state.label for f in self.result.firings)
+            state.host_session.step(step)
+            self._run_deferred(state)
+            fired = sum(f.session == state.label for f in self.result.firings)
+            if isinstance(step, Compact) and fired == fired_before:
+                self._record(
+                    Firing(item.turn, f"(compact {step.trigger})", now, session=state.label,
+                           effect=f"{self.host.title} fires no hook event for a compaction")
+                )  # fmt: skip
+
+    def _record(self, firing: Firing, runs: Sequence[HookRun] = ()) -> None:
+        with self._lock:
+            self.result.firings.append(firing)
+            self.result.runs.extend(runs)
 
     def _collect(self) -> RunResult:
         """What the mock bridge saw and the state file the hook left, added to the result."""
@@ -136,37 +232,38 @@ class ScenarioRun:
         )
         return self.result
 
-    def fire(
+    def fire_in(
         self,
+        state: RunningSession,
         event: str,
         payload: dict[str, Any] | bytes,
         *,
         match: str | None = None,
     ) -> Firing:
-        """Spawn the hooks bound to one event as the host does; return the host's reading."""
+        """Spawn the hooks bound to one event of one session as the host does; return the
+        host's reading."""
         host = self.host
         wait = event not in host.not_awaited
         stdin = payload if isinstance(payload, bytes) else host.encode(payload)
         specs = [s for s in self.specs if s.event == event and host.matches(s, match)]
         if host.dedupe:
             specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
-        firing = Firing(self.turn, event, self.now_ms, match, waited=wait)
-        self.result.firings.append(firing)
-        if not specs:
-            return firing
-        env = self.launcher.env_for(event, self.info, self.now_ms, self.turn)
+        turn, now = state.turn, state.now_ms
+        firing = Firing(turn, event, now, match, waited=wait, session=state.label)
         runs = [
-            HookRun(
-                self.turn, event, s.command, self.now_ms, None, "", "", 0.0, spec=s, stdin=stdin
-            )
+            HookRun(turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin)
             for s in specs
         ]
-        self.result.runs.extend(runs)
+        self._record(firing, runs)
+        if not specs:
+            return firing
+        env = self.launcher.env_for(event, state.info, now, turn)
+        env.update(state.env)
         firing.runs = runs
         spawn = self.launcher.spawn
         jobs = [partial(spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
         if wait and any(s.background for s in specs):  # async hooks: started, not awaited
-            self._deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
+            state.deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
                                if s.background]  # fmt: skip
             jobs = [j for j, s in zip(jobs, specs, strict=True) if not s.background]
             firing.runs = [r for r, s in zip(runs, specs, strict=True) if not s.background]
@@ -176,7 +273,7 @@ class ScenarioRun:
                 f"{host.title} does not wait for {event}; its hooks run after the step's other"
                 " hooks"
             )
-            self._deferred.extend(zip(jobs, runs, strict=True))
+            state.deferred.extend(zip(jobs, runs, strict=True))
             return firing
         if host.parallel and len(jobs) > 1 and not any(s.sequential for s in specs):
             with ThreadPoolExecutor(len(jobs)) as pool:
@@ -205,7 +302,7 @@ class ScenarioRun:
                 firing.loop_limit = verdict.loop_limit
         firing.reason = self.host.join_reasons(reasons)
 
-    def _run_deferred(self) -> None:
+    def _run_deferred(self, state: RunningSession) -> None:
         """Run the hooks the host did not wait for, now that the step that fired them is over.
 
         The host goes on without them, so the latest they can finish is after everything else
@@ -213,7 +310,7 @@ class ScenarioRun:
         other hooks. What they set for later hooks (Cursor's ``env``) reaches the next step's
         hooks, as a hook that needs them to have finished first would see on a busy machine.
         """
-        deferred, self._deferred = self._deferred, []
+        deferred, state.deferred = state.deferred, []
         for job, run in deferred:
             job()
             verdict = self.host.read(run.event, run)
@@ -254,8 +351,6 @@ def run_scenario(
         except UnknownHost as e:
             raise SetupError(f"{scenario.path}: {e}") from None
     scenario = scenario.on(host.name)
-    if scenario.sessions:
-        raise SetupError(f"{scenario.path}: 'sessions' cannot run yet; give 'turns'")
     if scenario.version is not None:
         try:
             host = host.at_version(scenario.version)

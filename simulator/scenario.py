@@ -158,6 +158,7 @@ class SessionPlan:
     cwd: str | None = None
     sender: str = ""
     line: int = 0
+    bridge: dict[str, list[str]] | None = None  # its own bridge plan; None: the scenario's
 
 
 @dataclass(frozen=True)
@@ -408,6 +409,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
                     raw_session.get("cwd"),
                     raw_session.get("sender", ""),
                     _line_of(doc, ["sessions", k]),
+                    None if "bridge" not in raw_session else _plans(raw_session["bridge"]),
                 )
             )
     else:
@@ -415,9 +417,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
 
     bridge_raw = dict(data.get("bridge", {}))
     ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
-    bridge = {
-        tool: [plan] if isinstance(plan, str) else list(plan) for tool, plan in bridge_raw.items()
-    }
+    bridge = _plans(bridge_raw)
 
     if data.get("tool") == "openclaw":
         from .hosts import OPENCLAW
@@ -466,6 +466,15 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         timeline=data.get("timeline", "on_failure"),
         sessions=tuple(sessions),
     )
+
+
+def _plans(raw: dict[str, Any]) -> dict[str, list[str]]:
+    """A bridge plan: each tool's outcomes in call order."""
+    return {
+        tool: [plan] if isinstance(plan, str) else list(plan)
+        for tool, plan in raw.items()
+        if tool != "temporary_ttl"
+    }
 
 
 def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list[Step]:

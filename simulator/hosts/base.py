@@ -113,6 +113,7 @@ class Firing:
     loop_limit: int | None = None
     effect: str = ""  # what the host did because of the hooks, in words
     runs: list[HookRun] = field(default_factory=list)
+    session: str = ""  # the session it belongs to, when a scenario runs several at once
 
     @property
     def continued(self) -> bool:
@@ -138,6 +139,10 @@ class SessionInfo:
     platform: str
     transcript_path: str
     now_ms: Callable[[], int]
+    sender_id: str = ""  # the user id a gateway platform reports
+    # State of the host process, shared by every session it serves (Hermes: the variables it
+    # sets in its own environment, which every hook inherits).
+    process: dict[str, Any] = field(default_factory=dict)
 
 
 class Session:

@@ -202,7 +202,7 @@ class HermesSession(Session):
                 is_first_turn=is_first,
                 model=info.model,
                 platform=info.platform,
-                sender_id="",
+                sender_id=info.sender_id,
             ),
         )
         for n, call in enumerate(turn.tools, 1):
