@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -241,12 +242,59 @@ def _svg(index: int, entry: dict[str, Any]) -> str:
             )
             out.append(f'<text x="{x - 10:.1f}" y="{y - 12:.1f}" fill="#e08a00">{"↻" if word == "continues" else "&#215;"}'
                        f"<title>{html.escape(str(event.get('effect') or word))}</title></text>")  # fmt: skip
+    firing_x = {h: x for x, mine in zip(layout.xs, owned, strict=True) for h in mine}
+    out += _windows(entry, events, layout.xs, firing_x, (top, LANE_H * len(layout.lanes)))
     for gx, label in layout.gaps:
         out.append(
             f'<text class="gap" x="{gx:.1f}" y="{height - 8}" text-anchor="middle">{html.escape(label)}</text>'
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def _x_at(ms: float, events: list[dict[str, Any]], xs: list[float]) -> float:
+    """Where a virtual instant falls on the compressed axis (between the firings around it)."""
+    points = list(zip((float(e["virtual_ms"]) for e in events), xs, strict=True))
+    for (t0, x0), (t1, x1) in itertools.pairwise(points):
+        if t0 <= ms <= t1:
+            return x0 if t1 == t0 else x0 + (x1 - x0) * (ms - t0) / (t1 - t0)
+    return points[-1][1] + STEP_W if ms > points[-1][0] else points[0][1]
+
+
+def _windows(
+    entry: dict[str, Any],
+    events: list[dict[str, Any]],
+    xs: list[float],
+    firing_x: dict[int, float],
+    band: tuple[float, float],
+) -> list[str]:
+    """The compaction gate's window after each successful compaction (``cleanup_frames``).
+
+    The gate is ``hermes_hooks``' Stop hook's, so only Hermes runs have one.
+    """
+    env = entry.get("env") or {}
+    if entry.get("tool") != "hermes":
+        return []
+    try:
+        window_ms = float(env.get("WAGGLE_HERMES_COMPACT_WINDOW_MIN", 10)) * 60_000
+    except ValueError:
+        return []
+    out = []
+    for call in entry.get("bridge_calls", []):
+        if call.get("tool") != "cleanup_frames" or str(call.get("outcome")) not in ("ok", "empty"):
+            continue
+        start = float(call["virtual_ms"])
+        # From the firing of the hook that compacted (several fire at one virtual instant).
+        x0 = firing_x.get(call.get("hook", -1), _x_at(start, events, xs))
+        x1 = _x_at(start + window_ms, events, xs)
+        top, height = band
+        out.append(
+            f'<rect x="{x0:.1f}" y="{top}" width="{max(x1 - x0, 2):.1f}" height="{height}"'
+            f' fill="#e0b000" opacity="0.12" data-window="1"><title>compaction window:'
+            f" {window_ms / 60_000:g} min"
+            f" after the compaction at turn {call.get('turn')}</title></rect>"
+        )
+    return out
 
 
 def _failure_links(index: int, failures: list[str], hooks: list[dict[str, Any]]) -> str:
@@ -314,7 +362,8 @@ def page(entries: list[dict[str, Any]], title: str = "hooksim run") -> str:
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
         f"<header><h1>{html.escape(title)}: {passed} passed, {len(entries) - passed} failed</h1>"
         f'<div class="legend">{legend}<span>▫ bridge call</span><span>◌ left a process running</span>'
-        "<span>shaded: compaction</span></div></header>"
+        "<span>shaded blue: a compaction; yellow: the compaction gate's window</span>"
+        "</div></header>"
         + "".join(sections)
         + f'<script type="application/json" id="hooksim-data">{data}</script>'
         + f"<script>{_SCRIPT}</script></body></html>\n"

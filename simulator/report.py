@@ -224,6 +224,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             ]
             entry["bridge_calls"] = o.result.calls
             entry["state_file"] = o.result.state_file
+            entry["env"] = o.result.scenario.env  # the scenario's, as the hooks got it
             entry["leaked_processes"] = [
                 {
                     "pid": leak.pid,

@@ -124,6 +124,14 @@ def test_the_page_in_chromium(
     assert leaked == 30
     assert page.locator("circle.leak").count() == 30  # one ring per hook that leaked, 6 per host
     assert page.locator("rect[data-compaction]").count() > 0
+    compactions = [
+        call
+        for entry in entries
+        if entry["tool"] == "hermes"
+        for call in entry["bridge_calls"]
+        if call["tool"] == "cleanup_frames" and call["outcome"] == "ok"
+    ]
+    assert page.locator("rect[data-window]").count() == len(compactions) > 0
 
     first = page.locator(".mark").first
     first.click()
