@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import expect
+from . import builtin_checks, expect
 from .hosts import HOSTS
 from .report import Outcome
 from .runner import SetupError, run_scenario
@@ -33,7 +33,7 @@ def run_on(
     except SetupError as e:
         return Outcome(scenario.path, scenario.name, [], error=str(e),
                        seconds=time.monotonic() - started, tool=label)  # fmt: skip
-    failures = expect.check(result)
+    failures = expect.check(result) + builtin_checks.check(result)
     return Outcome(scenario.path, scenario.name, failures, result,
                    seconds=time.monotonic() - started, tool=label)  # fmt: skip
 

@@ -25,7 +25,16 @@ from typing import Any
 
 from .attribution import attribute
 from .hook_process import HookLauncher, SetupError, Workspace, faketime_library
-from .hosts import ConfigError, Firing, HookRun, Host, SessionInfo, UnknownHost, get_host
+from .hosts import (
+    ConfigError,
+    Firing,
+    HookRun,
+    HookSpec,
+    Host,
+    SessionInfo,
+    UnknownHost,
+    get_host,
+)
 from .leaks import LeakedProcess
 from .scenario import Compact, Scenario, ScheduledStep, SessionPlan
 
@@ -54,6 +63,7 @@ class RunResult:
     host_title: str = "Hermes"
     leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
     leak_detection: bool = True  # False where leaked processes cannot be seen (not Linux)
+    specs: list[HookSpec] = field(default_factory=list)  # every hook the host registered
 
 
 def default_hooks_block() -> dict[str, list[dict[str, str]]]:
@@ -110,7 +120,9 @@ class ScenarioRun:
         self.scenario = scenario
         self.host = host
         self.specs, warnings = host.parse_hooks(hooks_block)
-        self.result = RunResult(scenario, warnings=warnings, workdir=workdir, host_title=host.title)
+        self.result = RunResult(
+            scenario, warnings=warnings, workdir=workdir, host_title=host.title, specs=self.specs
+        )
         self.workspace = Workspace(workdir)
         self.workspace.create()
         self.project = self.workspace.project

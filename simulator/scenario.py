@@ -199,6 +199,7 @@ class Scenario:
     hosts: dict[str, HostPart] = field(default_factory=dict)
     version: str | None = None  # set by on(): the version of the host it runs on
     timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
+    checks: bool | dict[str, Any] = True  # the built-in checks: all, none, or chosen ones
     sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
 
     def tools(self, only: str | None = None) -> list[str]:
@@ -464,6 +465,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         expect=expect,
         hosts=hosts,
         timeline=data.get("timeline", "on_failure"),
+        checks=data.get("checks", True),
         sessions=tuple(sessions),
     )
 
