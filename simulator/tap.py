@@ -25,10 +25,10 @@ import time
 from collections.abc import Sequence
 
 # How each host runs a command line (the profiles' ``argv()``; tests keep them equal).
-# Codex's is its user's $SHELL, read when the hook runs.
+# Codex 0.169 runs /bin/bash -c; a "$SHELL" entry would read the user's shell when the hook runs.
 SHELLS: dict[str, tuple[str, ...]] = {
     "claude-code": ("/bin/sh", "-c"),
-    "codex": ("$SHELL", "-lc"),
+    "codex": ("/bin/bash", "-c"),
     "cursor": ("/bin/sh", "-c"),
     "gemini-cli": ("bash", "-c"),
 }

@@ -106,6 +106,9 @@ class ClaudeStyleReading:
     block_needs_reason: ClassVar[bool] = False  # decision: block without a reason is a failure
     stop_context_continues: ClassVar[bool] = True  # a Stop additionalContext continues the turn
     brace_text_is_context: ClassVar[bool] = True  # stdout like "{oops" is still plain text
+    continue_ignored: ClassVar[frozenset[str]] = frozenset(
+        {"PreCompact", "PostCompact", "SessionEnd"}
+    )
 
     def read(self, event: str, run: HookRun) -> Verdict:
         if run.timed_out or run.spawn_error:
@@ -136,11 +139,7 @@ class ClaudeStyleReading:
             if text and event in self.plain_text_context:
                 return Verdict("context (plain text)", context=text)
             return Verdict("ok" if not text else "ok (stdout not used)")
-        if output.get("continue") is False and event not in (
-            "PreCompact",
-            "PostCompact",
-            "SessionEnd",
-        ):
+        if output.get("continue") is False and event not in self.continue_ignored:
             return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
         context = additional_context(output)
         specific = output.get("hookSpecificOutput")

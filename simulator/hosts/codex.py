@@ -1,21 +1,25 @@
-"""OpenAI Codex CLI, as ``codex-rs/hooks`` and the hooks page describe it (about v0.129, May 2026).
+"""OpenAI Codex CLI, as ``codex-rs`` on main and a real 0.169.0 run show it (0.129.0 on).
 
-Timeline: ``SessionStart`` is *queued* (at launch, after ``/clear``, after a compaction) and runs
-before the next model request, which hooksim places after that turn's ``UserPromptSubmit`` (the
-order inside the first turn is not documented). Per turn: ``UserPromptSubmit``, tool events,
-then ``Stop``; a block turns the reason into a continuation prompt and ``Stop`` fires again with
-``stop_hook_active: true``, with no cap (a stop hook "may loop forever"). An API error fires
-``StopFailure``. Compaction: ``PreCompact`` (observe-only: exit 2 and ``decision: block`` are
-intentionally unsupported), ``PostCompact``, and ``SessionStart(compact)`` queued. There is no
-session-end event.
+Timeline: ``SessionStart`` is *queued* (at launch, after ``/clear``, after a compaction) and the
+next turn runs it first, before ``UserPromptSubmit`` (``run_turn`` drains pending session-start
+hooks before it records the turn's input); a ``continue: false`` from it ends the turn there.
+Per turn: ``UserPromptSubmit``, tool events, then ``Stop``; a block turns the reason into a
+continuation prompt and ``Stop`` fires again with ``stop_hook_active: true``, with no cap. An API
+error fires ``StopFailure``. Compaction: ``PreCompact`` (exit 2 and ``decision: block`` do not
+stop it, ``continue: false`` does), ``PostCompact`` (``continue: false`` stops the turn), and
+``SessionStart(compact)`` queued. ``SessionEnd`` fires at ``/clear`` (reason ``clear``) and when
+the session ends (``other``), with a 1 s default timeout capped at 3 s.
 
-Hooks run as ``$SHELL -lc command`` (``/bin/sh`` without ``$SHELL``), all matching hooks of an
-event at once. Exit 2 blocks only with a non-empty stderr; without one the hook just failed.
-Other codes fail open; plain stdout is context for ``SessionStart`` and ``UserPromptSubmit``.
+Hooks run as ``/bin/bash -c`` (0.129.0 ran ``$SHELL -lc``), all matching hooks of an event at
+once; ``async: true`` hooks are not awaited. A matcher of letters, digits, ``_`` and ``|`` is a
+list of exact names; anything else is an unanchored regex. Exit 2 blocks only with a non-empty
+stderr; without one the hook just failed. Other codes fail open; plain stdout is context for
+``SessionStart`` and ``UserPromptSubmit``. Project hooks do not run until they are trusted.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import uuid
 from collections.abc import Mapping
@@ -28,10 +32,13 @@ from .base import (
     HookSpec,
     Host,
     Session,
+    as_version,
     parse_matcher_groups,
+    parse_version,
 )
 from .claude_code import STOP_FAILURE_ERRORS as CLAUDE_STOP_FAILURE_ERRORS
 from .claude_code import ClaudeStyleReading
+from .sources import CODEX, code, fact, observed, unverified
 
 # Codex classifies a failed turn as Claude Code does, with ``overloaded`` of its own
 # (openai/codex ``codex-rs/hooks`` StopFailure, commit 72cdcc98).
@@ -41,18 +48,34 @@ EVENTS = frozenset(
     {
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
         "SessionStart", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "StopFailure",
+        "SessionEnd", "Interrupt",
     }
 )  # fmt: skip
+# common.rs matcher_pattern_for_event: PreCompact, PostCompact, UserPromptSubmit and Stop drop
+# their matcher.
 MATCHER_EVENTS = frozenset(
-    {"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
+    {"PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart", "SessionEnd",
      "SubagentStart", "SubagentStop", "StopFailure"}
 )  # fmt: skip
 TURN_SCOPE = frozenset(
-    {"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop"}
-)
+    {"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact",
+     "PostCompact"}
+)  # fmt: skip
+SESSION_END_DEFAULT_S = 1.0  # session_end.rs SESSION_END_DEFAULT_TIMEOUT_SEC
+SESSION_END_MAX_S = 3.0  # SESSION_END_MAX_TIMEOUT_SEC: below the app server's 5 s shutdown
+EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]+")  # common.rs is_exact_matcher
+# The commits on openai/codex main the citations read (each file as last stored).
+TURN_RS = "000c857ecc17e5ab40a985bdaa40816450ee5ebf"
+COMMON_RS = "0b9770ed4bc3ddf3025c5c422db1df83addd7f7c"
+COMPACT_RS = "0082977cebb9fbd524046914dbc4305e5b8e0b95"
+RUNNER_RS = "017466574b7728379ab53e9c279433388c089ff1"
+# session_end.rs as mirrored from openai/codex main by foltz/openai-codex.
+SESSION_END_RS = "8e100f0085f1ed35b372e9af1aa478d644c072bf"
 
 
 class CodexSession(Session):
+    host: Codex
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queued: list[str] = []  # SessionStart sources, first in first out
@@ -65,8 +88,10 @@ class CodexSession(Session):
         payload.update(
             transcript_path=None, cwd=self.info.cwd, hook_event_name=event, model=self.info.model
         )
-        if event not in ("PreCompact", "PostCompact"):
+        if event not in ("PreCompact", "PostCompact", "SessionEnd", "Interrupt"):
             payload["permission_mode"] = "default"
+        if event == "SessionEnd":
+            del payload["model"]
         payload.update(fields)
         return payload
 
@@ -86,6 +111,8 @@ class CodexSession(Session):
             self.launched = True
             self.queued.append("startup")
         self.turn_id = str(uuid.uuid4())
+        if not self._run_queued_session_starts():  # run_turn: before the turn's input
+            return
         submitted = self.fire(
             "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
         )
@@ -93,8 +120,6 @@ class CodexSession(Session):
             return
         if submitted.blocked:
             submitted.effect = "the prompt is blocked; no model request"
-            return
-        if not self._run_queued_session_starts():  # before the model request
             return
         if not self.tool_calls(
             turn,
@@ -105,8 +130,12 @@ class CodexSession(Session):
         ):  # fmt: skip
             return
         if turn.interrupted:
+            if self.host.has_interrupt:
+                self.fire("Interrupt", self.payload("Interrupt"))
             return
         if turn.error is not None:
+            if not self.host.has_stop_failure:
+                return
             error = STOP_FAILURE_ERRORS[turn.error.cause]
             self.fire(
                 "StopFailure",
@@ -125,24 +154,44 @@ class CodexSession(Session):
         )
 
     def compact(self, step: Compact) -> None:
-        self.fire(
+        self.turn_id = self.turn_id or str(uuid.uuid4())
+        pre = self.fire(
             "PreCompact", self.payload("PreCompact", trigger=step.trigger), match=step.trigger
         )
-        self.fire(
+        if pre.stop and "PreCompact" not in self.host.continue_ignored:
+            pre.effect = "continue: false; Codex CLI does not compact, the turn ends"
+            return
+        post = self.fire(
             "PostCompact", self.payload("PostCompact", trigger=step.trigger), match=step.trigger
         )
+        if post.stop and "PostCompact" not in self.host.continue_ignored:
+            post.effect = "continue: false; Codex CLI stops the turn after compacting"
         self.queued.append("compact")
 
+    def _end(self, reason: str) -> None:
+        if self.launched and self.ev("session_end") is not None:
+            self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
+
     def new_session(self, step: NewSession) -> None:
+        self._end("clear")
         self.next_session_id(step)
         self.launched = True
         self.queued.append("clear")
+
+    def exit(self) -> None:
+        self._end("other")
+
+
+def _src(commit: str, path: str, line: int | str, note: str = "") -> Any:
+    return code(CODEX, commit, f"codex-rs/{path}", line, note)
 
 
 class Codex(ClaudeStyleReading, Host):
     name = "codex"
     title = "Codex CLI"
-    modelled = "codex-rs/hooks (commit 0082977c, about v0.129, May 2026)"
+    modelled = "v0.169.0 (codex-rs on main, real binary)"
+    versions = "v0.129.0 to v0.169.0 (default v0.169.0; before v0.169.0 as at commit 0082977c)"
+    checked = f"source ({CODEX} main) and a real 0.169.0 run"
     events = {
         "session_start": "SessionStart",
         "prompt_submit": "UserPromptSubmit",
@@ -151,12 +200,13 @@ class Codex(ClaudeStyleReading, Host):
         "stop": "Stop",
         "pre_compact": "PreCompact",
         "post_compact": "PostCompact",
-        "session_end": None,
+        "session_end": "SessionEnd",
     }
     config_files = ("~/.codex/hooks.json", "~/.codex/config.toml [hooks]", "<repo>/.codex/...")
     spawn = "shell"
     parallel = True
     default_timeout_s = 600.0  # timeout_sec.unwrap_or(600).max(1)
+    event_timeouts_s = {"SessionEnd": SESSION_END_DEFAULT_S}
     blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop"})
     stop_cap = None
     exit_2 = "blocks only with non-empty stderr; else failed"
@@ -166,6 +216,140 @@ class Codex(ClaudeStyleReading, Host):
     exit_2_needs_stderr = True
     block_needs_reason = True
     stop_context_continues = False
+    continue_ignored = frozenset({"SessionEnd"})
+    login_shell = False  # 0.129.0: $SHELL -lc
+    has_stop_failure = True
+    has_interrupt = True
+    match_search = True
+    trust = (
+        "hooks do not run until reviewed and trusted (hooksim runs them as if trusted; a real"
+        " run needs them trusted, or --dangerously-bypass-hook-trust)"
+    )
+    facts = (
+        fact(
+            "SessionStart",
+            "queued at launch, /clear and compaction; the next turn runs it before"
+            " UserPromptSubmit, and its continue: false ends the turn there",
+            _src(
+                TURN_RS,
+                "core/src/session/turn.rs",
+                "run_turn",
+                "run_pending_session_start_hooks before run_hooks_and_record_inputs",
+            ),
+            observed("0.169.0", "SessionStart before UserPromptSubmit"),
+        ),
+        fact(
+            "compaction",
+            "PreCompact: exit 2 and decision block do not stop it, continue: false"
+            " does; PostCompact: continue: false stops the turn",
+            _src(
+                COMPACT_RS,
+                "hooks/src/events/compact.rs",
+                "parse_pre_completed",
+                "should_stop from continue: false",
+            ),
+        ),
+        fact(
+            "SessionEnd",
+            "fires at /clear (reason clear) and at the session's end (other); 1 s"
+            " default timeout, 3 s cap; output only logged",
+            code(
+                "foltz/openai-codex",
+                SESSION_END_RS,
+                "codex-rs/hooks/src/events/session_end.rs",
+                "SESSION_END_DEFAULT_TIMEOUT_SEC",
+                "a mirror of openai/codex main",
+            ),
+            observed("0.169.0", "reason other at the end of each exec"),
+        ),
+        unverified(
+            "SessionEnd since",
+            "absent at 0082977c (about 0.129); the version that"
+            " added it, between 0.129.0 and 0.169.0, is not settled; hooksim replays"
+            " every version before 0.169.0 without it",
+        ),
+        fact(
+            "StopFailure",
+            "fires when the model request fails",
+            _src("72cdcc98d917b716f5dcb83739e90af8da9363f9", "hooks/src/events/stop_failure.rs", 1),
+        ),
+        unverified(
+            "Interrupt",
+            "an interrupted turn fires Interrupt; its payload beyond the"
+            " common fields is not modelled",
+            _src("27c3d5f423e7d5d9b261043e85f29bee522d003d", "hooks/src/events/interrupt.rs", 1),
+        ),
+        fact(
+            "spawn",
+            "/bin/bash -c COMMAND (0.169.0); $SHELL -lc (/bin/sh -lc without SHELL) at 0082977c",
+            _src(RUNNER_RS, "hooks/src/engine/command_runner.rs", "default_shell_command"),
+            observed("0.169.0", "argv /bin/bash -c"),
+        ),
+        unverified("spawn since", "which version moved from $SHELL -lc to /bin/bash -c"),
+        fact(
+            "parallel",
+            "all matching hooks of an event run at once",
+            _src(COMPACT_RS, "hooks/src/engine/dispatcher.rs", "execute_handlers"),
+        ),
+        fact(
+            "async",
+            "async: true hooks are started and not awaited; their output reaches a later turn",
+            _src(
+                "d57e752091ce15487f05097373836137c2b5da7e", "hooks/src/engine/async_command.rs", 1
+            ),
+        ),
+        fact(
+            "matcher",
+            "'' or '*' match all; only letters, digits, _ and |: a list of exact names"
+            " ('Bash' does not match BashOutput); anything else: a regex, unanchored ('^Bash'"
+            " matches BashOutput), an invalid one matches nothing; PreCompact, PostCompact,"
+            " UserPromptSubmit and Stop ignore their matcher",
+            _src(COMMON_RS, "hooks/src/events/common.rs", "matches_matcher"),
+            _src(COMMON_RS, "hooks/src/events/common.rs", "matcher_pattern_for_event"),
+        ),
+        fact(
+            "default_timeout_s",
+            "600 s, at least 1 s; SessionEnd 1 s, at most 3 s",
+            _src(COMPACT_RS, "hooks/src/engine/discovery.rs", "timeout_sec"),
+        ),
+        fact(
+            "exit codes",
+            "exit 2 blocks with a non-empty stderr only; any other non-zero exit"
+            " is a failed hook; plain stdout is context for SessionStart and UserPromptSubmit",
+            _src(COMPACT_RS, "hooks/src/events/stop.rs", "parse_completed"),
+        ),
+        fact(
+            "stop_cap",
+            "none: a blocking Stop hook continues the turn each time",
+            _src(TURN_RS, "core/src/session/turn.rs", "run_turn", "stop_hook_active loop"),
+        ),
+        fact(
+            "trust",
+            "project and user hooks do not run until trusted",
+            observed("0.169.0", "hooks.json silently skipped until trusted"),
+        ),
+        fact(
+            "config_files",
+            "~/.codex/hooks.json, [hooks] in config.toml, <repo>/.codex/",
+            _src(COMPACT_RS, "hooks/src/engine/discovery.rs", "discover"),
+        ),
+    )
+
+    def at_version(self, version: str) -> Host:
+        """Codex as at ``version``: before 0.169.0, as at 0082977c (about 0.129): no SessionEnd,
+        StopFailure or Interrupt, and hooks run with ``$SHELL -lc``."""
+        v = parse_version(self.title, version)
+        if v < (0, 129, 0) or v > (0, 169, 0):
+            raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.169.0, not {version}")
+        changes: dict[str, Any] = {}
+        if v < (0, 169, 0):
+            changes = {
+                "events": {**self.events, "session_end": None},
+                "login_shell": True,
+                "has_stop_failure": False,
+                "has_interrupt": False,
+            }
+        return as_version(self, version, changes)
 
     def load_config(self, path: Path) -> Any:
         if path.suffix == ".toml":
@@ -188,6 +372,28 @@ class Codex(ClaudeStyleReading, Host):
             timeout_keys=("timeout", "timeoutSec"),
         )  # fmt: skip
 
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        """common.rs ``matches_matcher``: exact names split on ``|``, else an unanchored regex."""
+        matcher = spec.matcher
+        if matcher is None or matcher in self.match_all:
+            return True
+        if value is None:
+            return False
+        if EXACT_MATCHER.fullmatch(matcher):
+            return value in matcher.split("|")
+        try:
+            find = re.search if self.match_search else re.fullmatch
+            return find(matcher, value) is not None
+        except re.error:
+            return False  # an invalid regex matches nothing
+
+    def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
+        if spec.event == "SessionEnd":
+            return min(spec.timeout_s or SESSION_END_DEFAULT_S, SESSION_END_MAX_S)
+        return super().timeout_s(spec, env)
+
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
-        """``$SHELL -lc``: a login shell, whose profile may reset PATH."""
-        return [env.get("SHELL") or "/bin/sh", "-lc", command]
+        """``/bin/bash -c`` on 0.169.0; ``$SHELL -lc`` (a login shell) before."""
+        if self.login_shell:
+            return [env.get("SHELL") or "/bin/sh", "-lc", command]
+        return ["/bin/bash", "-c", command]

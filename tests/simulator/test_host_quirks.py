@@ -6,7 +6,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hooksim import expect
@@ -17,7 +17,7 @@ from hooksim.hosts.cursor import Cursor
 from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
 from hooksim.hosts.hermes import Hermes, HermesSession, block_message
 from hooksim.runner import run_scenario
-from hooksim.scenario import Compact, load_scenario
+from hooksim.scenario import Compact, Turn, load_scenario
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
 
@@ -153,6 +153,58 @@ class CodexSessionStartNotQueued(Codex):
 
 class CodexSequential(Codex):
     parallel = False
+
+
+class _PromptFirst(CodexSession):
+    def turn(self, turn: Turn) -> None:
+        if not self.launched:
+            self.launched = True
+            self.queued.append("startup")
+        submitted = self.fire(
+            "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
+        )
+        if submitted.blocked or submitted.stop or not self._run_queued_session_starts():
+            return
+        self.stop_loop(
+            lambda n: self.fire("Stop", self.payload("Stop", stop_hook_active=n > 0)), None
+        )
+
+
+class CodexSessionStartAfterPrompt(Codex):
+    session_class = _PromptFirst
+
+
+class CodexIgnoresCompactContinue(Codex):
+    continue_ignored = frozenset({"PreCompact", "PostCompact", "SessionEnd"})
+
+
+class CodexLoginShell(Codex):
+    login_shell = True
+
+
+class CodexNoSessionEnd(Codex):
+    events: ClassVar[dict[str, str | None]] = {**Codex.events, "session_end": None}
+
+
+class CodexSessionEndUncapped(Codex):
+    def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
+        return spec.timeout_s or 1.0
+
+
+class CodexAnchoredMatchers(Codex):
+    match_search = False
+
+
+class CodexExactAsRegex(Codex):
+    def matches(self, spec: HookSpec, value: str | None) -> bool:
+        if spec.matcher and value:
+            return re.search(spec.matcher, value) is not None
+        return super().matches(spec, value)
+
+
+class CodexWithoutHistory(Codex):
+    def at_version(self, version: str) -> Host:
+        return self
 
 
 # --- Cursor ---------------------------------------------------------------------------------
@@ -343,6 +395,18 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
         "across/memory-session.yaml",
     ],
     CodexSequential: ["codex/06-login-shell-and-parallel.yaml"],
+    CodexSessionStartAfterPrompt: [
+        "codex/01-save-in-precompact-reinject.yaml",
+        "codex/09-session-start-first.yaml",
+        "across/memory-session.yaml",
+    ],
+    CodexIgnoresCompactContinue: ["codex/07-compact-continue-false.yaml"],
+    CodexLoginShell: ["codex/08-bash-c.yaml"],
+    CodexNoSessionEnd: ["codex/01-save-in-precompact-reinject.yaml", "codex/10-session-end.yaml"],
+    CodexSessionEndUncapped: ["codex/10-session-end.yaml"],
+    CodexAnchoredMatchers: ["codex/11-matchers.yaml"],
+    CodexExactAsRegex: ["codex/11-matchers.yaml"],
+    CodexWithoutHistory: ["codex/06-login-shell-and-parallel.yaml"],
     CursorUnlimited: ["cursor/01-followup-loop-limit.yaml", "across/stop-loop.yaml"],
     CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
     CursorPreCompactBlocks: ["cursor/04-precompact-observes-only.yaml"],

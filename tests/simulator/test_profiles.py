@@ -90,10 +90,12 @@ def test_hermes_expands_tilde_to_the_hooks_home() -> None:
     ]
 
 
-def test_codex_runs_the_scenarios_shell_not_the_users() -> None:
-    """$SHELL -lc, with SHELL from the hook's environment (hooksim sets /bin/sh)."""
-    assert HOSTS["codex"].argv("x", {"SHELL": "/bin/bash"}) == ["/bin/bash", "-lc", "x"]
-    assert HOSTS["codex"].argv("x", {}) == ["/bin/sh", "-lc", "x"]
+def test_codex_shell_by_version() -> None:
+    """0.169.0 runs /bin/bash -c whatever SHELL says; before, $SHELL -lc (hooksim sets /bin/sh)."""
+    assert HOSTS["codex"].argv("x", {"SHELL": "/bin/zsh"}) == ["/bin/bash", "-c", "x"]
+    old = HOSTS["codex"].at_version("0.129.0")
+    assert old.argv("x", {"SHELL": "/bin/bash"}) == ["/bin/bash", "-lc", "x"]
+    assert old.argv("x", {}) == ["/bin/sh", "-lc", "x"]
 
 
 def test_timelines_side_by_side() -> None:
@@ -108,10 +110,11 @@ def test_timelines_side_by_side() -> None:
         "SessionEnd",
     ]  # fmt: skip
     assert events["codex"] == [
-        "UserPromptSubmit", "SessionStart", "Stop",
+        "SessionStart", "UserPromptSubmit", "Stop",
         "PreCompact", "PostCompact",
-        "UserPromptSubmit", "SessionStart", "Stop",
-        "UserPromptSubmit", "SessionStart", "Stop",
+        "SessionStart", "UserPromptSubmit", "Stop",
+        "SessionEnd", "SessionStart", "UserPromptSubmit", "Stop",
+        "SessionEnd",
     ]  # fmt: skip
     assert events["cursor"] == [
         "sessionStart", "beforeSubmitPrompt", "afterAgentResponse", "stop",
@@ -163,10 +166,11 @@ def test_claude_code_payloads() -> None:
 
 
 def test_codex_payloads() -> None:
-    """PreCompact has trigger only (no instructions, no permission_mode); turn events a turn_id."""
+    """PreCompact has a turn_id and trigger (no instructions, no permission_mode); turn events a
+    turn_id."""
     p = payloads("codex")
     assert list(p["PreCompact"]) == [
-        "session_id", "transcript_path", "cwd", "hook_event_name", "model", "trigger",
+        "session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model", "trigger",
     ]  # fmt: skip
     assert p["UserPromptSubmit"]["turn_id"]
     assert "turn_id" not in p["SessionStart"]
@@ -374,8 +378,23 @@ def test_claude_code_versions_follow_the_changelog() -> None:
     for bad, message in [("two", "is not like 1.2.3"), ("1.0.80", "from v1.0.85 on")]:
         with pytest.raises(ValueError, match=message):
             claude.at_version(bad)
-    with pytest.raises(ValueError, match="hooksim models Codex CLI as of"):
+    with pytest.raises(ValueError, match=r"from v0\.129\.0 to v0\.169\.0, not 0\.120"):
         HOSTS["codex"].at_version("0.120")
+    with pytest.raises(ValueError, match=r"from v0\.21\.0 .* on, not 0\.20\.0"):
+        HOSTS["gemini-cli"].at_version("0.20.0")
+    with pytest.raises(ValueError, match="hooksim models Cursor as of"):
+        HOSTS["cursor"].at_version("2.0")
+
+
+def test_versions_change_only_what_their_history_says() -> None:
+    """Codex before 0.169.0 has no SessionEnd; Gemini CLI before 0.30.0 reads exit codes the old way."""
+    codex = HOSTS["codex"]
+    assert codex.at_version("0.169.0").events["session_end"] == "SessionEnd"
+    assert codex.at_version("0.150.0").events["session_end"] is None
+    gemini = HOSTS["gemini-cli"]
+    three = HookRun(1, "", "cmd", 0, 3, "no", "", 0.0)
+    assert gemini.read("BeforeTool", three).block == "no"
+    assert gemini.at_version("0.29.0").read("BeforeTool", three).block is None
 
 
 def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> None:
