@@ -175,7 +175,14 @@ def start(tool: str, config: Path | None, out: Path) -> str:
         "started": time.time(),
     }
     state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-    return f"hooksim: recording {count} hook(s) of {path} into {out}; stop with: hooksim record stop --out {shlex.quote(str(out))}"
+    line = (
+        f"hooksim: recording {count} hook(s) of {path} into {out}; stop with:"
+        f" hooksim record stop --out {shlex.quote(str(out))}"
+    )
+    if tool == "hermes":
+        # Hermes' consent is keyed on the exact command: the tapped ones are new to it.
+        line += "\nHermes asks to approve the tapped commands: start it once with --accept-hooks"
+    return line
 
 
 def stop(out: Path, *, force: bool = False) -> str:

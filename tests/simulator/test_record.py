@@ -76,6 +76,9 @@ def test_a_tapped_session_exports_to_a_scenario_that_replays_it(
     assert (
         main(["record", "start", "--tool", tool, "--config", str(config), "--out", str(out)]) == 0
     )
+    told = capsys.readouterr().out
+    assert told.startswith("hooksim: recording ")
+    assert ("--accept-hooks" in told) == (tool == "hermes")  # Hermes' consent is per command
     assert config.read_bytes() != original
     assert config.stat().st_mode & 0o777 == 0o640
     session = tmp_path / "session.yaml"
