@@ -27,6 +27,7 @@ Not on the hook's per-turn path: PyYAML and ruamel.yaml are imported only here (
 from __future__ import annotations
 
 import difflib
+import gc
 import io
 import json
 import os
@@ -145,12 +146,17 @@ def hermes_view(text: str, source: str = "config.yaml") -> Any:
     """What Hermes sees: the text loaded as ``hermes_cli`` loads it (PyYAML safe load)."""
     import yaml
 
+    collecting = gc.isenabled()
+    gc.disable()  # see load_config
     try:
         return yaml.load(text, Loader=_pyyaml_loader())
     except yaml.YAMLError as e:
         raise _yaml_error(e, source) from None
     except (ValueError, RecursionError) as e:  # e.g. an integer over the digit limit
         raise ConfigError(f"{source}: cannot be loaded ({e}); left unchanged") from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @dataclass
@@ -159,7 +165,8 @@ class HermesConfig:
 
     ``block`` is the line range [start, end) of the top-level ``hooks:`` block (trailing
     comments excluded), None when there is none; ``insert_at`` is the line where a new block
-    goes (the end of the document's content, before a ``...`` marker).
+    goes (the end of the document's content, before a ``...`` marker). ``data`` is the whole
+    config when ``complete``, else a mapping holding only its ``hooks`` (see ``load_config``).
     """
 
     text: str
@@ -169,6 +176,7 @@ class HermesConfig:
     insert_at: int
     hooks_empty: bool
     root_column: int = 0
+    complete: bool = True
 
     @property
     def hooks(self) -> dict[str, Any]:
@@ -200,26 +208,49 @@ def _kind(value: object) -> str:
 
 
 def load_config(
-    text: str, source: str = "config.yaml", events: tuple[str, ...] = ()
+    text: str,
+    source: str = "config.yaml",
+    events: tuple[str, ...] = (),
+    *,
+    only: tuple[str, ...] | None = None,
 ) -> HermesConfig:
     """Load LF text as Hermes would and locate its ``hooks:`` block; raise ConfigError.
 
     ``events`` are the events we will edit: each must be a list (or absent or null) there.
-    Other sub-keys of ``hooks:`` may be anything: Hermes skips what it cannot use.
+    Other sub-keys of ``hooks:`` may be anything: Hermes skips what it cannot use. With
+    ``only`` (top-level keys), only those values are built into Python data (``data`` then
+    holds those keys alone, ``complete`` is False): the document is still parsed and checked
+    whole, by libyaml, but building every value in Python is most of a load's time.
     """
     import yaml
 
     lines = split_lines(text)
     loader = _pyyaml_loader()(text)
+    complete = True
+    # Millions of new objects in a large file set off the cyclic collector again and again
+    # (most of an 8 MB load's time on a busy machine); none of them is garbage yet.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         root = loader.get_single_node()
-        data = loader.construct_document(root) if root is not None else None
+        if root is None:
+            data = None
+        elif only is None or not isinstance(root, yaml.MappingNode) or _has_merge_key(root):
+            data = loader.construct_document(root)
+        else:
+            data = {}
+            for key, value in root.value:  # the last one wins, as in a full load
+                if key.tag == _STR_TAG and key.value in only:
+                    data[key.value] = loader.construct_object(value, deep=True)
+            complete = False
     except yaml.YAMLError as e:
         raise _yaml_error(e, source) from None
     except (ValueError, RecursionError) as e:
         raise ConfigError(f"{source}: cannot be loaded ({e}); left unchanged") from None
     finally:
         loader.dispose()
+        if collecting:
+            gc.enable()
     if data is None:
         return HermesConfig(text, lines, None, None, _content_end(lines, None), True)
     if not isinstance(data, dict):
@@ -228,7 +259,7 @@ def load_config(
             "mapping of settings; left unchanged"
         )
     hooks = data.get("hooks")
-    hooks_keys = [(k, v) for k, v in root.value if k.tag.endswith(":str") and k.value == "hooks"]
+    hooks_keys = [(k, v) for k, v in root.value if k.tag == _STR_TAG and k.value == "hooks"]
     if hooks is not None and not isinstance(hooks, dict):
         line = hooks_keys[-1][0].start_mark.line + 1 if hooks_keys else root.start_mark.line + 1
         raise ConfigError(
@@ -246,39 +277,14 @@ def load_config(
             f"{source}: 'hooks' comes from a merge key (<<), not from a key of this file; give "
             "the file a 'hooks:' key of its own, then run this again"
         )
-    for event in events:
-        seq = (hooks or {}).get(event)
-        if seq is not None and not isinstance(seq, list):
-            line = _event_line(hooks_keys[0][1], event)
-            raise ConfigError(
-                f"{source}:{line}: 'hooks.{event}' is a {_kind(seq)}; Hermes expects a list of "
-                "hooks; left unchanged"
-            )
-        alias = _alias_of(hooks_keys[0][1], event) if seq else None
-        if alias is not None:
-            line, anchor_line = alias
-            raise ConfigError(
-                f"{source}:{line}: 'hooks.{event}' is an alias of the list at line "
-                f"{anchor_line}; an entry added there would change that list too; write the "
-                f"list out under '{event}', then run this again; left unchanged"
-            )
-    block = None
     if hooks_keys:
-        if root.flow_style:
-            raise ConfigError(
-                f"{source}:{root.start_mark.line + 1}: the settings are one flow mapping "
-                "({...}); write them as one key per line, then run this again"
-            )
-        key_node = hooks_keys[0][0]
-        index = [k for k, _ in root.value].index(key_node)
-        start = key_node.start_mark.line
-        if index + 1 < len(root.value):
-            end = root.value[index + 1][0].start_mark.line
-        else:
-            end = _content_end(lines, root)
-        while end > start + 1 and _is_filler(lines[end - 1]):
-            end -= 1
-        block = (start, end)
+        _check_events(hooks or {}, hooks_keys[0][1], events, source)
+    if root.flow_style and (hooks_keys or events):
+        raise ConfigError(
+            f"{source}:{root.start_mark.line + 1}: the settings are one flow mapping "
+            "({...}); write them as one key per line, then run this again; left unchanged"
+        )
+    block = _locate_block(lines, root, hooks_keys[0][0]) if hooks_keys else None
     return HermesConfig(
         text,
         lines,
@@ -287,7 +293,55 @@ def load_config(
         _content_end(lines, root),
         not hooks,
         root.start_mark.column,
+        complete,
     )
+
+
+def _locate_block(lines: list[str], root: Any, key_node: Any) -> tuple[int, int]:
+    """Lines [start, end) of the top-level ``hooks:`` block, trailing comments excluded.
+
+    A comment between the block and the next key usually speaks of that next key: it stays
+    out of the block, so it is never moved or dropped.
+    """
+    index = [k for k, _ in root.value].index(key_node)
+    start = key_node.start_mark.line
+    if index + 1 < len(root.value):
+        end = root.value[index + 1][0].start_mark.line
+    else:
+        end = _content_end(lines, root)
+    while end > start + 1 and _is_filler(lines[end - 1]):
+        end -= 1
+    return start, end
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _has_merge_key(root: Any) -> bool:
+    return any(key.tag == _MERGE_TAG for key, _ in root.value)
+
+
+def _check_events(
+    hooks: dict[str, Any], hooks_node: Any, events: tuple[str, ...], source: str
+) -> None:
+    """Each event we edit must be a list of its own (or absent, or null) under ``hooks:``."""
+    for event in events:
+        seq = hooks.get(event)
+        if seq is not None and not isinstance(seq, list):
+            line = _event_line(hooks_node, event)
+            raise ConfigError(
+                f"{source}:{line}: 'hooks.{event}' is a {_kind(seq)}; Hermes expects a list of "
+                "hooks; left unchanged"
+            )
+        alias = _alias_of(hooks_node, event) if seq else None
+        if alias is not None:
+            line, anchor_line = alias
+            raise ConfigError(
+                f"{source}:{line}: 'hooks.{event}' is an alias of the list at line "
+                f"{anchor_line}; an entry added there would change that list too; write the "
+                f"list out under '{event}', then run this again; left unchanged"
+            )
 
 
 def _alias_of(hooks_node: Any, event: str) -> tuple[int, int] | None:
@@ -483,22 +537,21 @@ def edit_hooks(
     body = text[len(bom) :]
     crlf = "\r\n" in body
     lf = body.replace("\r\n", "\n")
-    config = load_config(lf, source, events)
+    config = load_config(lf, source, events, only=("hooks",))
     lines = config.lines
     if config.hooks_empty and fill_empty is not None:
-        new_lines, changes = _fill(config, fill_empty)
+        new_lines, changes, block = _fill(config, fill_empty)
     elif config.block is None or config.hooks_empty:
-        changes = []
-        new_lines = lines
+        changes, new_lines, block = [], lines, None
     else:
-        new_lines, changes, restored = _rewrite_block(config, edit_tree, source)
+        new_lines, changes, restored, block = _rewrite_block(config, edit_tree, source)
         if restored is not None:
             # The edit emptied a ``hooks:`` that install had filled: it gets its line back.
             expect = _with_hooks(expect, restored[0])
     if all(c.action == "unchanged" for c in changes):
         return Edit(text, text, changes)
     new_body = "".join(new_lines)
-    _check(config, new_body, expect, source)
+    _check(config, new_body, block, expect, source)
     if crlf:
         new_body = new_body.replace("\n", "\r\n")
     return Edit(text, bom + new_body, changes)
@@ -515,7 +568,12 @@ def _with_hooks(
     return with_hooks
 
 
-def _fill(config: HermesConfig, entries: dict[str, str]) -> tuple[list[str], list[Change]]:
+_KEEP = re.compile(r"[|>][1-9]?\+")
+
+
+def _fill(
+    config: HermesConfig, entries: dict[str, str]
+) -> tuple[list[str], list[Change], list[str] | None]:
     """An absent or empty ``hooks:`` becomes our entries (with a marker to undo it exactly)."""
     lines = list(config.lines)
     indent = detect_indent(lines)
@@ -526,19 +584,27 @@ def _fill(config: HermesConfig, entries: dict[str, str]) -> tuple[list[str], lis
         start, end = config.block
         original = "".join(lines[start:end]).rstrip("\n")
         head = f"{pad}hooks:  {MARKER}{json.dumps(original, ensure_ascii=False)}\n"
-        return [*lines[:start], head, *body, *lines[end:]], changes
+        block = [head, *body]
+        return [*lines[:start], *block, *lines[end:]], changes, block
     at = config.insert_at
-    while at > 0 and not lines[at - 1].strip():
-        at -= 1  # after the content's last line, not after trailing blank lines
+    keep = _KEEP.search(config.text) is not None
+    # After the content's last line, not after trailing blank lines; but a block scalar that
+    # keeps its trailing blank lines (``|+``) owns them, and would take a gap line of ours:
+    # then the block goes after them, without a gap, and the whole file is checked.
+    while not keep and at > 0 and not lines[at - 1].strip():
+        at -= 1
     if at > 0 and not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
-    gap = ["\n"] if at > 0 else []
-    return lines[:at] + gap + [f"{pad}hooks:\n", *body] + lines[at:], changes
+    gap = ["\n"] if at > 0 and not keep else []
+    block = [f"{pad}hooks:\n", *body]
+    return lines[:at] + gap + block + lines[at:], changes, None if keep else block
 
 
 def _rewrite_block(
     config: HermesConfig, edit_tree: Callable[[Any], list[Change]], source: str
-) -> tuple[list[str], list[Change], Any]:
+) -> tuple[list[str], list[Change], Any, list[str] | None]:
+    """The file with its hooks block edited, the changes, a restored ``hooks`` value (1-tuple)
+    when install's marker was undone, and the new block when it can be checked on its own."""
     assert config.block is not None
     start, end = config.block
     lines = config.lines
@@ -546,7 +612,8 @@ def _rewrite_block(
     column = config.root_column
     rest = "".join(lines[:start] + lines[end:])
     indent = detect_indent(lines[start:end] if end - start > 1 else lines)
-    if column == 0 and not _shares_anchors(block, rest):
+    alone = column == 0 and not _shares_anchors(block, rest)
+    if alone:
         # The fast path: a round trip of the block alone.
         yaml = _ruamel(indent)
         tree = yaml.load(block)
@@ -554,7 +621,7 @@ def _rewrite_block(
         _drop_trailing_comments(tree["hooks"])
         changes = edit_tree(tree)
         if all(c.action == "unchanged" for c in changes):
-            return lines, changes, None
+            return lines, changes, None, None
         after = _render_hooks(tree, indent)
         new_block = _merge_untouched(split_lines(block), before, after)
     else:
@@ -569,13 +636,19 @@ def _rewrite_block(
         _drop_trailing_comments(tree["hooks"])
         changes = edit_tree(tree)
         if all(c.action == "unchanged" for c in changes):
-            return lines, changes, None
+            return lines, changes, None, None
         dumped = split_lines(_dump(tree, indent)) if "hooks" in tree else []
         new_block = _block_of(dumped)
     new_block, restored = _restore_marked(new_block, lines[start])
-    if not new_block and end >= config.insert_at and start > 0 and not lines[start - 1].strip():
-        start -= 1  # the blank line install put before a block it appended
-    return lines[:start] + new_block + lines[end:], changes, restored
+    if (
+        not new_block
+        and end >= config.insert_at
+        and start > 0
+        and not lines[start - 1].strip()
+        and not _KEEP.search(config.text)
+    ):
+        start -= 1  # the blank line install put before a block it appended (see ``_fill``)
+    return lines[:start] + new_block + lines[end:], changes, restored, new_block if alone else None
 
 
 def _render_hooks(tree: Any, indent: tuple[int, int, int]) -> list[str]:
@@ -621,13 +694,28 @@ def _restore_marked(new_block: list[str], old_head: str) -> tuple[list[str], Any
 def _check(
     config: HermesConfig,
     new_text: str,
+    block: list[str] | None,
     expect: Callable[[dict[str, Any]], dict[str, Any]],
     source: str,
 ) -> None:
-    """Refuse to write unless the new text means the old data with only our entries changed."""
+    """Refuse to write unless the new text means the old data with only our entries changed.
+
+    The quick check: the new block, loaded on its own, is the old ``hooks`` with our change.
+    It suffices when the block was edited on its own (no anchor shared with the rest, the
+    rest's bytes unchanged): lines outside it then mean what they meant. Otherwise, or when
+    it fails, the whole new file is loaded and compared with the whole old one.
+    """
     import copy
 
-    expected = expect(copy.deepcopy(config.data or {}))
+    if block is not None and not config.complete:
+        try:
+            alone = hermes_view("".join(block), source) or {}
+        except ConfigError:
+            alone = None
+        if alone == expect(copy.deepcopy(config.data or {})):
+            return
+    old = config.data if config.complete else hermes_view(config.text, source)
+    expected = expect(copy.deepcopy(old or {}))
     try:
         after = hermes_view(new_text, source) or {}
     except ConfigError:

@@ -50,7 +50,8 @@ def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
     path = config_path(home)
     try:
         text = read_config(path)
-        data = load_config(text.removeprefix("\ufeff").replace("\r\n", "\n"), path).data
+        body = text.removeprefix("\ufeff").replace("\r\n", "\n")
+        data = load_config(body, path, only=("hooks", "hooks_auto_accept")).data
     except ConfigError as e:
         report.add(FAIL, f"config: {str(e).removesuffix('; left unchanged')}")
         data = None

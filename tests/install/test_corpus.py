@@ -10,6 +10,7 @@ import yaml
 from hermes_hooks.hermes_config import ConfigError
 from hermes_hooks.install import plan_install
 from hermes_hooks.uninstall import plan_uninstall
+from tests.install.large_configs import example_style_config
 
 CONFIGS = Path(__file__).parent / "configs"
 EXPECTED = CONFIGS / "expected"
@@ -274,3 +275,67 @@ def test_which_commands_are_ours(command: str, ours: bool) -> None:
     from hermes_hooks.hermes_config import is_our_command
 
     assert is_our_command(command) is ours
+
+
+@pytest.mark.parametrize("size", [126 * 1024, 1 << 20])
+def test_a_large_example_style_config_round_trips(size: int) -> None:
+    """On a 126 KB and a 1 MB config only the hooks block's lines change, and uninstall undoes it."""
+    original = example_style_config(size)
+    installed = plan_install(original, ENTRIES).new
+    kept = set(original.splitlines())
+    added = [line for line in installed.splitlines() if line not in kept]
+    assert added == [
+        "  on_session_start:",
+        f'    - command: "{ENTRIES["on_session_start"]}"',
+        "  pre_llm_call:",
+        f'    - command: "{ENTRIES["pre_llm_call"]}"',
+        "  post_llm_call:",
+        f'    - command: "{ENTRIES["post_llm_call"]}"',
+    ]
+    assert installed.count("\n") == original.count("\n") + 6
+    assert plan_uninstall(installed).new == original
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        # A keep-chomped block scalar last in the hooks block: its trailing blank lines lie
+        # outside the block, so the block alone reads differently; the whole file is checked,
+        # and the edit (which would move them) is refused.
+        (
+            "hooks:\n  post_tool_call:\n    - command: a.sh\n      note: |+\n        kept\n\n\nmodel: m\n",
+            True,
+        ),
+        # A keep-chomped scalar at the end of a file without hooks: our block goes after its
+        # blank lines, without a gap line it would take.
+        ("model: m\nnotes: |+\n  kept\n\n", False),
+        # An anchor in the hooks block that another key aliases: the whole document is edited.
+        ("hooks:\n  post_tool_call: &h\n    - command: a.sh\nother: *h\n", False),
+    ],
+    ids=["keep-chomped-in-hooks", "keep-chomped-at-end", "anchor-used-outside"],
+)
+def test_shapes_the_quick_check_cannot_vouch_for(text: str, refused: bool) -> None:
+    """Where the hooks block cannot be checked alone, the whole file is: a right result or a refusal."""
+    if refused:
+        with pytest.raises(ConfigError, match="left unchanged"):
+            plan_install(text, ENTRIES)
+        return
+    before = hermes_view(text)
+    installed = plan_install(text, ENTRIES).new
+    after = hermes_view(installed)
+    assert isinstance(before, dict)
+    assert isinstance(after, dict)
+    assert {k: v for k, v in after.items() if k != "hooks"} == {
+        k: v for k, v in before.items() if k != "hooks"
+    }
+    assert plan_uninstall(installed).new == text
+
+
+def test_a_flow_mapping_of_settings_is_one_clear_line() -> None:
+    """A config written as one flow mapping is refused with a line saying what to do."""
+    with pytest.raises(ConfigError) as info:
+        plan_install("{model: m, hooks: {}}\n", ENTRIES)
+    assert str(info.value) == (
+        "config.yaml:1: the settings are one flow mapping ({...}); write them as one key per "
+        "line, then run this again; left unchanged"
+    )
