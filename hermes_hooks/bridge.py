@@ -8,18 +8,15 @@ stdout empty or one JSON object. Anything else is a failed call.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import math
 import os
-import signal
-import subprocess
 import sys
+
+from .wire_json import dumps_flat, loads
 
 # Typing-only imports: ``typing`` and ``collections.abc`` cost milliseconds on every turn.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 DEFAULT_MIND_CMD = "hive-mind"
@@ -32,6 +29,14 @@ MAX_OUTPUT_BYTES = 1 << 20
 MAX_STDERR_BYTES = 64 * 1024
 MAX_EXCERPT = 120
 _ECHO_WINDOW = 16
+# ``_signal`` is the C module under ``signal``: the same functions without ``signal``'s enums
+# (whose import, with ``enum``'s, would be paid on every turn).
+try:
+    import _signal
+except ImportError:  # pragma: no cover - CPython always has it
+    import signal as _signal
+
+_SIGHUP, _SIGINT, _SIGKILL, _SIGTERM = 1, 2, 9, 15  # the same numbers on every POSIX system
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
 
@@ -46,7 +51,8 @@ def _timeout_from(env: Mapping[str, str]) -> float:
         value = float(raw)
     except ValueError:
         return DEFAULT_TIMEOUT_S
-    if not (math.isfinite(value) and value > 0):
+    # ``value - value`` is 0 exactly for a finite float (``math`` is not worth its import).
+    if not (value - value == 0 and value > 0):
         return DEFAULT_TIMEOUT_S
     return min(value, MAX_TIMEOUT_S)
 
@@ -60,7 +66,7 @@ def _command_name(command: Sequence[str]) -> str:
 
 def _encode(arguments: Mapping[str, Any]) -> bytes:
     """The call's stdin; a lone surrogate (half an emoji) becomes U+FFFD instead of failing."""
-    text = json.dumps(arguments, ensure_ascii=False)
+    text = dumps_flat(arguments)
     try:
         return text.encode()
     except UnicodeEncodeError:
@@ -121,27 +127,14 @@ class Bridge:
         argv = [*self.command, "call", tool]
         name = f"{_command_name(self.command)} call {tool}"
         stdin = _encode(arguments)
-        try:
-            # A session of its own, so that a timeout can kill the bridge *and* its children:
-            # an orphaned grandchild holding our pipe would keep the hook alive past Hermes'
-            # 60 s hook timeout (Hermes v0.19.0 kills only its direct child).
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except FileNotFoundError:
-            raise BridgeError(f"{name}: command not found (set WAGGLE_MIND_CMD)") from None
-        except PermissionError:
-            raise BridgeError(f"{name}: command not executable") from None
-        except OSError as e:
-            raise BridgeError(f"{name}: cannot start ({e.strerror or e})") from None
+        proc = _start(argv, name)
         guard = _DeathGuard(proc.pid) if proc.pid > 0 else None
         try:
-            with _signals_end_the_call():
+            previous = _signals_end_the_call()
+            try:
                 stdout, stderr = _exchange(proc, stdin, self.timeout_s, name)
+            finally:
+                _restore_signals(previous)
         except BaseException:
             # A timeout, an oversized answer, a signal to the hook: the bridge's whole process
             # group goes, and is reaped, before anything else happens.
@@ -159,8 +152,8 @@ class Bridge:
         if not text:
             return None
         try:
-            result = json.loads(text)
-        except ValueError:
+            result = loads(text.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             result = None
         if not isinstance(result, dict):
             raise BridgeError(f"{name} printed something other than one JSON object")
@@ -197,10 +190,135 @@ class Bridge:
         )
 
 
-def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+class _Spawned:
+    """A bridge process started with ``os.posix_spawn``: its pid and our ends of its pipes.
+
+    Shaped like the parts of ``subprocess.Popen`` we use, so that one exchange loop serves
+    both. The hook process itself spawns this way: importing ``subprocess`` (with threading,
+    selectors, locale and signal handling) would be a fifth of a hook's start-up.
+    """
+
+    __slots__ = ("pid", "returncode", "stderr", "stdin", "stdout")
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin: _Fd | None = _Fd(stdin)
+        self.stdout: _Fd | None = _Fd(stdout)
+        self.stderr: _Fd | None = _Fd(stderr)
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, _SIGKILL)
+        except ProcessLookupError:
+            return
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Reap the process; raise TimeoutError if it is still running after ``timeout``."""
+        if self.returncode is not None:
+            return self.returncode
+        if timeout is None:
+            _, status = os.waitpid(self.pid, 0)
+        else:
+            status = _wait_until(self.pid, timeout)
+        self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+class _Fd:
+    """One pipe end, closed at most once."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _wait_until(pid: int, timeout: float) -> int:
+    import time
+
+    deadline = time.monotonic() + timeout
+    delay = 0.0005
+    while True:
+        reaped, status = os.waitpid(pid, os.WNOHANG)
+        if reaped:
+            return status
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        # The pipes are closed already, so the process is exiting: a short, growing pause.
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.05)
+
+
+def _start(argv: list[str], name: str) -> Any:
+    """Start the bridge in a session of its own, with pipes for its stdin, stdout, stderr.
+
+    A session of its own, so that a timeout can kill the bridge *and* its children: an
+    orphaned grandchild holding our pipe would keep the hook alive past Hermes' 60 s hook
+    timeout (Hermes v0.19.0 kills only its direct child). Through ``subprocess.Popen`` when
+    this process has ``subprocess`` already (an embedding, or a test faking it); else with
+    ``os.posix_spawnp``, which costs no import.
+    """
+    try:
+        if "subprocess" in sys.modules or not hasattr(os, "posix_spawnp"):
+            import subprocess
+
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        return _posix_spawn(argv)
+    except FileNotFoundError:
+        raise BridgeError(f"{name}: command not found (set WAGGLE_MIND_CMD)") from None
+    except PermissionError:
+        raise BridgeError(f"{name}: command not executable") from None
+    except OSError as e:
+        raise BridgeError(f"{name}: cannot start ({e.strerror or e})") from None
+
+
+def _posix_spawn(argv: list[str]) -> _Spawned:
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        # The pipes are close-on-exec; dup2 gives the child its copies without the flag.
+        pid = os.posix_spawnp(
+            argv[0],
+            argv,
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, in_r, 0),
+                (os.POSIX_SPAWN_DUP2, out_w, 1),
+                (os.POSIX_SPAWN_DUP2, err_w, 2),
+            ],
+            setsid=True,
+        )
+    except BaseException:
+        for fd in (in_w, out_r, err_r):
+            os.close(fd)
+        raise
+    finally:
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+    return _Spawned(pid, in_w, out_r, err_r)
+
+
+def _kill_tree(proc: Any) -> None:
     if proc.pid > 0:
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            os.killpg(proc.pid, _SIGKILL)
         except (ProcessLookupError, PermissionError):
             proc.kill()
     else:  # not a process of the kernel's (an in-process stand-in)
@@ -220,17 +338,20 @@ def _fileno(stream: object) -> int:
 
 
 def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
-    proc: subprocess.Popen[bytes], stdin: bytes, timeout_s: float, name: str
+    proc: Any, stdin: bytes, timeout_s: float, name: str
 ) -> tuple[bytes, bytes]:
     """Write stdin, read stdout (bounded) and stderr (kept bounded) until EOF and exit.
 
     Raises BridgeError on timeout or when stdout passes MAX_OUTPUT_BYTES; the caller kills.
     """
     if _fileno(proc.stdout) < 0:  # an in-process stand-in without real pipes
+        import subprocess
+
         try:
-            return proc.communicate(stdin, timeout=timeout_s)
+            result: tuple[bytes, bytes] = proc.communicate(stdin, timeout=timeout_s)
         except subprocess.TimeoutExpired:
             raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
+        return result
     import select
     import time
 
@@ -287,7 +408,9 @@ def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
     left = max(deadline - time.monotonic(), 0.0)
     try:
         proc.wait(left)
-    except subprocess.TimeoutExpired:
+    except Exception as e:  # subprocess.TimeoutExpired, or TimeoutError from _Spawned
+        if not isinstance(e, TimeoutError) and type(e).__name__ != "TimeoutExpired":
+            raise
         raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
     return b"".join(out), b"".join(err)
 
@@ -299,27 +422,28 @@ class CallInterrupted(BaseException):
     """
 
 
-@contextlib.contextmanager
-def _signals_end_the_call() -> Iterator[None]:
-    """SIGTERM and SIGHUP unwind the call (so the bridge is killed) instead of killing us.
+def _signals_end_the_call() -> dict[int, Any]:
+    """Make SIGTERM and SIGHUP unwind the call (so the bridge is killed) instead of killing us.
 
-    SIGINT already unwinds as KeyboardInterrupt. SIGKILL cannot be caught: ``_DeathGuard``
-    covers it.
+    Returns the previous handlers for ``_restore_signals``. SIGINT already unwinds as
+    KeyboardInterrupt. SIGKILL cannot be caught: ``_DeathGuard`` covers it.
     """
 
     def end(signum: int, frame: object) -> None:
         raise CallInterrupted(signum)
 
     previous = {}
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        # Not the main thread (ValueError): leave the handlers alone.
-        with contextlib.suppress(ValueError, OSError):
-            previous[signum] = signal.signal(signum, end)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    for signum in (_SIGTERM, _SIGHUP):
+        try:
+            previous[signum] = _signal.signal(signum, end)
+        except (ValueError, OSError):  # not the main thread: leave the handlers alone
+            break
+    return previous
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        _signal.signal(signum, handler)
 
 
 class _DeathGuard:
@@ -352,16 +476,15 @@ class _DeathGuard:
             try:
                 os.close(write_fd)
                 _close_other_fds(read_fd)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-                signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                signal.signal(signal.SIGHUP, signal.SIG_IGN)
-                word = b""
-                with contextlib.suppress(OSError):
+                for signum in (_SIGINT, _SIGTERM, _SIGHUP):
+                    _signal.signal(signum, _signal.SIG_IGN)
+                try:
                     word = os.read(read_fd, 1)
+                except OSError:
+                    word = b""
                 if not word:
-                    with contextlib.suppress(OSError):
-                        os.killpg(bridge_pid, signal.SIGKILL)
-            finally:
+                    os.killpg(bridge_pid, _SIGKILL)
+            finally:  # whatever happened (the group may be gone already): leave at once
                 os._exit(0)
         os.close(read_fd)
         self._pid, self._write_fd = pid, write_fd
@@ -370,22 +493,24 @@ class _DeathGuard:
         """The call is over (the bridge reaped): let the watcher go without killing."""
         if self._pid < 0:
             return
-        with contextlib.suppress(OSError):
+        # try/except rather than contextlib.suppress: contextlib is not worth its import here.
+        try:  # noqa: SIM105
             os.write(self._write_fd, b"x")
+        except OSError:  # the watcher is gone already: nothing to tell it
+            pass
         os.close(self._write_fd)
-        with contextlib.suppress(ChildProcessError):
+        try:  # noqa: SIM105
             os.waitpid(self._pid, 0)
+        except ChildProcessError:  # reaped by someone else (a SIGCHLD handler of a host)
+            pass
         self._pid = -1
 
 
 def _close_other_fds(keep: int) -> None:
     # The watcher must not hold the bridge's pipes (or Hermes' stdout) open.
-    with contextlib.suppress(OSError):
-        os.closerange(3, keep)
-    with contextlib.suppress(OSError):
-        os.closerange(keep + 1, 1 << 16)
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 16)
+    devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
-        with contextlib.suppress(OSError):
-            devnull = os.open(os.devnull, os.O_RDWR)
-            os.dup2(devnull, fd)
-            os.close(devnull)
+        os.dup2(devnull, fd)
+    os.close(devnull)

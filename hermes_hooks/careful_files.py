@@ -25,7 +25,6 @@ Stdlib only, and cheap to import: the compaction gate uses it on the hook's per-
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
@@ -269,9 +268,15 @@ def replace_file(
             raise FileChangedError(path)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _unlink_if_there(tmp)
         raise
+
+
+def _unlink_if_there(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:  # gone already, or never made: nothing to clean
+        return
 
 
 def _current(path: str) -> bytes:

@@ -24,9 +24,6 @@ Rules (see the design of the gate for the first six):
 
 from __future__ import annotations
 
-import contextlib
-import enum
-import math
 import os
 import sys
 import time
@@ -43,7 +40,8 @@ from .paths import compact_state_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
+    from collections.abc import Callable, Mapping
+    from typing import ClassVar
 
     from .bridge import Bridge
 
@@ -51,14 +49,33 @@ DEFAULT_WINDOW_MS = 10 * 60_000
 _FALSE_VALUES = ("", "0", "false")
 
 
-class CompactOutcome(enum.Enum):
-    """What one pass through the gate did."""
+class CompactOutcome(str):
+    """What one pass through the gate did: one of the five constants below.
 
-    DISABLED = "disabled"
-    INSIDE_WINDOW = "inside-window"
-    LOCKED = "locked"
-    COMPACTED = "compacted"
-    FAILED = "failed"
+    A ``str`` (equal to its ``value``) rather than an ``enum.Enum``: this module runs on
+    every Stop, and ``enum``'s import is not worth it there.
+    """
+
+    __slots__ = ()
+    DISABLED: ClassVar[CompactOutcome]
+    INSIDE_WINDOW: ClassVar[CompactOutcome]
+    LOCKED: ClassVar[CompactOutcome]
+    COMPACTED: ClassVar[CompactOutcome]
+    FAILED: ClassVar[CompactOutcome]
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"CompactOutcome.{self.upper().replace('-', '_')}"
+
+
+CompactOutcome.DISABLED = CompactOutcome("disabled")
+CompactOutcome.INSIDE_WINDOW = CompactOutcome("inside-window")
+CompactOutcome.LOCKED = CompactOutcome("locked")
+CompactOutcome.COMPACTED = CompactOutcome("compacted")
+CompactOutcome.FAILED = CompactOutcome("failed")
 
 
 def is_compact_enabled(env: Mapping[str, str] | None = None) -> bool:
@@ -78,7 +95,8 @@ def resolve_window_ms(
         minutes = float(raw)
     except ValueError:
         return DEFAULT_WINDOW_MS
-    return minutes * 60_000 if math.isfinite(minutes) and minutes > 0 else DEFAULT_WINDOW_MS
+    # ``minutes - minutes`` is 0 exactly for a finite float (no ``math`` import for it).
+    return minutes * 60_000 if minutes - minutes == 0 and minutes > 0 else DEFAULT_WINDOW_MS
 
 
 def read_last_compact_ts(path: str) -> int | None:
@@ -115,32 +133,44 @@ def _log(message: str) -> None:
     print(f"hermes-hooks stop: {message}", file=sys.stderr)
 
 
-@contextlib.contextmanager
-def _try_lock(path: str) -> Iterator[bool]:
-    """Yield True when we hold the lock (or locking is impossible), False when another holds it.
+class _TryLock:
+    """``with _TryLock(path) as locked``: True when we hold the lock (or locking is
+    impossible), False when another process holds it.
 
     A lock file that cannot be opened (unwritable home) does not stop compaction: the gate
     degrades to the design's unlocked behaviour rather than to never compacting. Something
     other than a regular file at the lock path raises UnsafeFileError: the gate skips.
+    (A class, not ``contextlib.contextmanager``: that import is not worth it on every Stop.)
     """
-    try:
-        fd = open_lock_file(path)
-    except UnsafeFileError:
-        raise
-    except OSError:
-        yield True
-        return
-    try:
+
+    __slots__ = ("_fd", "_path")
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd = -1
+
+    def __enter__(self) -> bool:
+        try:
+            self._fd = open_lock_file(self._path)
+        except UnsafeFileError:
+            raise
+        except OSError:
+            return True
         import fcntl
 
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            yield False
-            return
-        yield True
-    finally:
-        os.close(fd)
+            return False
+        except BaseException:
+            self.__exit__()
+            raise
+        return True
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = -1
 
 
 def maybe_compact_on_stop(
@@ -175,9 +205,11 @@ def _compact_if_due(
     path = compact_state_path(hermes_home)
     # Created 0700 at every level whatever the umask; without it, a flag set before Hermes
     # ever created its home would fail every write and compact on every turn.
-    with contextlib.suppress(OSError):  # reported once, when the timestamp cannot be written
+    try:  # noqa: SIM105 - contextlib is not worth its import on every Stop
         make_private_dirs(os.path.dirname(path))
-    with _try_lock(path + ".lock") as locked:
+    except OSError:  # reported once, when the timestamp cannot be written
+        pass
+    with _TryLock(path + ".lock") as locked:
         if not locked:
             return CompactOutcome.LOCKED
         current = now()

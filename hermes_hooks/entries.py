@@ -9,23 +9,21 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import sys
 
 from .hooks import BINDINGS
 
 
 def hook_argv(subcommand: str) -> list[str]:
-    """The argv that runs ``hermes-hooks SUBCOMMAND`` from this installation.
+    """The argv that runs ``hermes-hooks SUBCOMMAND`` from this installation, lean.
 
-    The console script beside this interpreter when it exists (the usual ``pip install``),
-    else this interpreter with ``-m hermes_hooks`` (a source checkout, or scripts elsewhere).
+    This interpreter running the package's ``__main__.py`` as a file: a hook start then costs
+    less than a minimal hook's (see ``__main__`` and ``benchmarks/bench_hook.py``). No
+    interpreter flags: the hook sees the environment any Python program would (``PYTHONPATH``,
+    ``sitecustomize``; hooksim's virtual clock comes that way).
     """
-    scripts = os.path.dirname(sys.executable)
-    script = shutil.which("hermes-hooks", path=scripts)
-    if script:
-        return [os.path.abspath(script), subcommand]
-    return [os.path.abspath(sys.executable), "-m", "hermes_hooks", subcommand]
+    main = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
+    return [os.path.abspath(sys.executable), main, subcommand]
 
 
 def hook_command(subcommand: str) -> str:

@@ -7,7 +7,7 @@ tool_name, tool_input, session_id, cwd, extra`` in that order; everything event-
 
 from __future__ import annotations
 
-import json
+from .wire_json import WireJSONError, loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,10 +45,9 @@ def parse_payload(data: bytes) -> HermesPayload:
         raise PayloadError("empty payload on stdin")
     try:
         raw = _loads(text)
-    except json.JSONDecodeError as e:
-        raise PayloadError(
-            f"payload is not valid JSON (line {e.lineno}, column {e.colno})"
-        ) from None
+    except ValueError as e:  # WireJSONError, or json's own error from the deep-nesting scan
+        where = f"line {getattr(e, 'lineno', 1)}, column {getattr(e, 'colno', 1)}"
+        raise PayloadError(f"payload is not valid JSON ({where})") from None
     if not isinstance(raw, dict):
         raise PayloadError(f"payload is not a JSON object (got {type(raw).__name__})")
     extra = raw.get("extra")
@@ -72,19 +71,19 @@ def _big_int(digits: str) -> Any:
 
 
 def _loads(text: str) -> Any:
-    """``json.loads``, but every legal payload loads.
+    """``json.loads`` (through ``wire_json``), but every legal payload loads.
 
     An integer past the digit limit is kept as its text; nesting deeper than the recursion
     limit (in fields we never read, such as ``tool_input``) is read by a shallow scan that
     keeps the top level and ``extra``'s own fields and skips deeper values.
     """
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return loads(text)
+    except WireJSONError:
         raise
     except ValueError:  # the int digit limit
         try:
-            return json.loads(text, parse_int=_big_int)
+            return loads(text, parse_int=_big_int)
         except RecursionError:
             pass
     except RecursionError:

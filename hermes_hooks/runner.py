@@ -7,7 +7,6 @@ prompt). So this is the error boundary: each failure becomes one line on stderr 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -52,5 +51,7 @@ def run_hook(binding: Binding, stdin: BinaryIO | None = None) -> int:
 
 
 def _report(binding: Binding, message: str) -> None:
-    with contextlib.suppress(OSError):  # stderr closed by the host: nothing left to tell
+    try:
         print(f"hermes-hooks {binding.command}: {message}", file=sys.stderr)
+    except OSError:  # stderr closed by the host: nothing left to tell
+        return

@@ -18,7 +18,7 @@ from hermes_hooks.hooks import BINDINGS_BY_COMMAND
 from hermes_hooks.runner import MAX_PAYLOAD_BYTES, run_hook
 
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=100,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -147,3 +147,42 @@ def test_any_hermes_session_start_payload_is_sent_with_its_fields(
             "source": "hermes",
         }
     ]
+
+
+@SETTINGS
+@given(value=JSON_VALUES)
+def test_wire_json_reads_what_json_writes(value: object) -> None:
+    """The hook's lean JSON reader gives json.loads' value for any JSON text."""
+    from hermes_hooks.wire_json import loads
+
+    text = json.dumps(value)
+    assert repr(loads(text)) == repr(json.loads(text))
+
+
+@SETTINGS
+@given(text=st.text(st.sampled_from('{}[]",:0123456789.eE-+ \\truefalsn\n\ud83d'), max_size=40))
+@example(text="0 0")  # found by this test: "Extra data" is reported after the blanks
+def test_wire_json_fails_where_json_fails_at_the_same_place(text: str) -> None:
+    """On any text, the lean reader and json.loads agree: the same value, or an error at the same line and column."""
+    from hermes_hooks.wire_json import WireJSONError, loads
+
+    try:
+        expected: object = json.loads(text)
+    except json.JSONDecodeError as e:
+        expected = (e.lineno, e.colno)
+    try:
+        got: object = loads(text)
+    except WireJSONError as e:
+        got = (e.lineno, e.colno)
+    assert repr(got) == repr(expected)
+
+
+@SETTINGS
+@given(
+    arguments=st.dictionaries(ANY_TEXT, st.one_of(ANY_TEXT, st.booleans(), st.none()), max_size=6)
+)
+def test_wire_json_writes_what_json_writes(arguments: dict[str, object]) -> None:
+    """The bridge's arguments are written exactly as json.dumps(ensure_ascii=False) would."""
+    from hermes_hooks.wire_json import dumps_flat
+
+    assert dumps_flat(arguments) == json.dumps(arguments, ensure_ascii=False)
