@@ -17,3 +17,17 @@ def alive(pid: int) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+def dead_pid() -> int:
+    """The pid of a process that has already exited (a child started and reaped here)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout)

@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import StubBridge
 from tests.hooks.test_process import hook_argv, run_hook
 from tests.payloads import prompt_payload, stop_payload
-from tests.processes import alive
+from tests.processes import alive, dead_pid
 
 
 @pytest.fixture
@@ -242,13 +242,8 @@ def test_a_killed_writers_temp_file_is_removed_by_the_next_write(
     """A stale state temp file (dead writer, old) goes; the state is written."""
     home = Path(env["HERMES_HOME"])
     home.mkdir(mode=0o700)
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    stale = home / f"..hive-mind-last-compact.{dead.stdout.strip()}.00000000.tmp"
+    dead = dead_pid()
+    stale = home / f"..hive-mind-last-compact.{dead}.00000000.tmp"
     stale.write_text("1000")
     os.utime(stale, (1, 1))
     env["WAGGLE_HERMES_COMPACT_ON_STOP"] = "1"

@@ -12,6 +12,7 @@ import pytest
 
 from hermes_hooks.cli import main
 from hermes_hooks.entries import hook_command
+from tests.processes import dead_pid
 
 CONFIGS = Path(__file__).parent / "configs"
 START = hook_command("session-start")
@@ -411,13 +412,8 @@ def test_a_killed_installs_temp_file_is_cleaned_up_later(
     """A temp file of a dead writer, older than a minute, goes at the next write; a live one stays."""
     config = tmp_path / "config.yaml"
     config.write_text("model:\n  default: m\n")
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    stale = tmp_path / f".config.yaml.{dead.stdout.strip()}.0badc0de.tmp"
+    dead = dead_pid()
+    stale = tmp_path / f".config.yaml.{dead}.0badc0de.tmp"
     stale.write_text("half")
     os.utime(stale, (1, 1))
     live = tmp_path / f".config.yaml.{os.getppid()}.0badc0de.tmp"
