@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from hooksim import tap as tap_module
 from hooksim.record import tapped
 
 HOOK = "cat >/dev/null"
@@ -46,16 +47,23 @@ def main() -> None:
         for argv in (direct, through_tap):  # warm the page cache
             timed(argv)
         interpreter = [sys.executable, "-c", "pass"]
-        plain, tap, bare = [], [], []
+        # The same tap without site or the console script (what it costs beyond Python itself).
+        tap_args = shlex.split(tapped("claude-code", "Stop", HOOK, Path(log)))[2:]
+        lean_command = [sys.executable, "-I", "-S", str(tap_module.__file__), *tap_args]
+        lean_tap = ["bash", "-c", shlex.join(lean_command)]
+        plain, tap, bare, lean = [], [], [], []
         for _ in range(args.rounds):
             plain.append(timed(direct))
             tap.append(timed(through_tap))
             bare.append(timed(interpreter))
+            lean.append(timed(lean_tap))
         recorded = len(list(Path(log).glob("*.json")))
     a, b, c = statistics.median(plain), statistics.median(tap), statistics.median(bare)
+    d = statistics.median(lean)
     print(f"hook alone          {a * 1000:7.1f} ms (median of {args.rounds})")
     print(f"hook through tap    {b * 1000:7.1f} ms ({recorded} runs recorded)")
     print(f"python -c pass      {c * 1000:7.1f} ms (the interpreter's own start)")
+    print(f"python -I -S tap.py {d * 1000:7.1f} ms (the tap without site and console script)")
     print(
         f"the tap's cost per hook run: {(b - a) * 1000:.1f} ms,"
         f" {(b - a) / c:.2f}x one interpreter start"

@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import sys
 import time
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # not ``typing``'s: importing typing costs the tap time too
+if TYPE_CHECKING:
+    import signal
+    from collections.abc import Sequence
+else:
+    try:  # the C module: ``signal`` wraps it in enums, and importing ``enum`` is a fifth of the tap
+        import _signal as signal
+    except ImportError:  # pragma: no cover - another Python implementation
+        import signal
 
 # How each host runs a command line (the profiles' ``argv()``; tests keep them equal).
 # Codex 0.169 runs /bin/bash -c; a "$SHELL" entry would read the user's shell when the hook runs.
