@@ -261,14 +261,16 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
 
 
 def check(result: RunResult) -> list[str]:
-    """All failures of the scenario's expectations, in the order they are written.
+    """All failures of the scenario's invariants and expectations, in the order they are written.
 
     ``leaked_processes`` is checked even when not written: a hook must leave nothing running
     unless the scenario says so.
     """
+    sc = result.scenario
+    expect = sc.expect
+    checks = [(k, v) for k, v in sc.invariants.items() if k not in expect]
     failures: list[str] = []
-    expect = result.scenario.expect
-    for key, want in expect.items():
+    for key, want in checks + list(expect.items()):
         failures.extend(CHECKS[key](result, want))
     if "leaked_processes" not in expect:
         failures.extend(_leaked_processes(result, 0))

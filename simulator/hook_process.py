@@ -161,13 +161,17 @@ class HookLauncher:
             env.update(self._late_env)
         env.update(self.scenario.env)
         env.update(HOOKSIM_NOW=f"{now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event)
+        if not self.scenario.clock_tick:
+            env["HOOKSIM_TICK"] = "0"
         if self.scenario.clock_driver == "faketime":
             instant = dt.datetime.fromtimestamp(now_ms / 1000, dt.timezone.utc)
-            # '@' = start at this instant and tick; the file is re-read on every call. One
-            # virtual clock for the run, so hooks firing together write the same instant.
+            # '@' = start at this instant and tick, no prefix = stay there; the file is re-read
+            # on every call. One virtual clock for the run, so hooks firing together write the
+            # same instant.
+            tick = "@" if self.scenario.clock_tick else ""
             with self._lock:
                 self.workspace.clock_file.write_text(
-                    "@" + instant.strftime("%Y-%m-%d %H:%M:%S") + "\n"
+                    tick + instant.strftime("%Y-%m-%d %H:%M:%S") + "\n"
                 )
             env["TZ"] = "UTC"
         return env

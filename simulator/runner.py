@@ -183,9 +183,11 @@ class ScenarioRun:
         return self.launcher.base_env
 
     def run(self) -> RunResult:
+        back_s = 0.0  # how far the wall clock has been set back (``clock_back``) so far
         for offset, group in itertools.groupby(self.scenario.schedule, key=lambda s: s.offset_s):
-            now = self.start_ms + int(offset * 1000)
             steps = list(group)
+            back_s += sum(item.step.clock_back_s for item in steps)
+            now = self.start_ms + int((offset - back_s) * 1000)
             by_session: dict[int, list[ScheduledStep]] = {}
             for item in steps:
                 by_session.setdefault(item.session, []).append(item)

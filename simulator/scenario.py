@@ -103,6 +103,7 @@ class Turn:
     line: int = 0
     error: ApiError | None = None
     edited: tuple[str, ...] | None = None  # files the turn changed; None: from its tool calls
+    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
 
     @property
     def replied(self) -> bool:
@@ -121,6 +122,7 @@ class NewSession:
     session_id: str | None = None
     after_s: float = 0.0
     line: int = 0
+    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ class RawEvent:
     extra: dict[str, Any] | None = None
     after_s: float = 0.0
     line: int = 0
+    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,7 @@ class Compact:
     instructions: str = ""
     after_s: float = 0.0
     line: int = 0
+    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
 
 
 Step = Turn | NewSession | RawEvent | Compact
@@ -200,6 +204,9 @@ class Scenario:
     version: str | None = None  # set by on(): the version of the host it runs on
     timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
     checks: bool | dict[str, Any] = True  # the built-in checks: all, none, or chosen ones
+    clock_tick: bool = True  # False: every hook reads exactly its firing's instant
+    invariants: dict[str, Any] = field(default_factory=dict)  # hold for every session
+    explore: dict[str, Any] = field(default_factory=dict)  # the space hooksim explore draws from
     sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
 
     def tools(self, only: str | None = None) -> list[str]:
@@ -466,6 +473,9 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         hosts=hosts,
         timeline=data.get("timeline", "on_failure"),
         checks=data.get("checks", True),
+        clock_tick=clock.get("tick", True),
+        invariants=dict(data.get("invariants", {})),
+        explore=dict(data.get("explore", {})),
         sessions=tuple(sessions),
     )
 
@@ -484,27 +494,29 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
     steps: list[Step] = []
     for i, raw in enumerate(raws):
         line = _line_of(doc, [*where, i])
-        try:
-            after = parse_duration(raw.get("after", 0))
-        except ValueError as e:
-            raise fail([*where, i, "after"], str(e)) from None
+        durations = {}
+        for key in ("after", "clock_back"):
+            try:
+                durations[key] = parse_duration(raw.get(key, 0))
+            except ValueError as e:
+                raise fail([*where, i, key], str(e)) from None
+        after = durations["after"]
         if "new_session" in raw:
-            steps.append(NewSession(raw["new_session"], after, line))
+            step: Step = NewSession(raw["new_session"], after, line)
         elif "compact" in raw:
-            steps.append(Compact(raw["compact"], raw.get("instructions", ""), after, line))
+            step = Compact(raw["compact"], raw.get("instructions", ""), after, line)
         elif "event" in raw:
             stdin = raw.get("stdin")
-            steps.append(
-                RawEvent(
-                    raw["event"],
-                    None if stdin is None else stdin.encode(),
-                    raw.get("extra"),
-                    after,
-                    line,
-                )
+            step = RawEvent(
+                raw["event"],
+                None if stdin is None else stdin.encode(),
+                raw.get("extra"),
+                after,
+                line,
             )
         else:
-            steps.append(_turn(raw, [*where, i], line, after, fail))
+            step = _turn(raw, [*where, i], line, after, fail)
+        steps.append(replace(step, clock_back_s=durations["clock_back"]))
     return steps
 
 

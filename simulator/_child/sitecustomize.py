@@ -4,8 +4,9 @@
 
 hooksim puts this directory first on ``PYTHONPATH`` and sets ``HOOKSIM_NOW`` (epoch seconds of
 the scenario's current instant). At interpreter start-up the wall clock is moved there and keeps
-ticking: ``time.time()``, ``time.time_ns()``, ``time.localtime()``, ``time.gmtime()``,
-``time.ctime()``, ``time.strftime()``, ``datetime.datetime.now()``, ``utcnow()``, ``today()`` and
+ticking (with ``HOOKSIM_TICK=0``, a scenario's ``clock: {tick: false}``, it stays there):
+``time.time()``, ``time.time_ns()``, ``time.localtime()``, ``time.gmtime()``, ``time.ctime()``,
+``time.strftime()``, ``datetime.datetime.now()``, ``utcnow()``, ``today()`` and
 ``datetime.date.today()`` all read virtual time. Monotonic clocks are untouched, so the hook's
 own timeouts still work.
 
@@ -19,16 +20,15 @@ Afterwards, any other ``sitecustomize`` further down the path still runs.
 from __future__ import annotations
 
 
-def _install(now_s: float) -> None:
+def _install(now_s: float, tick: bool) -> None:
     import datetime as _dt
     import time as _time
 
-    real_time, real_monotonic = _time.time, _time.monotonic
+    real_time = _time.time
     offset = now_s - real_time()
-    del real_monotonic
 
     def fake_time() -> float:
-        return real_time() + offset
+        return real_time() + offset if tick else now_s
 
     def fake_time_ns() -> int:
         return int(fake_time() * 1e9)
@@ -109,7 +109,7 @@ def _main() -> None:
     raw = os.environ.get("HOOKSIM_NOW")
     if raw:
         try:
-            _install(float(raw))
+            _install(float(raw), tick=os.environ.get("HOOKSIM_TICK") != "0")
         except ValueError:
             print(
                 f"hooksim: HOOKSIM_NOW is not epoch seconds: {raw!r}; real time used",

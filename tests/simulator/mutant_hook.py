@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 
 from hermes_hooks import bridge, cli, compact_on_stop, hooks
 
@@ -67,6 +68,26 @@ def skips_compaction_without_save() -> None:
     hooks.BINDINGS_BY_COMMAND["stop"].handler = stop
 
 
+def ignores_backward_clock() -> None:
+    """A remembered compaction in the future keeps the gate shut until the clock catches up."""
+    original = compact_on_stop.read_last_compact_ts
+
+    def read_last_compact_ts(path):  # type: ignore[no-untyped-def]
+        last = original(path)
+        now = int(time.time() * 1000)
+        # Clamped to just ahead of now, the real check no longer sees it as far in the future.
+        return last if last is None or last <= now else now + 1
+
+    compact_on_stop.read_last_compact_ts = read_last_compact_ts  # type: ignore[assignment]
+
+
+def no_lock() -> None:
+    """Concurrent Stops do not exclude each other: each reads, compacts and writes on its own."""
+    import fcntl
+
+    fcntl.flock = lambda fd, operation: None  # type: ignore[assignment]
+
+
 MUTANTS = {
     f.__name__: f
     for f in (
@@ -77,6 +98,8 @@ MUTANTS = {
         on_by_default,
         ignores_window_variable,
         skips_compaction_without_save,
+        ignores_backward_clock,
+        no_lock,
     )
 }
 

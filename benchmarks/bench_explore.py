@@ -1,0 +1,170 @@
+"""What hooksim explore costs per example, what -n 2 buys, and how fast it finds each mutant.
+
+    python benchmarks/bench_explore.py [--examples N] [--seed S] [--mutants a,b]
+
+1. The same drawn sessions run as plain ``run_scenario`` calls (baseline) and as explore's
+   examples (written as a file, loaded, run, judged by the gate model): the ratio of the two
+   totals is explore's overhead (aim: at most 1.10).
+2. Examples per minute of ``explore`` on the real hook with ``-n 1`` and ``-n 2`` (2 cores),
+   and the speed-up.
+3. For each mutant hook of ``tests/simulator/mutant_hook.py``, with the default budget, the
+   seed, and ``-n 2``: seconds and examples until the first failure, total seconds with
+   shrinking, and the steps of the written file (aim: every mutant found in under 60 s).
+
+Times are real seconds on this machine and move with its load; the example counts do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from hooksim.explore import HOOK_INVARIANTS, Explorer, explore, scenario_text
+from hooksim.runner import run_scenario
+from hooksim.scenario import load_scenario
+from hooksim.session_space import Space, sessions
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+
+ROOT = Path(__file__).parents[1]
+MUTANT_HOOK = ROOT / "tests" / "simulator" / "mutant_hook.py"
+MUTANTS = (
+    "compact_before_save",
+    "exits_nonzero",
+    "ignores_backward_clock",
+    "ignores_window",
+    "ignores_window_variable",
+    "misreads_flag",
+    "on_by_default",
+    "skips_compaction_without_save",
+    "stamps_after_failure",
+)
+
+
+def explorer(hooks_config: str | None = None, space: Space | None = None) -> Explorer:
+    return Explorer(
+        space=space or Space(),
+        base={"name": "bench"},
+        source=None,
+        tool="hermes",
+        hooks_config=hooks_config,
+        invariants=HOOK_INVARIANTS,
+        model=True,
+    )
+
+
+def drawn(count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` sessions of the default space, as explore draws them."""
+    documents: list[dict[str, Any]] = []
+
+    @settings(
+        max_examples=count,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @hypothesis_seed(seed)
+    @given(sessions(Space(), {"name": "bench"}))
+    def collect(document: dict[str, Any]) -> None:
+        documents.append(document)
+
+    collect()
+    return documents
+
+
+def overhead(count: int, seed: int) -> None:
+    documents = drawn(count, seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        scenarios = []
+        for i, document in enumerate(documents):
+            path = Path(tmp) / f"{i}.yaml"
+            path.write_text(scenario_text(document))
+            scenarios.append(load_scenario(path))
+        ex = explorer()
+        plain = judged = 0.0
+        for document, scenario in zip(documents, scenarios, strict=True):
+            # Interleaved, so that a change in the machine's load hits both alike.
+            started = time.perf_counter()
+            run_scenario(scenario)
+            plain += time.perf_counter() - started
+            started = time.perf_counter()
+            ex.run(document)
+            judged += time.perf_counter() - started
+    print(
+        f"1. {len(documents)} sessions: run_scenario {plain:.1f}s, as explore examples"
+        f" {judged:.1f}s: overhead {judged / plain:.2f}x"
+    )
+
+
+def throughput(examples: int, seed: int) -> None:
+    rates = {}
+    for workers in (1, 2):
+        result = explore(explorer(), title="bench", examples=examples, seed=seed, workers=workers)
+        rates[workers] = result.examples / result.seconds * 60
+        print(
+            f"2. -n {workers}: {result.examples} examples in {result.seconds:.1f}s:"
+            f" {rates[workers]:.0f} examples/min"
+        )
+    print(f"   speed-up of -n 2: {rates[2] / rates[1]:.2f}x")
+
+
+def hooks_config(directory: Path, mutant: str) -> str:
+    lines = ["hooks:"]
+    for event, sub in (
+        ("on_session_start", "session-start"),
+        ("pre_llm_call", "user-prompt-submit"),
+        ("post_llm_call", "stop"),
+    ):
+        command = shlex.join([sys.executable, str(MUTANT_HOOK), mutant, sub])
+        lines += [f"  {event}:", f"    - command: {command!r}"]
+    path = directory / f"{mutant}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def mutants(names: list[str], seed: int, workers: int) -> None:
+    print(f"3. mutants (default budget {Space().examples}, seed {seed}, -n {workers}):")
+    print(f"   {'mutant':<32}{'found':>9}{'examples':>10}{'total':>9}  steps")
+    slowest = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            ex = explorer(hooks_config(Path(tmp), name))
+            result = explore(ex, title=name, examples=Space().examples, seed=seed, workers=workers)
+            if not result.failures:
+                print(f"   {name:<32}{'NOT FOUND':>9}{result.examples:>10}{result.seconds:>8.1f}s")
+                slowest = float("inf")
+                continue
+            first = min(result.failures, key=lambda f: f.found_s)
+            smallest = min(f.steps for f in result.failures)
+            slowest = max(slowest, first.found_s)
+            print(
+                f"   {name:<32}{first.found_s:>8.1f}s{first.found_at:>10}"
+                f"{result.seconds:>8.1f}s  {smallest}"
+            )
+    print(f"   slowest to find: {slowest:.1f}s (aim: under 60 s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=40, help="examples for parts 1 and 2")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mutants", default=",".join(MUTANTS))
+    parser.add_argument("--skip", default="", help="parts to skip, e.g. 1,2")
+    args = parser.parse_args()
+    skip = set(args.skip.split(","))
+    if "1" not in skip:
+        overhead(args.examples, args.seed)
+    if "2" not in skip:
+        throughput(args.examples, args.seed)
+    if "3" not in skip:
+        mutants([m for m in args.mutants.split(",") if m], args.seed, workers=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,187 @@
+"""``hooksim explore``: draw sessions with Hypothesis, judge them, write shrunk failures back.
+
+Hypothesis and the explorer are imported when the command runs, not when ``hooksim`` builds
+its parser: the other subcommands do not pay for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..hosts import HOSTS
+from ..scenario import ScenarioError, find_scenarios, load_scenario
+from . import AddParser, check_tool, positive_int, workers_option
+
+if TYPE_CHECKING:
+    from ..explore import Explorer
+    from ..session_space import Space
+
+DEFAULT_OUT = "hooksim-failures"
+
+
+def register(add_parser: AddParser) -> None:
+    parser = add_parser(
+        "explore",
+        help="draw sessions (Hypothesis), judge them by the gate model and invariants, and"
+        " write each shrunk failure as a scenario file",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        help="scenario files whose hooks, env, host and explore: block set the space (default:"
+        " Hermes sessions for the hooks hermes-hooks install writes)",
+    )
+    parser.add_argument(
+        "--tool", metavar="HOST", help=f"the host to draw sessions for ({', '.join(HOSTS)})"
+    )
+    parser.add_argument(
+        "--hooks-config",
+        metavar="FILE",
+        help="judge the hooks of this config file instead of the installed ones (another"
+        " implementation of the same contract)",
+    )
+    parser.add_argument(
+        "--examples", type=positive_int, metavar="N", help="sessions to draw (default 120)"
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help="seed of the first search (default: random, printed)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=DEFAULT_OUT,
+        help=f"where failing sessions are written (default {DEFAULT_OUT}/)",
+    )
+    parser.add_argument(
+        "--max-turns", type=positive_int, metavar="N", help="steps per session, at most (default 6)"
+    )
+    workers_option(parser, "searches (each with its own seed)")
+    parser.set_defaults(func=run)
+
+
+def _raw(path: Path) -> dict[str, Any]:
+    """The file's document as plain data (it has been validated by ``load_scenario``)."""
+    from ruamel.yaml import YAML
+
+    data: dict[str, Any] = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
+    """(title, explorer, examples) for each space to explore; raises ScenarioError."""
+    from ..explore import HOOK_INVARIANTS, Explorer
+    from ..session_space import HOOK_ENV, Space, base_document
+
+    tool = args.tool or "hermes"
+    ours = tool == "hermes"
+    spaces = []
+    if not args.paths:
+        space = Space() if ours else Space(env={}, bare_stop=False)
+        space = _overridden(space, args)
+        explorer = Explorer(
+            space=space,
+            base={"name": "hermes-hooks"},
+            source=None,
+            tool=tool,
+            hooks_config=args.hooks_config,
+            invariants=HOOK_INVARIANTS,
+            model=ours,
+            arguments=_arguments(args),
+        )
+        hooks = args.hooks_config or "the hooks hermes-hooks install writes"
+        spaces.append((f"explore {hooks} on {tool}", explorer, space.examples))
+        return spaces
+    for path in find_scenarios(args.paths):
+        scenario = load_scenario(path)
+        data = _raw(path)
+        host = args.tool or scenario.tool
+        default_hooks = host == "hermes" and (scenario.hooks is None or args.hooks_config)
+        model = scenario.explore.get("model", bool(default_hooks))
+        space = Space(env=dict(HOOK_ENV) if model else {}, bare_stop=host == "hermes")
+        space = _overridden(space.narrowed(scenario.explore), args)
+        explorer = Explorer(
+            space=space,
+            base=base_document(data),
+            source=path,
+            tool=host,
+            hooks_config=args.hooks_config,
+            invariants={**(HOOK_INVARIANTS if model else {}), **scenario.invariants},
+            model=model,
+            arguments=_arguments(args, path),
+        )
+        spaces.append((f"explore {path} on {host}", explorer, space.examples))
+    return spaces
+
+
+def _arguments(args: argparse.Namespace, path: Path | None = None) -> str:
+    """The options that shape a space, as they would be typed again."""
+    parts = [str(path)] if path else []
+    if args.tool:
+        parts.append(f"--tool {args.tool}")
+    if args.max_turns:
+        parts.append(f"--max-turns {args.max_turns}")
+    return " ".join(parts)
+
+
+def _overridden(space: Space, args: argparse.Namespace) -> Space:
+    import dataclasses
+
+    changes: dict[str, Any] = {}
+    if args.examples:
+        changes["examples"] = args.examples
+    if args.max_turns:
+        changes["max_turns"] = args.max_turns
+    return dataclasses.replace(space, **changes)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..explore import explore, summary, write_failure
+    from ..runner import SetupError
+
+    problem = check_tool(args.tool)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        print(f"hooksim: no such file or directory: {missing[0]}", file=sys.stderr)
+        return 2
+    if args.hooks_config and not Path(args.hooks_config).is_file():
+        print(f"hooksim: --hooks-config: no such file: {args.hooks_config}", file=sys.stderr)
+        return 2
+    try:
+        spaces = _spaces(args)
+    except ScenarioError as e:
+        print(e, file=sys.stderr)
+        return 2
+    if not spaces:
+        print("hooksim: no scenario files found", file=sys.stderr)
+        return 5
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    replay = f" --hooks-config {args.hooks_config}" if args.hooks_config else ""
+    stream = sys.stderr if sys.stderr.isatty() else None
+    failed = 0
+    for title, explorer, examples in spaces:
+        try:
+            exploration = explore(
+                explorer,
+                title=title,
+                examples=examples,
+                seed=seed,
+                workers=args.workers,
+                progress_stream=stream,
+            )
+        except SetupError as e:
+            print(f"hooksim: {e}", file=sys.stderr)
+            return 2
+        stem = explorer.source.stem if explorer.source else "hermes-hooks"
+        for failure in exploration.failures:
+            write_failure(failure, Path(args.out), stem=stem, replay_options=replay)
+        failed += len(exploration.failures)
+        print(summary(exploration, replay), flush=True)
+    print(f"{failed} failed" if failed else "no invariant failed")
+    return 1 if failed else 0

@@ -1,0 +1,322 @@
+"""A model of hermes-hooks and its compaction gate: the bridge calls a session must produce.
+
+The oracle of ``hooksim explore``. It restates the rules of the compact-on-Stop design in a few
+lines of pure Python, independently of ``hermes_hooks`` (a bug there must not be copied here):
+
+- ``on_session_start`` → ``start_session``; ``pre_llm_call`` → ``save_memory`` of a non-empty
+  user message; ``post_llm_call`` → ``save_memory`` of what the assistant said, if anything
+  (not the text Hermes writes in its place), then the gate.
+- Save before compact: a failed save skips the gate; a Stop with nothing to save still reaches it.
+- The gate is on when ``WAGGLE_HERMES_COMPACT_ON_STOP`` is set and is not ``''``, ``'0'`` or
+  ``'false'`` in any letter case. Its window is ``WAGGLE_HERMES_COMPACT_WINDOW_MIN`` minutes
+  when that is a finite number > 0, else 10 minutes.
+- It compacts when no successful compaction is remembered, or the last one is at least a window
+  old. Only a successful compaction is remembered, so a failure is retried at the next Stop. A
+  remembered instant more than a window in the future (the clock went back) is forgotten.
+- Concurrent Stops (a gateway's sessions) compact at most once between them: the first to hold
+  the gate's lock decides, the others skip while it holds the lock, or see what it remembered.
+- Every hook exits 0 and prints nothing on stdout (checked as invariants, not here).
+
+The event timeline comes from the Hermes host profile, the same one the runner drives, so the
+model judges the hook, not the host. Bridge outcomes come from the scenario's ``bridge:`` plan,
+numbered per tool as the mock bridge numbers them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .hosts import Firing, SessionInfo, get_host
+from .scenario import Scenario, Turn
+
+FLAG = "WAGGLE_HERMES_COMPACT_ON_STOP"
+WINDOW = "WAGGLE_HERMES_COMPACT_WINDOW_MIN"
+TIMEOUT = "WAGGLE_BRIDGE_TIMEOUT_S"
+DEFAULT_WINDOW_MS = 600_000.0
+DEFAULT_TIMEOUT_S = 10.0
+COMPACT = "cleanup_frames"
+SAVE = "save_memory"
+START = "start_session"
+# How Hermes 0.19.0's turn-completion explainer starts the text it puts in the assistant's place.
+EXPLANATION = "\u26a0\ufe0f No reply: "
+
+
+def flag_on(value: str | None) -> bool:
+    """The opt-in flag: set, and not ``''``, ``'0'`` or ``'false'`` in any letter case."""
+    return value is not None and value.lower() not in ("", "0", "false")
+
+
+def _positive(value: str | None) -> float | None:
+    try:
+        number = float(value or "")
+    except ValueError:
+        return None
+    return number if math.isfinite(number) and number > 0 else None
+
+
+def window_ms(value: str | None) -> float:
+    """The window in milliseconds: the variable's minutes when finite and > 0, else 10 minutes."""
+    minutes = _positive(value)
+    return DEFAULT_WINDOW_MS if minutes is None else minutes * 60_000
+
+
+def call_succeeds(outcome: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
+    """Whether the hook sees a mock bridge outcome as a successful call (exit 0, JSON or nothing)."""
+    if outcome in ("ok", "empty"):
+        return True
+    if outcome.startswith("exit "):
+        return outcome == "exit 0"
+    if outcome.startswith("slow "):
+        amount = outcome[5:]
+        seconds = float(amount[:-2]) / 1000 if amount.endswith("ms") else float(amount[:-1])
+        return seconds < timeout_s
+    return False  # fail, hang (killed at the timeout), garbage
+
+
+def _duration(ms: float) -> str:
+    """``10m``, ``9m59s``, ``2d3h``: the largest two units of a span."""
+    seconds = round(abs(ms) / 1000)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    text = "".join(parts[:2]) or f"{abs(ms):g}ms"
+    return f"-{text}" if ms < 0 else text
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """The gate's settings, read from a hook environment."""
+
+    enabled: bool
+    window_ms: float
+    remembers: bool = True  # False: the state file cannot be written (HERMES_HOME is a file)
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> GateConfig:
+        home = env.get("HERMES_HOME")
+        return cls(
+            enabled=flag_on(env.get(FLAG)),
+            window_ms=window_ms(env.get(WINDOW)),
+            remembers=not (home and os.path.exists(home) and not os.path.isdir(home)),
+            timeout_s=_positive(env.get(TIMEOUT)) or DEFAULT_TIMEOUT_S,
+        )
+
+    def describe(self) -> str:
+        if not self.enabled:
+            return "gate off"
+        return f"gate on, window {_duration(self.window_ms)}" + (
+            "" if self.remembers else ", state cannot be written"
+        )
+
+
+class Gate:
+    """The gate's memory across hook processes: the instant of the last successful compaction."""
+
+    def __init__(self, config: GateConfig) -> None:
+        self.config = config
+        self.last_ms: int | None = None
+        self.last_turn = 0
+
+    def due(self, now_ms: int) -> tuple[bool, str]:
+        """Whether a Stop at ``now_ms`` compacts, and why, in words."""
+        window = self.config.window_ms
+        if self.last_ms is None:
+            return True, "due: no successful compaction remembered"
+        if self.last_ms - now_ms > window:
+            return True, (
+                f"due: the clock went back {_duration(self.last_ms - now_ms)} behind the last"
+                f" compaction (turn {self.last_turn}), more than the {_duration(window)} window"
+            )
+        age = now_ms - self.last_ms
+        if age < window:
+            return False, (
+                f"inside the window: {_duration(age)} since the compaction at turn"
+                f" {self.last_turn} < {_duration(window)}"
+            )
+        return True, (
+            f"due: {_duration(age)} since the compaction at turn {self.last_turn}"
+            f" >= {_duration(window)}"
+        )
+
+    def remember(self, now_ms: int, turn: int) -> None:
+        if self.config.remembers:
+            self.last_ms, self.last_turn = now_ms, turn
+
+
+class BridgePlan:
+    """The scripted outcome of each call, numbered per tool as the mock bridge numbers them."""
+
+    def __init__(self, plan: Mapping[str, list[str]]) -> None:
+        self.plan = plan
+        self.calls: dict[str, int] = {}
+
+    def take(self, tool: str) -> str:
+        """The outcome of the next call of ``tool``; the plan's last entry repeats."""
+        outcomes = self.plan.get(tool) or ["ok"]
+        number = self.calls[tool] = self.calls.get(tool, 0) + 1
+        return outcomes[min(number, len(outcomes)) - 1]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One bridge call the model expects: in which turn, of which tool, with what outcome."""
+
+    turn: int
+    tool: str
+    outcome: str
+
+
+@dataclass
+class Expected:
+    """Everything the model expects of a session, with its reasons per turn."""
+
+    config: GateConfig
+    calls: list[Call] = field(default_factory=list)
+    notes: dict[int, list[str]] = field(default_factory=dict)
+    last_compaction_ms: int | None = None  # what the gate remembers at the end
+
+    def tools_by_turn(self) -> dict[int, list[str]]:
+        turns: dict[int, list[str]] = {}
+        for call in self.calls:
+            turns.setdefault(call.turn, []).append(call.tool)
+        return turns
+
+
+@dataclass(frozen=True)
+class _Event:
+    turn: int
+    event: str
+    payload: dict[str, Any] | None  # None: the hook cannot parse its stdin
+    now_ms: int
+    said: str | None  # what the assistant said in this turn; None: a raw event, read its payload
+
+
+def _timeline(scenario: Scenario) -> list[_Event]:
+    """The events Hermes fires for the scenario, as the runner would fire them, with instants."""
+    host = get_host("hermes")
+    events: list[_Event] = []
+    now_ms = int(scenario.start.timestamp() * 1000)
+    turn = 0
+    said: str | None = None
+
+    def fire(event: str, payload: dict[str, Any] | bytes, *, match: str | None = None) -> Firing:
+        events.append(_Event(turn, event, _parsed(payload), now_ms, said))
+        return Firing(turn, event, now_ms, match)
+
+    info = SessionInfo(
+        cwd=scenario.session.get("cwd", "/project"),
+        session_id=scenario.session.get("id", "session-1"),
+        model=scenario.session.get("model", "hermes-4"),
+        platform=scenario.session.get("platform", "cli"),
+        transcript_path="/transcript.jsonl",
+        now_ms=lambda: now_ms,
+    )
+    session = host.session(info, fire)
+    for number, step in scenario.numbered_steps:
+        now_ms += int((step.after_s - step.clock_back_s) * 1000)
+        turn = number
+        # The model knows what the assistant said from the scenario itself, not from the text
+        # Hermes puts in the payload (for an empty reply, an explanation of its own).
+        said = (step.assistant or "") if isinstance(step, Turn) else None
+        session.step(step)
+    session.exit()
+    return events
+
+
+def _parsed(payload: dict[str, Any] | bytes) -> dict[str, Any] | None:
+    """What the hook can read of its stdin: a JSON object with an ``extra`` object, else None."""
+    if isinstance(payload, dict):
+        return payload
+    try:
+        parsed = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    ok = isinstance(parsed, dict) and isinstance(parsed.get("extra"), dict)
+    return parsed if ok else None
+
+
+def _text(payload: dict[str, Any], key: str) -> str:
+    value = payload["extra"].get(key)
+    return value if isinstance(value, str) else ""
+
+
+def expected(scenario: Scenario) -> Expected:
+    """The bridge calls hermes-hooks must make in ``scenario`` on Hermes, in order."""
+    config = GateConfig.from_env(scenario.env)
+    gate = Gate(config)
+    plan = BridgePlan(scenario.bridge)
+    result = Expected(config)
+
+    def call(turn: int, tool: str) -> str | None:
+        """Record the call; None when it succeeds, else its outcome."""
+        outcome = plan.take(tool)
+        result.calls.append(Call(turn, tool, outcome))
+        return None if call_succeeds(outcome, config.timeout_s) else outcome
+
+    def note(turn: int, text: str) -> None:
+        result.notes.setdefault(turn, []).append(text)
+
+    for ev in _timeline(scenario):
+        if ev.payload is None:
+            continue  # the hook reports an unreadable payload and calls nothing
+        if ev.event == "on_session_start":
+            call(ev.turn, START)
+        elif ev.event == "pre_llm_call":
+            if _text(ev.payload, "user_message"):
+                call(ev.turn, SAVE)
+        elif ev.event == "post_llm_call":
+            response = _text(ev.payload, "assistant_response") if ev.said is None else ev.said
+            if response and not response.startswith(EXPLANATION):
+                failed = call(ev.turn, SAVE)
+                if failed:
+                    note(ev.turn, f"the save failed ({failed}): no compaction")
+                    continue
+            if not config.enabled:
+                note(ev.turn, f"the gate is off ({FLAG}={scenario.env.get(FLAG)!r})")
+                continue
+            due, why = gate.due(ev.now_ms)
+            note(ev.turn, why)
+            if not due:
+                continue
+            failed = call(ev.turn, COMPACT)
+            if failed:
+                note(ev.turn, f"the compaction failed ({failed}): not remembered")
+            else:
+                gate.remember(ev.now_ms, ev.turn)
+    result.last_compaction_ms = gate.last_ms
+    return result
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A turn whose recorded bridge calls differ from the model's."""
+
+    turn: int
+    expected: list[str]
+    got: list[str]
+    notes: list[str]
+
+    def __str__(self) -> str:
+        why = f" ({'; '.join(self.notes)})" if self.notes else ""
+        return f"turn {self.turn}: expected {self.expected}, got {self.got}{why}"
+
+
+def compare(want: Expected, calls: list[dict[str, Any]]) -> list[Mismatch]:
+    """Turns whose recorded calls (the ledger) differ from the model's, call for call, in order."""
+    got: dict[int, list[str]] = {}
+    for c in calls:
+        got.setdefault(int(c["turn"]), []).append(str(c["tool"]))
+    expected_tools = want.tools_by_turn()
+    return [
+        Mismatch(turn, expected_tools.get(turn, []), got.get(turn, []), want.notes.get(turn, []))
+        for turn in sorted(set(got) | set(expected_tools))
+        if got.get(turn, []) != expected_tools.get(turn, [])
+    ]

@@ -1,0 +1,319 @@
+"""The sessions ``hooksim explore`` draws from, as Hypothesis strategies.
+
+A drawn session is an ordinary scenario document (the mapping a scenario file holds), so the
+one that fails is written back as a file ``hooksim run`` replays. The space has dimensions; an
+``explore:`` block in a scenario file narrows or extends each (``false``: it does not vary):
+
+- steps: turns (each ending with a reply, an interruption, or no final response; with tool
+  calls), ``/new``, host compactions, and a stop event with no response to save;
+- gaps between steps, from a second to days, with extra weight at the edges (±1 s) of the gate's
+  window, measured from the last successful compaction the model of the gate remembers;
+- the wall clock set back, by more or less than a window;
+- bridge outcomes per call (ok, empty, fail, exit N, hang, slow, garbage);
+- the hooks' environment: for hermes-hooks the flag unset, ``''``, ``0``, ``false`` in several
+  letter cases, ``1``, ``true``, ``yes``; the window unset, valid, invalid, tiny; a Hermes home
+  the gate cannot write to.
+
+Draws are ordered so that Hypothesis shrinks towards the plainest session: one turn with a
+reply, a minute between steps, every bridge call ``ok``, the flag ``1``, the window unset.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from . import gate_model
+from .scenario import (
+    DEFAULT_START,
+    Compact,
+    NewSession,
+    RawEvent,
+    Scenario,
+    Step,
+    ToolCall,
+    Turn,
+    parse_duration,
+)
+
+DAY_S = 86_400
+OUTCOMES = ("reply", "interrupted", "none")
+BRIDGE_OUTCOMES = ("ok", "empty", "fail", "exit 3", "hang", "slow 200ms", "garbage")
+BRIDGE_TOOLS = (gate_model.SAVE, gate_model.COMPACT, gate_model.START)
+# A hanging bridge costs its timeout in real time; sessions that draw one get a short timeout,
+# far above what a healthy call takes even on a loaded machine.
+HANG_TIMEOUT_S = "2"
+# The variants of hermes-hooks' variables, with weights: most sessions have the gate on, with a
+# state file it can write, so that the window's rules get exercised. The first value of each is
+# where shrinking goes.
+HOOK_ENV: dict[str, tuple[tuple[str | None, int], ...]] = {
+    gate_model.FLAG: (
+        ("1", 6), ("true", 2), ("TRUE", 1), ("yes", 2),
+        (None, 2), ("", 1), ("0", 2), ("false", 1), ("FALSE", 1), ("False", 1), ("fAlSe", 1),
+    ),
+    gate_model.WINDOW: (
+        (None, 6), ("5", 4), ("1", 2), ("30", 2), ("0.5", 1),
+        ("abc", 1), ("-5", 1), ("0", 1), ("inf", 1), ("nan", 1), ("", 1), ("0.001", 1),
+    ),
+    "HERMES_HOME": ((None, 15), ("/dev/null", 1)),
+}  # fmt: skip
+TOOL_NAMES = ("read_file", "terminal", "web_search")
+
+
+@dataclass(frozen=True)
+class Space:
+    """How far each dimension of a drawn session varies (None or False: it does not)."""
+
+    examples: int = 120
+    max_turns: int = 6
+    model: bool | None = None  # None: when the hooks are hermes-hooks' own
+    gaps: tuple[float, float] | None = (1.0, 3.0 * DAY_S)
+    outcomes: tuple[str, ...] = OUTCOMES
+    tools: int = 2
+    new_session: bool = True
+    compact: bool = True
+    bare_stop: bool = True
+    clock_back: float | None = 3.0 * DAY_S
+    bridge: tuple[str, ...] | None = BRIDGE_OUTCOMES
+    env: Mapping[str, tuple[tuple[str | None, int], ...]] = field(
+        default_factory=lambda: dict(HOOK_ENV)
+    )  # variable -> (value or None for unset, weight)
+
+    def narrowed(self, block: Mapping[str, Any]) -> Space:
+        """This space with an ``explore:`` block's settings applied (the block is validated)."""
+        changes: dict[str, Any] = {}
+        for key in (
+            "examples",
+            "max_turns",
+            "model",
+            "tools",
+            "new_session",
+            "compact",
+            "bare_stop",
+        ):
+            if key in block:
+                changes[key] = block[key]
+        if "gaps" in block:
+            gaps = block["gaps"]
+            if gaps is False:
+                changes["gaps"] = None
+            else:
+                low = parse_duration(gaps.get("min", 1))
+                changes["gaps"] = (low, max(low, parse_duration(gaps.get("max", 3 * DAY_S))))
+        if "outcomes" in block:
+            changes["outcomes"] = tuple(block["outcomes"])
+        if "clock_back" in block:
+            back = block["clock_back"]
+            changes["clock_back"] = (
+                None if back is False else parse_duration(back.get("max", 3 * DAY_S))
+            )
+        if "bridge" in block:
+            changes["bridge"] = None if block["bridge"] is False else tuple(block["bridge"])
+        if "env" in block:
+            changes["env"] = {
+                **self.env,
+                **{name: tuple((v, 1) for v in values) for name, values in block["env"].items()},
+            }
+        return dataclasses.replace(self, **changes)
+
+
+def _weighted(draw: st.DrawFn, choices: Sequence[tuple[Any, int]]) -> Any:
+    """One of ``(value, weight)`` choices; shrinks towards the first."""
+    pick = draw(st.integers(0, sum(weight for _, weight in choices) - 1))
+    for value, weight in choices:
+        if pick < weight:
+            return value
+        pick -= weight
+    raise AssertionError("unreachable")
+
+
+def _turn_entry(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], Step]:
+    user = draw(st.sampled_from((f"message {n}", "", "héllo ✓ 🙂")))
+    outcome = _weighted(draw, [(o, 4 if o == "reply" else 1) for o in space.outcomes])
+    entry: dict[str, Any] = {"user": user}
+    assistant = None
+    if outcome != "none":
+        assistant = draw(st.sampled_from((f"reply {n}", "réponse ✓")))
+        entry["assistant"] = assistant
+    if outcome == "interrupted":
+        entry["interrupted"] = True
+    calls = draw(st.integers(0, space.tools)) if space.tools else 0
+    tools = tuple(ToolCall(draw(st.sampled_from(TOOL_NAMES)), {"n": i}) for i in range(calls))
+    if tools:
+        entry["tools"] = [{"name": t.name, "args": t.args} for t in tools]
+    return entry, Turn(user, assistant, outcome == "interrupted", tools)
+
+
+def _bare_stop(n: int) -> tuple[dict[str, Any], Step]:
+    """A post_llm_call whose payload carries no response (design case 12)."""
+    extra = {
+        "task_id": f"t{n}",
+        "turn_id": f"bare:{n}",
+        "user_message": "",
+        "assistant_response": "",
+    }
+    return {"event": "post_llm_call", "extra": extra}, RawEvent("post_llm_call", None, extra)
+
+
+def _step(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], Step]:
+    kinds = ["turn"] * 7
+    kinds += ["new_session"] * space.new_session + ["compact"] * space.compact
+    kinds += ["bare_stop"] * space.bare_stop
+    kind = kinds[draw(st.integers(0, len(kinds) - 1))]
+    if kind == "new_session":
+        return {"new_session": None}, NewSession()
+    if kind == "compact":
+        return {"compact": "auto"}, Compact("auto")
+    if kind == "bare_stop":
+        return _bare_stop(n)
+    return _turn_entry(draw, space, n)
+
+
+def _gap_s(
+    draw: st.DrawFn, space: Space, now_ms: int, last_ms: int | None, window_ms: float
+) -> int:
+    """Seconds before the next step: a minute, a window's edge (±1 s), or anything in range."""
+    assert space.gaps is not None
+    low, high = int(space.gaps[0]), max(int(space.gaps[0]), int(space.gaps[1]))
+    kind = _weighted(draw, (("minute", 3), ("edge", 4), ("any", 3)))
+    if kind == "minute":
+        return min(max(60, low), high)
+    if kind == "edge":
+        delta_s = draw(st.sampled_from((1, -1, 0)))
+        since = now_ms - last_ms if last_ms is not None and last_ms <= now_ms else 0
+        target_s = int((window_ms - since) // 1000) + delta_s
+        if target_s < low:
+            target_s = int(window_ms // 1000) + delta_s
+        return min(max(target_s, low), high)
+    return draw(st.integers(low, high))
+
+
+def _clock_back_s(
+    draw: st.DrawFn, space: Space, now_ms: int, last_ms: int | None, window_ms: float
+) -> int:
+    """Seconds the clock goes back: to a window's edge behind the last compaction, or any."""
+    assert space.clock_back is not None
+    top = max(1, int(space.clock_back))
+    if last_ms is not None and draw(st.booleans()):
+        # Land the clock one window (±1 s) behind the remembered compaction.
+        back_s = int((now_ms - last_ms + window_ms) // 1000) + draw(st.sampled_from((1, -1, 0)))
+        return min(max(back_s, 1), top)
+    return draw(st.integers(1, top))
+
+
+def _outcome(draw: st.DrawFn, outcomes: tuple[str, ...]) -> str:
+    """One call's outcome: ``ok`` half the time, a hanging bridge (seconds of real time) rarely."""
+    others = [o for o in outcomes if o not in ("ok", "hang")]
+    hang = "hang" in outcomes
+    pick = draw(st.integers(0, 31))
+    if pick < 16 or not (others or hang):
+        return "ok" if "ok" in outcomes or not (others or hang) else (others or ["hang"])[0]
+    if hang and (pick == 31 or not others):
+        return "hang"
+    return others[pick % len(others)]
+
+
+def _bridge_plan(draw: st.DrawFn, space: Space) -> dict[str, list[str]]:
+    """Per tool, the outcomes of its first calls; most sessions script one tool or none."""
+    if not space.bridge:
+        return {}
+    plan: dict[str, list[str]] = {}
+    for tool in BRIDGE_TOOLS:
+        if not draw(st.booleans()):
+            continue
+        outcomes = [_outcome(draw, space.bridge) for _ in range(draw(st.integers(1, 3)))]
+        # The last outcome repeats for every later call: repeat it only when it is cheap (a
+        # hanging or slow bridge on every call would cost real seconds per call).
+        last = outcomes[-1]
+        if last == "hang" or last.startswith("slow") or not draw(st.booleans()):
+            outcomes.append("ok")
+        while len(outcomes) > 1 and outcomes[-1] == "ok" and outcomes[-2] == "ok":
+            outcomes.pop()
+        if outcomes != ["ok"]:
+            plan[tool] = outcomes
+    return plan
+
+
+def _draw_env(draw: st.DrawFn, space: Space, base: Mapping[str, str]) -> dict[str, str]:
+    env = dict(base)
+    for name, values in space.env.items():
+        value = _weighted(draw, values)
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+@st.composite
+def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario document: ``base`` (a file's name, hooks, env, ...) with a drawn session."""
+    env = _draw_env(draw, space, base.get("env", {}))
+    plan = _bridge_plan(draw, space)
+    if any(o == "hang" for outcomes in plan.values() for o in outcomes):
+        env.setdefault(gate_model.TIMEOUT, HANG_TIMEOUT_S)
+    start = dt.datetime.fromisoformat(
+        str(base.get("clock", {}).get("start", DEFAULT_START)).replace("Z", "+00:00")
+    )
+    model_of = Scenario(Path("explored.yaml"), "explored", (), env=env, bridge=plan, start=start)
+    window_ms = gate_model.GateConfig.from_env(env).window_ms
+    entries: list[dict[str, Any]] = []
+    steps: list[Step] = []
+    now_ms = int(start.timestamp() * 1000)
+    while True:
+        n = len(entries) + 1
+        entry, step = _step(draw, space, n)
+        gap_s = back_s = 0
+        if entries:
+            last_ms = gate_model.expected(
+                dataclasses.replace(model_of, steps=tuple(steps))
+            ).last_compaction_ms
+            if space.clock_back is not None and _weighted(draw, ((False, 5), (True, 1))):
+                back_s = _clock_back_s(draw, space, now_ms, last_ms, window_ms)
+            elif space.gaps is not None:
+                gap_s = _gap_s(draw, space, now_ms, last_ms, window_ms)
+            else:
+                gap_s = 60
+        now_ms += (gap_s - back_s) * 1000
+        if gap_s:
+            entry = {"after": _duration_text(gap_s), **entry}
+        if back_s:
+            entry = {"clock_back": _duration_text(back_s), **entry}
+        entries.append(entry)
+        steps.append(dataclasses.replace(step, after_s=float(gap_s), clock_back_s=float(back_s)))
+        # Stop after a step about one time in five (Hypothesis draws 0 more often than a
+        # uniform draw would): sessions of four steps or so, and shrinking (towards 0) ends
+        # them early.
+        if len(entries) >= space.max_turns or draw(st.integers(0, 7)) == 0:
+            break
+    doc: dict[str, Any] = {k: v for k, v in base.items() if k not in ("turns", "expect")}
+    doc["env"] = env
+    if plan:
+        doc["bridge"] = plan
+    doc["clock"] = {**base.get("clock", {}), "tick": False}
+    doc["turns"] = entries
+    if not doc["env"]:
+        del doc["env"]
+    return doc
+
+
+def _duration_text(seconds: int) -> str:
+    """``1d2h3m4s`` for a whole number of seconds (a scenario duration)."""
+    parts = []
+    for unit, size in (("d", DAY_S), ("h", 3600), ("m", 60), ("s", 1)):
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts) or "0s"
+
+
+def base_document(data: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a drawn session keeps of a scenario file: everything but its turns and checks."""
+    keep: Sequence[str] = ("name", "description", "tool", "env", "clock", "session", "hooks")
+    return {k: v for k, v in (data or {}).items() if k in keep}

@@ -1,0 +1,48 @@
+"""hooksim explore finds every wrong hook within its default budget, and writes a file that
+fails on that hook and passes on the real one.
+
+Slow (each search runs dozens of real sessions): marked ``slow``, run by ``tox -e explore``.
+The seed is fixed, so which session is drawn does not depend on the machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+from hooksim.scenario import load_scenario
+
+from tests.simulator.test_mutants import hooks_config
+
+SEED = "1"
+# Every mutant of mutant_hook.py that concurrent sessions are not needed to tell apart.
+MUTANTS = [
+    "compact_before_save",
+    "exits_nonzero",
+    "ignores_backward_clock",
+    "ignores_window",
+    "ignores_window_variable",
+    "misreads_flag",
+    "on_by_default",
+    "skips_compaction_without_save",
+    "stamps_after_failure",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", MUTANTS)
+def test_explore_finds_the_mutant_and_its_file_replays(
+    mutant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Default budget, fixed seed: a failure is found, shrunk, and its file tells mutant from hook."""
+    config = str(hooks_config(tmp_path, mutant))
+    out = tmp_path / "failures"
+    assert main(["explore", "--hooks-config", config, "--seed", SEED, "--out", str(out)]) == 1
+    report = capsys.readouterr().out
+    written = sorted(out.glob("*.yaml"))
+    assert written, report
+    for path in written:
+        assert len(load_scenario(path).steps) <= 3, path.read_text()
+        assert main(["run", str(path), "--hooks-config", config]) == 1, path.read_text()
+        assert main(["run", str(path)]) == 0, path.read_text()
