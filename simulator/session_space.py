@@ -4,8 +4,8 @@ A drawn session is an ordinary scenario document (the mapping a scenario file ho
 one that fails is written back as a file ``hooksim run`` replays. The space has dimensions; an
 ``explore:`` block in a scenario file narrows or extends each (``false``: it does not vary):
 
-- steps: turns (each ending with a reply, an interruption, or no final response; with tool
-  calls), ``/new``, host compactions, and a stop event with no response to save;
+- steps: turns (each ending with a reply, an empty reply, an interruption or a failed model
+  call; with tool calls), ``/new``, host compactions, and a stop event with no response to save;
 - gaps between steps, from a second to days, with extra weight at the edges (±1 s) of the gate's
   window, measured from the last successful compaction the model of the gate remembers;
 - the wall clock set back, by more or less than a window;
@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from . import gate_model
 from .scenario import (
     DEFAULT_START,
+    ApiError,
     Compact,
     NewSession,
     RawEvent,
@@ -43,7 +44,9 @@ from .scenario import (
 )
 
 DAY_S = 86_400
-OUTCOMES = ("reply", "interrupted", "none")
+OUTCOMES = ("reply", "empty", "interrupted", "error")
+# Failed model calls: an HTTP status or a named cause (Hermes fires nothing after pre_llm_call).
+ERRORS: tuple[int | str, ...] = (400, 429, 500, "context_length")
 BRIDGE_OUTCOMES = ("ok", "empty", "fail", "exit 3", "hang", "slow 200ms", "garbage")
 BRIDGE_TOOLS = (gate_model.SAVE, gate_model.COMPACT, gate_model.START)
 # A hanging bridge costs its timeout in real time; sessions that draw one get a short timeout,
@@ -137,17 +140,27 @@ def _turn_entry(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], 
     user = draw(st.sampled_from((f"message {n}", "", "héllo ✓ 🙂")))
     outcome = _weighted(draw, [(o, 4 if o == "reply" else 1) for o in space.outcomes])
     entry: dict[str, Any] = {"user": user}
-    assistant = None
-    if outcome != "none":
+    assistant = error = None
+    if outcome == "reply":
         assistant = draw(st.sampled_from((f"reply {n}", "réponse ✓")))
         entry["assistant"] = assistant
-    if outcome == "interrupted":
+    elif outcome == "empty":
+        assistant = entry["assistant"] = ""
+    elif outcome == "interrupted":
         entry["interrupted"] = True
+    else:
+        error = entry["error"] = draw(st.sampled_from(ERRORS))
     calls = draw(st.integers(0, space.tools)) if space.tools else 0
     tools = tuple(ToolCall(draw(st.sampled_from(TOOL_NAMES)), {"n": i}) for i in range(calls))
     if tools:
         entry["tools"] = [{"name": t.name, "args": t.args} for t in tools]
-    return entry, Turn(user, assistant, outcome == "interrupted", tools)
+    return entry, Turn(
+        user,
+        assistant,
+        outcome == "interrupted",
+        tools,
+        error=None if error is None else ApiError.parse(error),
+    )
 
 
 def _bare_stop(n: int) -> tuple[dict[str, Any], Step]:
