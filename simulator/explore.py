@@ -211,7 +211,7 @@ class Explorer:
         except SessionFailed as e:
             command = f"{self.arguments} --seed {seed} --examples {budget}".strip()
             return Failure(
-                e.findings[0], e.document, seed, found_at, count, budget, command=command
+                e.findings[0], e.document, seed, found_at, count, budget, found_s, command=command
             )
         return None
 

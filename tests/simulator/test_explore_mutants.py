@@ -16,6 +16,8 @@ from hooksim.scenario import load_scenario
 from tests.simulator.test_mutants import hooks_config
 
 SEED = "1"
+# The default space less empty replies (see the file for why).
+SPACE = Path(__file__).with_name("explore_space.yaml")
 # Every mutant of mutant_hook.py that concurrent sessions are not needed to tell apart.
 MUTANTS = [
     "compact_before_save",
@@ -38,7 +40,8 @@ def test_explore_finds_the_mutant_and_its_file_replays(
     """Default budget, fixed seed: a failure is found, shrunk, and its file tells mutant from hook."""
     config = str(hooks_config(tmp_path, mutant))
     out = tmp_path / "failures"
-    assert main(["explore", "--hooks-config", config, "--seed", SEED, "--out", str(out)]) == 1
+    argv = [str(SPACE), "--hooks-config", config, "--seed", SEED, "--out", str(out)]
+    assert main(["explore", *argv]) == 1
     report = capsys.readouterr().out
     written = sorted(out.glob("*.yaml"))
     assert written, report
