@@ -148,7 +148,17 @@ class Explorer:
         """Every invariant the run broke, the model's verdict first."""
         findings = []
         if self.model:
-            mismatches = gate_model.compare(gate_model.expected(scenario), result.calls)
+            want = gate_model.expected(scenario, result.calls)
+            if want.races:
+                window = gate_model.duration_text(want.config.window_ms)
+                findings.append(
+                    Finding(
+                        MODEL,
+                        [str(r) for r in want.races],
+                        {"compactions_per_window": {"window": window, "max": 1}},
+                    )
+                )
+            mismatches = gate_model.compare(want, result.calls)
             if mismatches:
                 findings.append(
                     Finding(

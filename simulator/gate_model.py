@@ -24,10 +24,11 @@ numbered per tool as the mock bridge numbers them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +79,7 @@ def call_succeeds(outcome: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
     return False  # fail, hang (killed at the timeout), garbage
 
 
-def _duration(ms: float) -> str:
+def duration_text(ms: float) -> str:
     """``10m``, ``9m59s``, ``2d3h``: the largest two units of a span."""
     seconds = round(abs(ms) / 1000)
     parts = []
@@ -112,7 +113,7 @@ class GateConfig:
     def describe(self) -> str:
         if not self.enabled:
             return "gate off"
-        return f"gate on, window {_duration(self.window_ms)}" + (
+        return f"gate on, window {duration_text(self.window_ms)}" + (
             "" if self.remembers else ", state cannot be written"
         )
 
@@ -132,18 +133,18 @@ class Gate:
             return True, "due: no successful compaction remembered"
         if self.last_ms - now_ms > window:
             return True, (
-                f"due: the clock went back {_duration(self.last_ms - now_ms)} behind the last"
-                f" compaction (turn {self.last_turn}), more than the {_duration(window)} window"
+                f"due: the clock went back {duration_text(self.last_ms - now_ms)} behind the last"
+                f" compaction (turn {self.last_turn}), more than the {duration_text(window)} window"
             )
         age = now_ms - self.last_ms
         if age < window:
             return False, (
-                f"inside the window: {_duration(age)} since the compaction at turn"
-                f" {self.last_turn} < {_duration(window)}"
+                f"inside the window: {duration_text(age)} since the compaction at turn"
+                f" {self.last_turn} < {duration_text(window)}"
             )
         return True, (
-            f"due: {_duration(age)} since the compaction at turn {self.last_turn}"
-            f" >= {_duration(window)}"
+            f"due: {duration_text(age)} since the compaction at turn {self.last_turn}"
+            f" >= {duration_text(window)}"
         )
 
     def remember(self, now_ms: int, turn: int) -> None:
@@ -182,6 +183,7 @@ class Expected:
     calls: list[Call] = field(default_factory=list)
     notes: dict[int, list[str]] = field(default_factory=dict)
     last_compaction_ms: int | None = None  # what the gate remembers at the end
+    races: list[Race] = field(default_factory=list)  # concurrent Stops that broke the lock's rule
 
     def tools_by_turn(self) -> dict[int, list[str]]:
         turns: dict[int, list[str]] = {}
@@ -197,37 +199,64 @@ class _Event:
     payload: dict[str, Any] | None  # None: the hook cannot parse its stdin
     now_ms: int
     said: str | None  # what the assistant said in this turn; None: a raw event, read its payload
+    session: int  # index of the session (0 for a one-session scenario)
+    group: int  # steps at one instant form a group; a group with several sessions runs at once
 
 
 def _timeline(scenario: Scenario) -> list[_Event]:
-    """The events Hermes fires for the scenario, as the runner would fire them, with instants."""
+    """The events Hermes fires for the scenario, as the runner fires them, with instants."""
     host = get_host("hermes")
     events: list[_Event] = []
-    now_ms = int(scenario.start.timestamp() * 1000)
-    turn = 0
-    said: str | None = None
+    start_ms = int(scenario.start.timestamp() * 1000)
+    now_ms, turn, said, group = start_ms, 0, None, 0
 
-    def fire(event: str, payload: dict[str, Any] | bytes, *, match: str | None = None) -> Firing:
-        events.append(_Event(turn, event, _parsed(payload), now_ms, said))
-        return Firing(turn, event, now_ms, match)
+    def fire_in(k: int) -> Any:
+        def fire(
+            event: str, payload: dict[str, Any] | bytes, *, match: str | None = None
+        ) -> Firing:
+            events.append(_Event(turn, event, _parsed(payload), now_ms, said, k, group))
+            return Firing(turn, event, now_ms, match)
 
-    info = SessionInfo(
-        cwd=scenario.session.get("cwd", "/project"),
-        session_id=scenario.session.get("id", "session-1"),
-        model=scenario.session.get("model", "hermes-4"),
-        platform=scenario.session.get("platform", "cli"),
-        transcript_path="/transcript.jsonl",
-        now_ms=lambda: now_ms,
-    )
-    session = host.session(info, fire)
-    for number, step in scenario.numbered_steps:
-        now_ms += int((step.after_s - step.clock_back_s) * 1000)
-        turn = number
-        # The model knows what the assistant said from the scenario itself, not from the text
-        # Hermes puts in the payload (for an empty reply, an explanation of its own).
-        said = (step.assistant or "") if isinstance(step, Turn) else None
-        session.step(step)
-    session.exit()
+        return fire
+
+    process: dict[str, Any] = {}
+    plans = [(p.id, p.platform, p.model, p.cwd, p.sender) for p in scenario.sessions] or [
+        (
+            scenario.session.get("id", "session-1"),
+            scenario.session.get("platform", "cli"),
+            scenario.session.get("model"),
+            scenario.session.get("cwd"),
+            scenario.session.get("sender", ""),
+        )
+    ]
+    sessions = []
+    for k, (sid, platform, model, cwd, sender) in enumerate(plans):
+        info = SessionInfo(
+            cwd=cwd or "/project",
+            session_id=sid,
+            model=model or "hermes-4",
+            platform=platform,
+            transcript_path="/transcript.jsonl",
+            now_ms=lambda: now_ms,
+            sender_id=sender,
+            process=process,
+        )
+        sessions.append(host.session(info, fire_in(k)))
+    back_s = 0.0
+    for offset, items in itertools.groupby(scenario.schedule, key=lambda s: s.offset_s):
+        group += 1
+        steps = list(items)
+        back_s += sum(item.step.clock_back_s for item in steps)
+        now_ms = start_ms + int((offset - back_s) * 1000)
+        for item in steps:
+            turn = item.turn
+            # The model knows what the assistant said from the scenario itself, not from the
+            # text Hermes puts in the payload (for an empty reply, an explanation of its own).
+            said = (item.step.assistant or "") if isinstance(item.step, Turn) else None
+            sessions[item.session].step(item.step)
+    said = None
+    for session in sessions:
+        session.exit()
     return events
 
 
@@ -248,51 +277,133 @@ def _text(payload: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def expected(scenario: Scenario) -> Expected:
-    """The bridge calls hermes-hooks must make in ``scenario`` on Hermes, in order."""
+def expected(scenario: Scenario, recorded: list[dict[str, Any]] | None = None) -> Expected:
+    """The bridge calls hermes-hooks must make in ``scenario`` on Hermes, in order.
+
+    Stops of several sessions at one instant race for the gate's lock; which of them compacts
+    is the race's to decide. With the ``recorded`` calls (the ledger, in the order the bridge
+    received them) the model follows the race's outcome and checks its rules (``races``);
+    without, it takes the first due Stop as the one that compacts.
+    """
     config = GateConfig.from_env(scenario.env)
     gate = Gate(config)
-    plan = BridgePlan(scenario.bridge)
+    plans = [
+        BridgePlan(scenario.bridge if p.bridge is None else p.bridge) for p in scenario.sessions
+    ] or [BridgePlan(scenario.bridge)]
     result = Expected(config)
+    session_of: dict[int, int] = {}
 
-    def call(turn: int, tool: str) -> str | None:
+    def call(ev: _Event, tool: str, outcome: str | None = None) -> str | None:
         """Record the call; None when it succeeds, else its outcome."""
-        outcome = plan.take(tool)
-        result.calls.append(Call(turn, tool, outcome))
+        outcome = plans[ev.session].take(tool) if outcome is None else outcome
+        result.calls.append(Call(ev.turn, tool, outcome))
         return None if call_succeeds(outcome, config.timeout_s) else outcome
 
     def note(turn: int, text: str) -> None:
         result.notes.setdefault(turn, []).append(text)
 
-    for ev in _timeline(scenario):
-        if ev.payload is None:
-            continue  # the hook reports an unreadable payload and calls nothing
-        if ev.event == "on_session_start":
-            call(ev.turn, START)
-        elif ev.event == "pre_llm_call":
-            if _text(ev.payload, "user_message"):
-                call(ev.turn, SAVE)
-        elif ev.event == "post_llm_call":
-            response = _text(ev.payload, "assistant_response") if ev.said is None else ev.said
-            if response and not response.startswith(EXPLANATION):
-                failed = call(ev.turn, SAVE)
-                if failed:
-                    note(ev.turn, f"the save failed ({failed}): no compaction")
-                    continue
-            if not config.enabled:
-                note(ev.turn, f"the gate is off ({FLAG}={scenario.env.get(FLAG)!r})")
-                continue
-            due, why = gate.due(ev.now_ms)
-            note(ev.turn, why)
-            if not due:
-                continue
-            failed = call(ev.turn, COMPACT)
-            if failed:
-                note(ev.turn, f"the compaction failed ({failed}): not remembered")
-            else:
-                gate.remember(ev.now_ms, ev.turn)
+    def compact(ev: _Event) -> None:
+        failed = call(ev, COMPACT)
+        if failed:
+            note(ev.turn, f"the compaction failed ({failed}): not remembered")
+        else:
+            gate.remember(ev.now_ms, ev.turn)
+
+    for _, group in itertools.groupby(_timeline(scenario), key=lambda e: e.group):
+        events = list(group)
+        racing = len({ev.session for ev in events}) > 1
+        at_gate: list[_Event] = []
+        for ev in events:
+            session_of[ev.turn] = ev.session
+            if ev.payload is None:
+                continue  # the hook reports an unreadable payload and calls nothing
+            if ev.event == "on_session_start":
+                call(ev, START)
+            elif ev.event == "pre_llm_call":
+                if _text(ev.payload, "user_message"):
+                    call(ev, SAVE)
+            elif ev.event == "post_llm_call":
+                response = _text(ev.payload, "assistant_response") if ev.said is None else ev.said
+                if response and not response.startswith(EXPLANATION):
+                    failed = call(ev, SAVE)
+                    if failed:
+                        note(ev.turn, f"the save failed ({failed}): no compaction")
+                        continue
+                if not config.enabled:
+                    note(ev.turn, f"the gate is off ({FLAG}={scenario.env.get(FLAG)!r})")
+                elif racing:
+                    at_gate.append(ev)
+                else:
+                    due, why = gate.due(ev.now_ms)
+                    note(ev.turn, why)
+                    if due:
+                        compact(ev)
+        if at_gate:
+            _race(
+                at_gate,
+                gate,
+                recorded=recorded,
+                result=result,
+                call=call,
+                note=note,
+                compact=compact,
+            )
     result.last_compaction_ms = gate.last_ms
     return result
+
+
+def _race(
+    stops: list[_Event],
+    gate: Gate,
+    *,
+    recorded: list[dict[str, Any]] | None,
+    result: Expected,
+    call: Callable[[_Event, str, str | None], str | None],
+    note: Callable[[int, str], None],
+    compact: Callable[[_Event], None],
+) -> None:
+    """Stops of several sessions at one instant: at most one compacts, after failed tries only."""
+    now_ms = stops[0].now_ms
+    due, why = gate.due(now_ms)
+    turns = [ev.turn for ev in stops]
+    for turn in turns:
+        note(turn, f"{why} (racing turns {turns})")
+    if recorded is None:
+        for ev in stops if due else []:
+            compact(ev)
+            if gate.last_ms == now_ms:
+                break
+        return
+    by_turn = {ev.turn: ev for ev in stops}
+    tries = [c for c in recorded if c["tool"] == COMPACT and c["turn"] in by_turn]
+    ok = []
+    for c in tries:
+        if call(by_turn[c["turn"]], COMPACT, str(c.get("outcome", "ok"))) is None:
+            ok.append(c["turn"])
+    problem = ""
+    if not due and tries:
+        problem = f"compacted inside the window ({why})"
+    elif due and not tries:
+        problem = "none of them compacted, yet the gate was due"
+    elif len(ok) > 1:
+        problem = f"{len(ok)} successful compactions at one instant (turns {ok})"
+    elif ok and tries[-1]["turn"] != ok[0]:
+        problem = f"tried again after the compaction of turn {ok[0]} succeeded"
+    if problem:
+        result.races.append(Race(turns, problem))
+    if ok:
+        gate.remember(now_ms, ok[0])
+
+
+@dataclass(frozen=True)
+class Race:
+    """Stops of several sessions at one instant that broke the rule of the gate's lock."""
+
+    turns: list[int]
+    problem: str
+
+    def __str__(self) -> str:
+        return f"turns {self.turns}, at one instant: {self.problem}"
 
 
 @dataclass(frozen=True)
