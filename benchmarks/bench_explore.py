@@ -40,6 +40,7 @@ MUTANTS = (
     "ignores_window",
     "ignores_window_variable",
     "misreads_flag",
+    "no_lock",
     "on_by_default",
     "skips_compaction_without_save",
     "stamps_after_failure",

@@ -10,6 +10,7 @@ one that fails is written back as a file ``hooksim run`` replays. The space has 
   window, measured from the last successful compaction the model of the gate remembers;
 - the wall clock set back, by more or less than a window;
 - bridge outcomes per call (ok, empty, fail, exit N, hang, slow, garbage);
+- several sessions at once, as a Hermes gateway serves several chats, whose steps coincide;
 - the hooks' environment: for hermes-hooks the flag unset, ``''``, ``0``, ``false`` in several
   letter cases, ``1``, ``true``, ``yes``; the window unset, valid, invalid, tiny; a Hermes home
   the gate cannot write to.
@@ -37,6 +38,7 @@ from .scenario import (
     NewSession,
     RawEvent,
     Scenario,
+    SessionPlan,
     Step,
     ToolCall,
     Turn,
@@ -82,6 +84,7 @@ class Space:
     new_session: bool = True
     compact: bool = True
     bare_stop: bool = True
+    sessions: int = 3  # sessions at once (a Hermes gateway), at most
     clock_back: float | None = 3.0 * DAY_S
     bridge: tuple[str, ...] | None = BRIDGE_OUTCOMES
     env: Mapping[str, tuple[tuple[str | None, int], ...]] = field(
@@ -264,9 +267,20 @@ def _draw_env(draw: st.DrawFn, space: Space, base: Mapping[str, str]) -> dict[st
     return env
 
 
+def _session_count(draw: st.DrawFn, space: Space) -> int:
+    """One session, or several at once on a gateway (the gate's lock is then at stake)."""
+    if space.sessions <= 1:
+        return 1
+    return int(_weighted(draw, [(1, 3), (2, 2), *((k, 1) for k in range(3, space.sessions + 1))]))
+
+
 @st.composite
 def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str, Any]:
-    """A scenario document: ``base`` (a file's name, hooks, env, ...) with a drawn session."""
+    """A scenario document: ``base`` (a file's name, hooks, env, ...) with drawn sessions.
+
+    Steps are drawn instant by instant: at each, one session takes a step, or (a gateway) any
+    of several, all at that instant, so their hooks run at the same time.
+    """
     env = _draw_env(draw, space, base.get("env", {}))
     plan = _bridge_plan(draw, space)
     if any(o == "hang" for outcomes in plan.values() for o in outcomes):
@@ -276,44 +290,75 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
     )
     model_of = Scenario(Path("explored.yaml"), "explored", (), env=env, bridge=plan, start=start)
     window_ms = gate_model.GateConfig.from_env(env).window_ms
-    entries: list[dict[str, Any]] = []
-    steps: list[Step] = []
+    count = _session_count(draw, space)
+    entries: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+    steps: list[list[Step]] = [[] for _ in range(count)]
+    last_s = [0] * count  # each session's previous step, in seconds since the start
+    offset_s = 0
     now_ms = int(start.timestamp() * 1000)
+    n = 0
     while True:
-        n = len(entries) + 1
-        entry, step = _step(draw, space, n)
         gap_s = back_s = 0
-        if entries:
-            last_ms = gate_model.expected(
-                dataclasses.replace(model_of, steps=tuple(steps))
-            ).last_compaction_ms
+        if n:
+            last_ms = gate_model.expected(_partial(model_of, steps)).last_compaction_ms
             if space.clock_back is not None and _weighted(draw, ((False, 5), (True, 1))):
                 back_s = _clock_back_s(draw, space, now_ms, last_ms, window_ms)
             elif space.gaps is not None:
                 gap_s = _gap_s(draw, space, now_ms, last_ms, window_ms)
             else:
                 gap_s = 60
+        offset_s += gap_s
         now_ms += (gap_s - back_s) * 1000
-        if gap_s:
-            entry = {"after": _duration_text(gap_s), **entry}
-        if back_s:
-            entry = {"clock_back": _duration_text(back_s), **entry}
-        entries.append(entry)
-        steps.append(dataclasses.replace(step, after_s=float(gap_s), clock_back_s=float(back_s)))
-        # Stop after a step about one time in five (Hypothesis draws 0 more often than a
+        acting = [k for k in range(count) if count > 1 and draw(st.booleans())] or [0]
+        for i, k in enumerate(acting):
+            n += 1
+            entry, step = _step(draw, space, n)
+            after_s, last_s[k] = offset_s - last_s[k], offset_s
+            back = back_s if i == 0 else 0
+            if after_s:
+                entry = {"after": _duration_text(after_s), **entry}
+            if back:
+                entry = {"clock_back": _duration_text(back), **entry}
+            entries[k].append(entry)
+            steps[k].append(
+                dataclasses.replace(step, after_s=float(after_s), clock_back_s=float(back))
+            )
+        # Stop after an instant about one time in five (Hypothesis draws 0 more often than a
         # uniform draw would): sessions of four steps or so, and shrinking (towards 0) ends
         # them early.
-        if len(entries) >= space.max_turns or draw(st.integers(0, 7)) == 0:
+        if n >= space.max_turns or draw(st.integers(0, 7)) == 0:
             break
+    return _document(base, env, plan, entries)
+
+
+def _document(
+    base: Mapping[str, Any],
+    env: dict[str, str],
+    plan: dict[str, list[str]],
+    entries: list[list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The scenario document of drawn steps: ``turns``, or ``sessions`` when several."""
     doc: dict[str, Any] = {k: v for k, v in base.items() if k not in ("turns", "expect")}
-    doc["env"] = env
+    if env:
+        doc["env"] = env
     if plan:
         doc["bridge"] = plan
     doc["clock"] = {**base.get("clock", {}), "tick": False}
-    doc["turns"] = entries
-    if not doc["env"]:
-        del doc["env"]
+    if len(entries) == 1:
+        doc["turns"] = entries[0]
+    else:
+        doc["sessions"] = [
+            {"id": f"chat-{k + 1}", "turns": turns} for k, turns in enumerate(entries) if turns
+        ]
     return doc
+
+
+def _partial(model_of: Scenario, steps: list[list[Step]]) -> Scenario:
+    """The session drawn so far, for the gate model to say what it remembers."""
+    if len(steps) == 1:
+        return dataclasses.replace(model_of, steps=tuple(steps[0]))
+    plans = tuple(SessionPlan(f"chat-{k + 1}", tuple(s)) for k, s in enumerate(steps) if s)
+    return dataclasses.replace(model_of, sessions=plans)
 
 
 def _duration_text(seconds: int) -> str:

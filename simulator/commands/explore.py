@@ -80,7 +80,7 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
     ours = tool == "hermes"
     spaces = []
     if not args.paths:
-        space = Space() if ours else Space(env={}, bare_stop=False)
+        space = Space() if ours else Space(env={}, bare_stop=False, sessions=1)
         space = _overridden(space, args)
         explorer = Explorer(
             space=space,
@@ -101,7 +101,10 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
         host = args.tool or scenario.tool
         default_hooks = host == "hermes" and (scenario.hooks is None or args.hooks_config)
         model = scenario.explore.get("model", bool(default_hooks))
-        space = Space(env=dict(HOOK_ENV) if model else {}, bare_stop=host == "hermes")
+        hermes = host == "hermes"  # a gateway's concurrent sessions and a bare Stop are Hermes'
+        space = Space(
+            env=dict(HOOK_ENV) if model else {}, bare_stop=hermes, sessions=3 if hermes else 1
+        )
         space = _overridden(space.narrowed(scenario.explore), args)
         explorer = Explorer(
             space=space,
