@@ -6,7 +6,8 @@ clock, mock bridge), then judged by
 
 - the model of the compaction gate (``hooksim.gate_model``), call for call, when the hooks are
   hermes-hooks' own or another implementation of the same contract (``--hooks-config``);
-- the scenario's ``invariants:`` (the expectations that hold for every session).
+- the scenario's ``invariants:`` (the expectations that hold for every session);
+- the built-in checks every ``hooksim run`` makes (a hook that cannot run, and the like).
 
 A failing session is shrunk by Hypothesis and written back as an ordinary scenario file whose
 ``expect:`` is the failing invariant, with a comment saying how it was found; ``hooksim run``
@@ -31,7 +32,7 @@ from typing import Any, TextIO
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from . import expect, gate_model
+from . import builtin_checks, expect, gate_model
 from .runner import RunResult, run_scenario
 from .scenario import Scenario, load_scenario
 from .session_space import Space, sessions
@@ -169,6 +170,10 @@ class Explorer:
                         {"calls_by_turn": {str(m.turn): m.expected for m in mismatches}},
                     )
                 )
+        built_in = builtin_checks.check(result)
+        if built_in:
+            # Every ``hooksim run`` makes these checks: the written file needs no expectation.
+            findings.append(Finding("built-in checks", built_in, {}))
         for key, want in self.invariants.items():
             lines = expect.CHECKS[key](result, want)
             if lines:
