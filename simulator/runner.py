@@ -134,6 +134,8 @@ class ScenarioRun:
     def _sessions(self) -> list[RunningSession]:
         sc, host = self.scenario, self.host
         process: dict[str, Any] = {}  # one host process serves every session of the run
+        if "max_verify_nudges" in sc.session:  # Hermes' agent.max_verify_nudges
+            process["max_verify_nudges"] = sc.session["max_verify_nudges"]
         default_model = "hermes-4" if host.name == "hermes" else "model-1"
         plans: list[tuple[str, str, str, str | None, str | None, str, dict[str, str]]]
         if not sc.sessions:

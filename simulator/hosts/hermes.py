@@ -3,8 +3,11 @@
 Faithful to ``agent.shell_hooks`` and the CLI's turn loop of v0.19.0 (see the project's reference
 on Hermes shell hooks, sections 4 and 6 to 10): ``on_session_start`` before the first turn's
 ``pre_llm_call``; ``pre_llm_call`` every turn; per tool call ``pre_tool_call`` and
-``post_tool_call``; ``post_llm_call`` only with a final response and not interrupted;
-``on_session_end`` after every turn (it is a per-turn event despite its name); on ``/new``,
+``post_tool_call``; ``post_llm_call`` for a reply (an empty one carries Hermes' explanation,
+``agent/turn_finalizer.py``); ``pre_verify`` before a turn that edited files finishes;
+``on_session_end`` after every turn that reaches ``finalize_turn`` (a reply or an interruption;
+it is a per-turn event despite its name), never after a failed model call, which returns early
+from ``agent/conversation_loop.py``; on ``/new``,
 ``on_session_finalize`` for the old session and ``on_session_reset`` for the new one. There is
 no compaction event for shell hooks, so a compaction step fires nothing here: that gap is why
 ``hermes_hooks`` compacts from its Stop hook. Quitting fires ``on_session_finalize``.
@@ -18,16 +21,27 @@ with ``status: blocked``.
 
 from __future__ import annotations
 
+import copy
+import datetime as dt
+import hashlib
 import json
 import os
 import shlex
-import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..scenario import Compact, NewSession, Turn
-from .base import ConfigError, HookRun, HookSpec, Host, Session, Verdict, parse_json_output
+from .base import (
+    ConfigError,
+    HookRun,
+    HookSpec,
+    Host,
+    Session,
+    SessionInfo,
+    Verdict,
+    parse_json_output,
+)
 
 # hermes_cli.plugins.VALID_HOOKS, v0.19.0.
 VALID_HOOKS = frozenset(
@@ -44,6 +58,12 @@ TOOL_EVENTS = frozenset({"pre_tool_call", "post_tool_call"})
 DEFAULT_TIMEOUT_S = 60
 MAX_TIMEOUT_S = 300
 TELEMETRY_SCHEMA_VERSION = "hermes.observer.v1"
+FILE_MUTATING_TOOLS = frozenset({"write_file", "patch"})  # run_agent._FILE_MUTATING_TOOLS
+DEFAULT_MAX_VERIFY_NUDGES = 3  # agent.verify_hooks.DEFAULT_MAX_VERIFY_NUDGES
+EMPTY_RETRIES = 3  # conversation_loop: an empty reply is retried 3 times
+# close_interrupted_tool_sequence's text after an interrupted tool turn: the conversation
+# loop's "waiting for model response" notice, whose elapsed time hooksim takes as 0.
+INTERRUPTED_WAITING = "Operation interrupted: waiting for model response (0.0s elapsed)."
 # What Hermes answers in the assistant's place after an empty reply and its retries:
 # run_agent.AIAgent._format_turn_completion_explanation("empty_response_exhausted").
 EMPTY_REPLY_EXPLANATION = (
@@ -160,12 +180,61 @@ def block_message(stdout: str) -> str | None:
     return None
 
 
+def pre_verify_message(stdout: str) -> str | None:
+    """The follow-up a ``pre_verify`` hook's stdout asks for, as ``_parse_response`` reads it:
+    ``action`` (or ``decision``) ``continue`` or ``block`` with a non-blank message/reason."""
+    parsed = parse_json_output(stdout)
+    if parsed is None:
+        return None
+    action = str(parsed.get("action") or parsed.get("decision") or "").strip().lower()
+    message = parsed.get("message") or parsed.get("reason")
+    if action in ("continue", "block") and isinstance(message, str) and message.strip():
+        return message.strip()
+    return None
+
+
+def _hex(seed: str, n: int) -> str:
+    """Hex digits where Hermes draws ``uuid4().hex[:n]``: fixed by the scenario, so runs repeat."""
+    return hashlib.sha256(seed.encode()).hexdigest()[:n]
+
+
+def session_id_at(ms: int, seed: str, *, gateway: bool = False) -> str:
+    """A Hermes session id: ``YYYYMMDD_HHMMSS_`` and 6 hex digits (the CLI, agent_init) or 8
+    (a gateway's session store), from the (virtual) local time the session starts."""
+    stamp = dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y%m%d_%H%M%S")
+    return f"{stamp}_{_hex(seed, 8 if gateway else 6)}"
+
+
+def _edited_paths(turn: Turn, cwd: str) -> list[str]:
+    """Files the turn changed: its ``edited`` list, else its write_file/patch calls' paths."""
+    if turn.edited is not None:
+        paths = list(turn.edited)
+    else:
+        paths = [
+            str(call.args["path"])
+            for call in turn.tools
+            if call.name in FILE_MUTATING_TOOLS and isinstance(call.args.get("path"), str)
+        ]
+    return sorted({os.path.join(cwd, p) for p in paths})
+
+
 class HermesSession(Session):
-    """The CLI agent's state across turns: session id, history, first-turn flag."""
+    """One Hermes agent's state across turns: session id, the agent's message list, turn count.
+
+    The message list keeps Hermes' own shapes (``agent.chat_completion_helpers``,
+    ``agent.turn_context``): a user message with ``api_content`` when a hook's context was
+    injected, assistant messages with ``reasoning`` and ``finish_reason``, tool calls and tool
+    results, ``_db_persisted`` once the session database has them.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.history: list[dict[str, str]] = []
+        self.history: list[dict[str, Any]] = []
+        self.turns = 0
+        self.gateway = self.info.platform != "cli"
+        self.explicit_id = self.info.session_id not in ("", "session-1")
+        if not self.explicit_id:
+            self.info.session_id = session_id_at(self.info.now_ms(), f"{self.info.cwd}:1")
 
     def payload(
         self, event: str, tool_name: str | None = None, args: Any = None, **extra: Any
@@ -179,89 +248,223 @@ class HermesSession(Session):
             args=args,
         )
 
+    def _agent_started(self) -> None:
+        """agent_init: the agent publishes its session id in the process environment, which
+        every later hook inherits (``set_current_session_id``). A gateway is one process for
+        every chat: the id is the last agent's, whichever chat a hook belongs to."""
+        process = self.info.process
+        process["HERMES_QUIET"] = "1"  # cli.py and gateway/run.py set it at import
+        if not self.gateway:
+            process["HERMES_INTERACTIVE"] = "1"  # cli.main, before the first turn
+        process["HERMES_SESSION_ID"] = self.info.session_id
+
+    def _persisted(self) -> list[dict[str, Any]]:
+        for message in self.history:
+            message["_db_persisted"] = True
+        return copy.deepcopy(self.history)
+
     def turn(self, turn: Turn) -> None:
         info = self.info
         if not self.launched:
             self.launched = True
+            self._agent_started()
             self.fire(
                 "on_session_start",
                 self.payload("on_session_start", model=info.model, platform=info.platform),
             )
-        task_id = str(uuid.uuid4())
-        turn_id = f"{info.session_id}:{task_id}:{uuid.uuid4().hex[:8]}"
-        is_first = not self.history
-        self.history.append({"role": "user", "content": turn.user})
+        self.turns += 1
+        # cli.py passes task_id=self.session_id; turn_context adds 8 hex digits of a uuid4.
+        task_id = info.session_id
+        turn_id = f"{info.session_id}:{task_id}:{_hex(f'{info.session_id}:{self.turns}', 8)}"
+        self._submit(turn, task_id, turn_id)
+        calls = 0
+        if turn.tools:
+            calls += 1
+            api_request_id = f"{turn_id}:api:{calls}"
+            self._tool_calls(turn, task_id, turn_id, api_request_id)
+        if turn.error is not None:
+            # run_conversation returns early on a failed call: finalize_turn, and with it
+            # post_llm_call and on_session_end, never runs. The user message stays unanswered.
+            for message in self.history:
+                message["_db_persisted"] = True
+            return
+        if turn.interrupted:
+            # InterruptedError during the model call: what had streamed is kept as the
+            # answer; finalize_turn's completed does not look at ``interrupted``.
+            if turn.assistant:
+                self.history.append({"role": "assistant", "content": turn.assistant})
+            elif turn.tools:
+                self.history.append({"role": "assistant", "content": INTERRUPTED_WAITING})
+            self._end(task_id, turn_id, completed=True, interrupted=True)
+            return
+        if turn.empty_reply:
+            calls += 1 + EMPTY_RETRIES
+            # The "(empty)" sentinel is dropped; finalize_turn closes the turn with it.
+            self.history.append({"role": "assistant", "content": "(empty)"})
+            response = EMPTY_REPLY_EXPLANATION
+        else:
+            calls += 1
+            response = turn.assistant or ""
+            calls = self._pre_verify(turn, response, calls)
+            self.history.append(
+                {"role": "assistant", "content": response, "reasoning": None,
+                 "finish_reason": "stop"}
+            )  # fmt: skip
         self.fire(
+            "post_llm_call",
+            self.payload(
+                "post_llm_call",
+                task_id=task_id,
+                turn_id=turn_id,
+                user_message=turn.user,
+                assistant_response=response,
+                conversation_history=self._persisted(),
+                model=info.model,
+                platform=info.platform,
+            ),
+        )
+        self._end(task_id, turn_id, completed=True, interrupted=False)
+
+    def _submit(self, turn: Turn, task_id: str, turn_id: str) -> None:
+        """pre_llm_call, then the user message joins the agent's messages (merged into an
+        unanswered one before it, as ``repair_message_sequence`` does before the model call)."""
+        info = self.info
+        is_first = not self.history
+        unanswered = bool(self.history) and self.history[-1].get("role") == "user"
+        current: dict[str, Any] = {"role": "user", "content": turn.user}
+        before = copy.deepcopy(self.history)
+        pre = self.fire(
             "pre_llm_call",
             self.payload(
                 "pre_llm_call",
                 task_id=task_id,
                 turn_id=turn_id,
                 user_message=turn.user,
-                conversation_history=list(self.history),
+                conversation_history=[*before, dict(current)],
                 is_first_turn=is_first,
                 model=info.model,
                 platform=info.platform,
                 sender_id=info.sender_id,
             ),
         )
-        for n, call in enumerate(turn.tools, 1):
+        if pre.context:
+            current["api_content"] = turn.user + "\n\n" + "\n\n".join(pre.context)
+        if unanswered:
+            # repair_message_sequence: two user messages in a row are merged into the first,
+            # whose api_content is dropped; the new message, with the hooks' context, is gone.
+            merged = self.history[-1]
+            merged["content"] = f"{merged['content']}\n\n{turn.user}"
+            merged.pop("api_content", None)
+            if pre.context:
+                pre.effect = (
+                    "the context does not reach the model: the previous message had no answer,"
+                    " so Hermes merged this one into it and sent the merged text without it"
+                )
+                pre.context = []
+                for run in pre.runs:
+                    if run.context is not None:
+                        run.verdict = "context, not delivered (merged into the unanswered message)"
+                        run.context = None
+        else:
+            self.history.append(current)
+
+    def _tool_calls(self, turn: Turn, task_id: str, turn_id: str, api_request_id: str) -> None:
+        """One model response asking for the turn's tools, then each tool, as model_tools runs
+        it: pre_tool_call (a block replaces the result), the tool, post_tool_call."""
+        ids = [call.id or f"call_{n}" for n, call in enumerate(turn.tools, 1)]
+        self.history.append(
+            {
+                "role": "assistant",
+                "content": "",
+                "reasoning": None,
+                "finish_reason": "tool_calls",
+                "tool_calls": [
+                    {"id": i, "call_id": i, "response_item_id": "fc_" + i.removeprefix("call_"),
+                     "type": "function",
+                     "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                    for i, c in zip(ids, turn.tools, strict=True)
+                ],
+            }
+        )  # fmt: skip
+        for call, call_id in zip(turn.tools, ids, strict=True):
             common = {
                 "task_id": task_id,
-                "tool_call_id": f"call_{n}",
+                "tool_call_id": call_id,
                 "turn_id": turn_id,
-                "api_request_id": "",
+                "api_request_id": api_request_id,
             }
             pre = self.fire(
                 "pre_tool_call",
                 self.payload("pre_tool_call", call.name, call.args, **common, middleware_trace=[]),
                 match=call.name,
             )
-            blocked = pre.blocked
-            if blocked:
+            error_type: str | None
+            error_message: str | None
+            if pre.blocked:
                 pre.effect = (
                     f"the {call.name} call is blocked; the model gets the message as its result"
                 )
+                result = json.dumps({"error": pre.reason}, ensure_ascii=False)
+                status, error_type, error_message = "blocked", "plugin_block", pre.reason
+                duration_ms = 0
+            else:
+                result = call.result
+                status, error_type, error_message = tool_status(result)
+                duration_ms = int(call.duration_s * 1000)
             self.fire(
                 "post_tool_call",
                 self.payload(
                     "post_tool_call",
                     call.name,
                     call.args,
-                    result=json.dumps({"error": pre.reason}) if blocked else call.result,
+                    result=result,
                     **common,
-                    duration_ms=0,
-                    status="blocked" if blocked else "ok",
-                    error_type=None,
-                    error_message=None,
+                    duration_ms=duration_ms,
+                    status=status,
+                    error_type=error_type,
+                    error_message=error_message,
                     middleware_trace=[],
                 ),
                 match=call.name,
             )
-        if turn.error is not None:
-            # run_conversation returns early on a failed call: finalize_turn, and with it
-            # post_llm_call and on_session_end, never runs.
-            return
-        # An empty reply is retried, then replaced by the turn-completion explainer's text.
-        response = EMPTY_REPLY_EXPLANATION if turn.empty_reply else (turn.assistant or "")
-        # finalize_turn: completed does not look at ``interrupted``; an interrupt during the
-        # model call leaves a final_response (the streamed part or a waiting notice).
-        completed = True
-        if turn.replied:
-            self.history.append({"role": "assistant", "content": response})
-            self.fire(
-                "post_llm_call",
+            self.history.append(
+                {"role": "tool", "name": call.name, "tool_name": call.name, "content": result,
+                 "tool_call_id": call_id}
+            )  # fmt: skip
+
+    def _pre_verify(self, turn: Turn, response: str, calls: int) -> int:
+        """Hermes' stop gate for a turn that edited files: while a ``pre_verify`` hook answers
+        continue (at most ``agent.max_verify_nudges`` times, default 3), the answer is kept as a
+        candidate and the model goes on with the hook's message. Returns the model calls made."""
+        changed = _edited_paths(turn, self.info.cwd)
+        cap = int(self.info.process.get("max_verify_nudges", DEFAULT_MAX_VERIFY_NUDGES))
+        attempt = 0
+        while changed and attempt < cap:
+            firing = self.fire(
+                "pre_verify",
                 self.payload(
-                    "post_llm_call",
-                    task_id=task_id,
-                    turn_id=turn_id,
-                    user_message=turn.user,
-                    assistant_response=response,
-                    conversation_history=list(self.history),
-                    model=info.model,
-                    platform=info.platform,
+                    "pre_verify", platform=self.info.platform, model=self.info.model,
+                    coding=False, attempt=attempt, final_response=response,
+                    changed_paths=changed,
                 ),
+            )  # fmt: skip
+            if not firing.blocked:
+                return calls
+            attempt += 1
+            firing.effect = (
+                f"the model goes on with the hook's message (continuation {attempt} of at most"
+                f" {cap})"
             )
+            self.history.append(
+                {"role": "assistant", "content": response, "reasoning": None,
+                 "finish_reason": "verify_hook_continue"}
+            )  # fmt: skip
+            calls += 1
+        return calls
+
+    def _end(self, task_id: str, turn_id: str, *, completed: bool, interrupted: bool) -> None:
+        for message in self.history:
+            message["_db_persisted"] = True
         self.fire(
             "on_session_end",
             self.payload(
@@ -269,9 +472,9 @@ class HermesSession(Session):
                 task_id=task_id,
                 turn_id=turn_id,
                 completed=completed,
-                interrupted=turn.interrupted,
-                model=info.model,
-                platform=info.platform,
+                interrupted=interrupted,
+                model=self.info.model,
+                platform=self.info.platform,
             ),
         )
 
@@ -284,7 +487,11 @@ class HermesSession(Session):
             "on_session_finalize",
             self.payload("on_session_finalize", platform=platform, reason="session_boundary"),
         )
-        self.next_session_id(step)
+        self.sessions += 1
+        self.info.session_id = step.session_id or session_id_at(
+            self.info.now_ms(), f"{self.info.cwd}:{self.sessions}", gateway=self.gateway
+        )
+        self.info.process["HERMES_SESSION_ID"] = self.info.session_id  # _sync_process_session_id
         self.history = []
         self.launched = False
         self.fire(
@@ -297,6 +504,17 @@ class HermesSession(Session):
             "on_session_finalize",
             self.payload("on_session_finalize", platform=self.info.platform, reason="shutdown"),
         )
+
+
+def tool_status(result: str) -> tuple[str, str | None, str | None]:
+    """``model_tools._tool_result_observer_fields``: a JSON result with an ``error`` is one."""
+    try:
+        parsed = json.loads(result)
+    except ValueError:
+        return "ok", None, None
+    if isinstance(parsed, dict) and parsed.get("error"):
+        return "error", "tool_error", str(parsed["error"])
+    return "ok", None, None
 
 
 class Hermes(Host):
@@ -340,6 +558,12 @@ class Hermes(Host):
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_hooks_block(block)
 
+    def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        """What the Hermes process has put in its own environment by then (hooks inherit it):
+        ``HERMES_QUIET``, in the CLI ``HERMES_INTERACTIVE``, and the latest agent's
+        ``HERMES_SESSION_ID``."""
+        return {k: str(v) for k, v in info.process.items() if k.startswith("HERMES_")}
+
     def join_reasons(self, reasons: list[str]) -> str:
         """The first block in registration order wins; the model gets its message only."""
         return reasons[0] if reasons else ""
@@ -358,6 +582,10 @@ class Hermes(Host):
         if run.timed_out or run.spawn_error:
             return Verdict(f"logged: {'timed out' if run.timed_out else run.spawn_error}")
         note = "ok" if run.exit_code == 0 else f"logged: exit {run.exit_code}"
+        if event == "pre_verify":  # Hermes' stop gate: continue (or block) keeps the turn going
+            follow_up = pre_verify_message(run.stdout)
+            if follow_up is not None:
+                return Verdict(f"continue: {follow_up}", block=follow_up)
         if event in self.blocking:
             message = block_message(run.stdout)
             if message is not None:
