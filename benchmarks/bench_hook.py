@@ -86,7 +86,9 @@ def regular_install(directory: Path) -> Path:
 
 def is_editable(python: Path) -> bool:
     code = "import hermes_hooks, sys; print(hermes_hooks.__file__)"
-    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [str(python), "-I", "-c", code], capture_output=True, text=True, check=True
+    )
     return "site-packages" not in out.stdout
 
 
@@ -128,8 +130,9 @@ def measure(python: Path, rounds: int, home: str) -> int:
         "WAGGLE_HERMES_COMPACT_WINDOW_MIN": "0.000001",
     }
     code = "from hermes_hooks.entries import hook_argv; print('\\0'.join(hook_argv('stop')))"
+    # -I here and below: the installed package, not a checkout in the current directory.
     written = (
-        subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+        subprocess.run([str(python), "-I", "-c", code], capture_output=True, text=True, check=True)
         .stdout.strip()
         .split("\0")
     )
