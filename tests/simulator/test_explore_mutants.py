@@ -38,10 +38,11 @@ MUTANTS = [
 def test_explore_finds_the_mutant_and_its_file_replays(
     mutant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Default budget, fixed seed: a failure is found, shrunk, and its file tells mutant from hook."""
+    """Default budget, fixed seeds (two searches): a failure is found, shrunk, and its file tells
+    mutant from hook."""
     config = str(hooks_config(tmp_path, mutant))
     out = tmp_path / "failures"
-    argv = [str(SPACE), "--hooks-config", config, "--seed", SEED, "--out", str(out)]
+    argv = [str(SPACE), "--hooks-config", config, "--seed", SEED, "-n", "2", "--out", str(out)]
     assert main(["explore", *argv]) == 1
     report = capsys.readouterr().out
     written = sorted(out.glob("*.yaml"))
