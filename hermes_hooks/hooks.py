@@ -48,15 +48,18 @@ def user_prompt_submit(payload: HermesPayload, ctx: HookContext) -> None:
 
 
 # What Hermes 0.19.0 writes in the assistant's place, read from its source:
-# - agent/conversation_loop.py: after empty retries the turn's last message is "(empty)",
-#   marked ``_empty_terminal_sentinel``; on a local processing error, or repeated errors near
-#   the iteration limit, Hermes appends an assistant message of its own with these prefixes;
+# - agent/conversation_loop.py: after empty retries the turn's last message is an "(empty)"
+#   sentinel (``_empty_terminal_sentinel``), which ``_persist_session`` pops (with a trailing
+#   tool round) before post_llm_call, so the history then ends with the turn's user message;
+#   on a local processing error, or repeated errors near the iteration limit, Hermes appends
+#   an assistant message of its own with the prefixes below;
 # - agent/turn_finalizer.py: the turn-completion explainer ("⚠️ No reply: ...") replaces an
 #   empty reply, or is appended after "\n\n" to a cut-off fragment; the failed-file-edit
 #   footer is appended after "\n\n" too. Neither reaches the turn's messages.
 _EMPTY_SENTINEL = "(empty)"
 _EXPLANATION_PREFIX = "\u26a0\ufe0f No reply: "
-_HERMES_ERROR_PREFIXES = (
+_HERMES_PREFIXES = (
+    _EXPLANATION_PREFIX,
     "I apologize, but I encountered an error while processing the model response: ",
     "I apologize, but I encountered repeated errors: ",
 )
@@ -66,21 +69,21 @@ def assistant_said(payload: HermesPayload) -> str:
     """The part of ``assistant_response`` the model said; ``""`` when it is all Hermes' text.
 
     ``conversation_history`` carries the turn's messages, which Hermes' substitutions do not
-    reach: when the turn's last message is not a reply of the model (the empty-reply
-    sentinel, a tool result, or one of Hermes' error messages), the response is Hermes'
-    explanation; when it is, and the response is that reply followed by a blank line and
-    more, the more is Hermes' (explainer, file-edit footer). Without a history of that
-    shape, the response is taken as it is: nothing tells it apart.
+    reach. When the turn holds no reply of the model (the history ends with the turn's user
+    message, a tool result, the empty-reply sentinel, or a message of Hermes' own), the
+    response is Hermes' text. When it does, and the response is that reply followed by a
+    blank line and more, the more is Hermes' (explainer, file-edit footer). Without a
+    history, only the explanation's own prefix tells it apart.
     """
     response = payload.text("assistant_response")
     history = payload.extra.get("conversation_history")
     last = history[-1] if isinstance(history, list) and history else None
-    if not isinstance(last, dict) or last.get("role") == "user":
+    if not isinstance(last, dict):
         return "" if response.startswith(_EXPLANATION_PREFIX) else response
     if last.get("role") != "assistant" or last.get("_empty_terminal_sentinel") is True:
         return ""
     content = _text_of(last.get("content")).strip()
-    if content == _EMPTY_SENTINEL or content.startswith(_HERMES_ERROR_PREFIXES):
+    if content == _EMPTY_SENTINEL or content.startswith(_HERMES_PREFIXES):
         return ""
     if content and response != content and response.startswith(content + "\n\n"):
         return content

@@ -228,7 +228,8 @@ def test_large_payload_within_the_bound_is_saved(
 ) -> None:
     """A long session's payload (here 8 MiB of history) is still read and saved."""
     fp.register(SAVE)
-    history = [{"role": "user", "content": "y" * 1024}] * 8192
+    history = [{"role": "user", "content": "y" * 1024}] * 8191
+    history.append({"role": "assistant", "content": "done"})
     assert run(["stop"], stop_payload("done", conversation_history=history), monkeypatch) == 0
     assert tools(fp) == ["save_memory"]
 
@@ -410,6 +411,18 @@ def _turn(*messages: dict[str, object]) -> list[dict[str, object]]:
             id="turn-ended-on-a-tool-result",
         ),
         pytest.param(EXPLANATION, [], None, id="explanation-without-history"),
+        pytest.param(
+            EXPLANATION,
+            _turn(),
+            None,
+            id="sentinel-popped-history-ends-with-the-user-message",
+        ),
+        pytest.param(
+            EXPLANATION,
+            _turn({"role": "assistant", "content": EXPLANATION}),
+            None,
+            id="explanation-as-an-assistant-message",
+        ),
         pytest.param(
             "It is 42.",
             _turn({"role": "assistant", "content": "It is 42."}),
