@@ -277,6 +277,7 @@ class HermesSession(Session):
         task_id = info.session_id
         turn_id = f"{info.session_id}:{task_id}:{_hex(f'{info.session_id}:{self.turns}', 8)}"
         self._submit(turn, task_id, turn_id)
+        self._collapse_candidates()
         calls = 0
         if turn.tools:
             calls += 1
@@ -367,6 +368,22 @@ class HermesSession(Session):
                         run.context = None
         else:
             self.history.append(current)
+
+    def _collapse_candidates(self) -> None:
+        """repair_message_sequence before the model call: an answer kept as a pre_verify
+        candidate, followed by the turn's final answer, is replaced by that answer."""
+        kept: list[dict[str, Any]] = []
+        for message in self.history:
+            if (
+                kept
+                and message.get("role") == "assistant"
+                and kept[-1].get("role") == "assistant"
+                and kept[-1].get("finish_reason") == "verify_hook_continue"
+            ):
+                kept[-1] = message
+            else:
+                kept.append(message)
+        self.history[:] = kept
 
     def _tool_calls(self, turn: Turn, task_id: str, turn_id: str, api_request_id: str) -> None:
         """One model response asking for the turn's tools, then each tool, as model_tools runs

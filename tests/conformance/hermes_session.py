@@ -13,6 +13,7 @@ the user types during a turn. The session ends as the CLI exits (``_run_cleanup`
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -34,6 +35,7 @@ def main(plan_path: str) -> int:
     plan = json.loads(Path(plan_path).read_text(encoding="utf-8"))
     server = FakeModelServer([scripted(r) for r in plan["model"]], model=plan["model_name"])
     base_url = server.start()
+    os.environ["HERMES_INTERACTIVE"] = "1"  # cli.main sets it before anything else
     import cli as hermes_cli  # Hermes' own CLI module: reads HERMES_HOME's config now
     from agent.shell_hooks import register_from_config
     from hermes_cli.config import load_config
