@@ -10,7 +10,7 @@ from pathlib import Path
 from ..judge import run_on
 from ..report import Outcome, compare_text, write_json
 from ..scenario import ScenarioError, load_scenario
-from . import AddParser, check_tool, workers_option
+from . import AddParser, check_tool, real, workers_option
 
 
 def register(add_parser: AddParser) -> None:
@@ -25,10 +25,13 @@ def register(add_parser: AddParser) -> None:
     )
     parser.add_argument("--json", metavar="FILE", help="write every run as JSON")
     workers_option(parser, "hosts")
+    real.add_compare_options(parser)
     parser.set_defaults(func=compare)
 
 
 def compare(args: argparse.Namespace) -> int:
+    if args.real is not None:
+        return real.compare(args)
     tools = [t.strip() for t in args.tools.split(",")] if args.tools else None
     for tool in tools or []:
         problem = check_tool(tool, "--tools")

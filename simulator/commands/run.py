@@ -32,7 +32,7 @@ from ..report import (
 from ..runner import SetupError, load_hooks_config
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from ..selection import PatternError, matches
-from . import AddParser, check_tool, report_path, workers_option
+from . import AddParser, check_tool, real, report_path, workers_option
 
 
 def register(add_parser: AddParser) -> None:
@@ -85,6 +85,7 @@ def register(add_parser: AddParser) -> None:
         action="store_true",
         help="print only runs that did not pass, and the summary",
     )
+    real.add_run_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -163,6 +164,8 @@ def _preflight(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.real:
+        return real.run(args)
     started = time.monotonic()
     problem = _preflight(args)
     if problem:

@@ -22,12 +22,14 @@ error, unless stdout is valid JSON, which then decides.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+import uuid
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..scenario import Compact, NewSession, Turn
+from ..scenario import Compact, NewSession, ToolCall, Turn
 from .base import (
     Firing,
     HookRun,
@@ -166,8 +168,24 @@ class ClaudeStyleReading:
         return Verdict("context (JSON)" if context else "ok", context=context)
 
 
+def tool_response(call: ToolCall) -> dict[str, Any]:
+    """PostToolUse's ``tool_response`` and ``duration_ms``: the tool's own result object (Bash:
+    stdout, stderr and flags; real 2.1.332), and how long the call took (none, here)."""
+    result: Any = call.result
+    with contextlib.suppress(ValueError):  # a recorded result is the object itself
+        recorded = json.loads(call.result)
+        if isinstance(recorded, dict):
+            return {"tool_response": recorded, "duration_ms": 0}
+    if call.name == "Bash":
+        result = {"stdout": call.result, "stderr": "", "interrupted": False, "isImage": False,
+                  "noOutputExpected": False}  # fmt: skip
+    return {"tool_response": result, "duration_ms": 0}
+
+
 class ClaudeSession(Session):
     host: ClaudeCode
+
+    prompt_id: str | None = None  # the current prompt's id, once the session has had one
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -175,6 +193,8 @@ class ClaudeSession(Session):
             "transcript_path": self.info.transcript_path,
             "cwd": self.info.cwd,
         }
+        if self.prompt_id is not None:  # every payload after the session's first prompt
+            payload["prompt_id"] = self.prompt_id
         if event not in ("SessionStart", "SessionEnd", "PreCompact", "PostCompact"):
             payload["permission_mode"] = "default"
         payload["hook_event_name"] = event
@@ -182,11 +202,11 @@ class ClaudeSession(Session):
         return payload
 
     def _start(self, source: str) -> Firing:
-        # The first SessionStart comes before a model is chosen: a real run sends no ``model``.
+        # Only SessionStart(compact) names the model (startup and clear do not: real 2.1.332).
         fields = (
-            {"source": source}
-            if source == "startup"
-            else {"source": source, "model": self.info.model}
+            {"source": source, "model": self.info.model}
+            if source == "compact"
+            else {"source": source}
         )
         self.launched = True
         return self.fire("SessionStart", self.payload("SessionStart", **fields), match=source)
@@ -194,6 +214,7 @@ class ClaudeSession(Session):
     def turn(self, turn: Turn) -> None:
         if not self.launched:
             self._start("startup")
+        self.prompt_id = str(uuid.uuid4())
         submitted = self.fire(
             "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
         )
@@ -205,11 +226,16 @@ class ClaudeSession(Session):
             ("PreToolUse", "PostToolUse"),
             lambda call, n: {"tool_name": call.name, "tool_input": call.args,
                              "tool_use_id": f"toolu_{n:02d}"},
-            lambda call: {"tool_response": call.result},
+            tool_response,
         ):  # fmt: skip
             return
         if turn.tools and self.host.post_tool_batch:
-            calls = [{"tool_name": c.name, "tool_input": c.args} for c in turn.tools]
+            # Each call with its id and the result text the model saw (real 2.1.332).
+            calls = [
+                {"tool_name": c.name, "tool_input": c.args, "tool_use_id": f"toolu_{n:02d}",
+                 "tool_response": c.result}
+                for n, c in enumerate(turn.tools, 1)
+            ]  # fmt: skip
             self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
@@ -234,11 +260,15 @@ class ClaudeSession(Session):
         )
 
     def compact(self, step: Compact) -> None:
+        if step.trigger == "manual":
+            self.prompt_id = str(uuid.uuid4())  # /compact is a prompt of its own
         pre = self.fire(
             "PreCompact",
-            self.payload("PreCompact", trigger=step.trigger, custom_instructions=step.instructions),
+            # No instructions is null, not "" (real 2.1.332).
+            self.payload("PreCompact", trigger=step.trigger,
+                         custom_instructions=step.instructions or None),
             match=step.trigger,
-        )
+        )  # fmt: skip
         if pre.blocked:
             pre.effect = (
                 "compaction skipped; the conversation continues"
@@ -260,6 +290,7 @@ class ClaudeSession(Session):
         if self.launched:
             self.fire("SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear")
         self.next_session_id(step)
+        self.prompt_id = None
         self._start("clear")
 
     def exit(self) -> None:
@@ -273,7 +304,10 @@ class ClaudeCode(ClaudeStyleReading, Host):
     title = "Claude Code"
     modelled = "v2.1.328 (hooks reference, changelog, real binary)"
     versions = "v1.0.85 (the first with SessionEnd) to v2.1.328 (default v2.1.328)"
-    checked = f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run"
+    checked = (
+        f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run,"
+        " real 2.1.332 compared by `hooksim compare --real` (tox -e conformance-claude-code)"
+    )
     events = {
         "session_start": "SessionStart",
         "prompt_submit": "UserPromptSubmit",
@@ -302,6 +336,25 @@ class ClaudeCode(ClaudeStyleReading, Host):
     sends_last_message = True  # Stop's last_assistant_message, since v2.1.47
     shared_session_end_budget = True  # v2.1.74: the highest SessionEnd timeout raises the budget
     post_tool_batch = True
+    # What `hooksim compare --real` may find different from the real binary, and why: none of
+    # it is the hooks' business, or it is print mode's and not an interactive session's.
+    real_tolerances = {
+        "payload/*/effort": "sent for models with an effort setting; the real default has one",
+        "env/CLAUDE_EFFORT": "the model's effort setting, as above",
+        "payload/PostCompact/compact_summary": "the model writes the summary",
+        "payload/SessionEnd/reason": "print mode (-p) ends with reason other; hooksim replays"
+        " an interactive session the user quits (prompt_input_exit)",
+        "env/CLAUDE_ENV_FILE": "a file of the host's own per session; hooksim names one beside"
+        " the transcript",
+        "env/CLAUDE_CODE_ENTRYPOINT": "how the CLI was started (sdk-cli for -p with stream-json)",
+        "env/CLAUDE_PID": "the CLI's process id",
+        "env/CLAUDE_CODE_MESSAGING_*": "the CLI's own socket for its child processes",
+        "env/CLAUDE_CODE_CHILD_*": "the CLI's bookkeeping for its child processes",
+        "env/CLAUDE_CODE_SESSION_ATTENDED": "0 in print mode: nobody at the terminal",
+        "env/AI_AGENT": "names the CLI and its version to child processes",
+        "env/COREPACK_ENABLE_AUTO_PIN": "Node tooling setting for child processes",
+        "env/NoDefaultCurrentDirectoryInExePath": "a Windows path-lookup setting, set everywhere",
+    }
     exact_matcher: ClassVar[re.Pattern[str]] = EXACT_MATCHER
     facts = (
         fact(
@@ -313,10 +366,12 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ),
         unverified(
             "PostToolBatch",
-            "fires once after the turn's tool calls resolve; its payload"
-            " (tool_calls) and the version that added it (after 2.1.240, whose changelog"
-            " does not name it) are not settled",
+            "fires once after the turn's tool calls resolve, with tool_calls (each: tool_name,"
+            " tool_input, tool_use_id, tool_response as the model saw it; real 2.1.332); the"
+            " version that added it (after 2.1.240, whose changelog does not name it) is not"
+            " settled",
             docs(CLAUDE_DOCS, "posttoolbatch"),
+            observed("2.1.332", "payload of one Bash call"),
         ),
         fact(
             "Setup",
@@ -420,8 +475,18 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ),
         fact(
             "environment",
-            "CLAUDE_PROJECT_DIR for every hook; CLAUDE_ENV_FILE for SessionStart",
+            "CLAUDE_PROJECT_DIR, CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID for every hook;"
+            " CLAUDE_ENV_FILE for SessionStart",
             docs(CLAUDE_DOCS, "persist-environment-variables"),
+            observed("2.1.332", "CLAUDECODE, CLAUDE_CODE_SESSION_ID"),
+        ),
+        fact(
+            "payload fields",
+            "prompt_id after cwd once the session has had a prompt; only SessionStart(compact)"
+            " names the model; PreCompact custom_instructions is null without instructions;"
+            " PostToolUse tool_response is the tool's result object (Bash: stdout, stderr,"
+            " interrupted, isImage, noOutputExpected), then duration_ms",
+            observed("2.1.332", "hooksim compare --real"),
         ),
         unverified(
             "SessionEnd reason",
@@ -560,7 +625,8 @@ class ClaudeCode(ClaudeStyleReading, Host):
         return spec.shared_timeout_s or SESSION_END_BUDGET_S
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
-        env = {"CLAUDE_PROJECT_DIR": info.cwd}
+        env = {"CLAUDE_PROJECT_DIR": info.cwd, "CLAUDECODE": "1",
+               "CLAUDE_CODE_SESSION_ID": info.session_id}  # fmt: skip
         if event == "SessionStart":
             env["CLAUDE_ENV_FILE"] = f"{info.transcript_path}.env"
         return env

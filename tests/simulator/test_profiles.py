@@ -152,10 +152,11 @@ def payloads(tool: str) -> dict[str, dict[str, Any]]:
 
 
 def test_claude_code_payloads() -> None:
-    """Common fields first; PreCompact carries trigger and instructions, Stop the last message."""
+    """Common fields first (the prompt's id once there is one, as a real 2.1.332 run sends it);
+    PreCompact carries trigger and instructions, Stop the last message."""
     p = payloads("claude-code")
     assert list(p["Stop"]) == [
-        "session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name",
+        "session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "hook_event_name",
         "stop_hook_active", "last_assistant_message", "background_tasks", "session_crons",
     ]  # fmt: skip
     assert p["PreCompact"]["trigger"] == "manual"

@@ -1,0 +1,186 @@
+"""The recorder a real-host run puts in front of every hook command.
+
+``hooksim run --real`` installs, in place of each configured hook command, ::
+
+    "<python>" -I -m hooksim.hook_recorder SPEC ID; exit $?
+
+``SPEC`` is a JSON file written by the run (the original commands by ``ID``, where to record,
+where the current turn is announced); ``ID`` names one hook, or ``probe.EVENT``: a hook that only
+records, installed for every event so that a firing with no matching hook is still seen.
+The trailing ``; exit $?`` keeps a shell from replacing itself with the recorder, so the
+recorder's parent is the shell the host started, and its command line says which one; a host
+that runs hooks without a shell passes the three words on as arguments, which are ignored.
+
+The recorder reads stdin whole, runs the original command as the host would have (the same
+shell and options, or ``shlex.split`` without one), passes stdin, stdout, stderr and the exit
+status through, and writes one JSON file per hook process: event, argv, the shell, stdin bytes,
+the environment it received, cwd, exit, stdout, stderr and wall-clock times. The record is
+written once at the start and again at the end, so a hook the host killed is still on file.
+Standard library only: it runs once per hook process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+PROBE = "probe"
+
+
+def _parent_cmdline() -> list[str]:
+    try:
+        raw = Path(f"/proc/{os.getppid()}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def _argv_for(command: str, parent: list[str]) -> tuple[list[str], list[str]]:
+    """How to run ``command`` as the host ran us: ``(argv, shell)``; shell ``[]``: no shell."""
+    if len(parent) >= 2 and "hooksim.hook_recorder" in parent[-1]:
+        shell = parent[:-1]
+        return [*shell, command], shell
+    return shlex.split(os.path.expanduser(command)), []
+
+
+def _announced(spec: dict[str, Any], event: str, stdin: bytes) -> dict[str, Any]:
+    """The turn this hook belongs to and its virtual instant, as the driver announced them.
+
+    A host that compacts on its own does so inside the turn after the compaction step, before
+    that turn's model request: its compaction events belong to the step (``compaction``).
+    """
+    try:
+        loaded = json.loads(Path(spec["turn_file"]).read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError):
+        return {}
+    if not isinstance(loaded, dict):
+        return {}
+    compaction = loaded.get("compaction")
+    if isinstance(compaction, dict) and _is_compaction(spec, event, stdin):
+        return compaction
+    return loaded
+
+
+def _is_compaction(spec: dict[str, Any], event: str, stdin: bytes) -> bool:
+    if event in spec.get("compaction_events", ()):
+        return True
+    if event != spec.get("session_start_event"):
+        return False
+    try:
+        payload = json.loads(stdin)
+    except ValueError:
+        return False
+    return isinstance(payload, dict) and payload.get("source") == "compact"
+
+
+def _write(path: Path, record: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    started = time.time()
+    stdin = sys.stdin.buffer.read()
+    spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    hook_id = args[1]
+    probe = hook_id.startswith(PROBE + ".")
+    hook = spec["hooks"].get(hook_id, {})
+    event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
+    parent = _parent_cmdline()
+    received = dict(os.environ)
+    announced = _announced(spec, event, stdin)
+    record: dict[str, Any] = {
+        "id": PROBE if probe else hook_id,
+        "event": event,
+        "command": hook.get("command"),
+        "argv": args,
+        "parent": parent,
+        "stdin": stdin.decode("utf-8", "replace"),
+        "env": received,
+        "cwd": os.getcwd(),
+        "start": started,
+        "end": None,
+        "exit": None,
+        "stdout": "",
+        "stderr": "",
+        "turn": int(received.get("HOOKSIM_TURN") or announced.get("turn", 0)),
+        "virtual_ms": announced.get("now_ms")
+        if "HOOKSIM_NOW" not in received
+        else int(float(received["HOOKSIM_NOW"]) * 1000),
+        "pid": os.getpid(),
+    }
+    out_dir = Path(spec["record_dir"])
+    path = out_dir / f"{time.time_ns()}-{os.getpid()}.json"
+    _write(path, record)
+    if probe or not isinstance(hook.get("command"), str):
+        record.update(end=time.time(), exit=0)
+        _write(path, record)
+        return 0
+
+    env = dict(received)
+    # What a hooksim run gives every hook (the mock bridge, the virtual clock), unless the
+    # host already passed it on; the record keeps the environment as the host gave it.
+    for key, value in spec.get("env", {}).items():
+        env.setdefault(key, value)
+    if "HOOKSIM_TURN" not in received and announced:
+        env["HOOKSIM_TURN"] = str(record["turn"])
+        env["HOOKSIM_NOW"] = f"{announced.get('now_ms', 0) / 1000:.3f}"
+    env["HOOKSIM_EVENT"] = record["event"]
+    command, shell = _argv_for(hook["command"], parent)
+    record["shell"] = shell
+    try:
+        proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+    except OSError as e:
+        record.update(end=time.time(), exit=127, stderr=f"hook_recorder: cannot start: {e}")
+        _write(path, record)
+        print(record["stderr"], file=sys.stderr)
+        return 127
+
+    def forward(signum: int, _frame: object) -> None:
+        """The host stops the hook: stop the real one, and say so in the record."""
+        proc.send_signal(signum)
+        record.update(end=time.time(), killed=signal.Signals(signum).name)
+        _write(path, record)
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    out, err = proc.communicate(stdin)
+    record.update(
+        end=time.time(),
+        exit=proc.returncode,
+        stdout=out.decode("utf-8", "replace"),
+        stderr=err.decode("utf-8", "replace"),
+    )
+    _write(path, record)
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(err)
+    sys.stderr.flush()
+    return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+
+
+def read_records(directory: Path) -> list[dict[str, Any]]:
+    """Every record in a run's record directory, in the order the hooks started."""
+    records = []
+    for path in directory.glob("*.json"):
+        try:
+            records.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    return sorted(records, key=lambda r: (r["start"], r["pid"]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

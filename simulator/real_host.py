@@ -1,0 +1,728 @@
+"""Run a scenario on a real agent CLI, offline, and record it as hooksim records its replays.
+
+``run_real(scenario, "claude-code", binary)`` starts a fake model server for the host's API on
+127.0.0.1 (``model_server``), installs the scenario's hooks into a temporary HOME in the host's
+own config format with the recorder (``hook_recorder``) in front of each command and a probe
+hook on every event, drives the host turn by turn without a terminal, and builds a
+``RunResult`` from what happened: one ``HookRun`` per recorded hook process, one ``Firing`` per
+probe record, the mock bridge's ledger. The same ``expect:`` block then judges it.
+
+What a real host cannot be asked to do is said in the run's notes, never silently changed:
+virtual time does not reach the host (``after:`` gaps are skipped; the hooks still read the
+scenario's clock, which the recorder hands them), raw events cannot be fired, an interrupted
+turn runs to its end. What the host made of a hook's output is observed, not assumed: context
+is what reached the fake model, and a firing blocked (or continued) by its hooks is read from
+what the host did next.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import shlex
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .hook_process import CHILD_DIR, MOCK_BRIDGE
+from .hook_recorder import PROBE, read_records
+from .hosts import Firing, HookRun, Host, get_host
+from .model_server import ModelScript, ModelServer, Reply, ToolUse
+from .runner import RunResult
+from .scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
+
+# Expectations a real run can judge, and those it cannot (they are hooksim's own words).
+NOT_JUDGED = {"effects": "the host's effects are hooksim's description of its own replay"}
+# Reported in place of the usage a host would compact at (Claude Code's window is 1M tokens).
+FULL_CONTEXT_TOKENS = 995_000
+TURN_TIMEOUT_S = 120.0
+# Plumbing every hook gets, as in a hooksim run; the recorder adds it if a host drops it.
+_PLUMBING = ("WAGGLE_MIND_CMD", "HOOKSIM_", "PYTHONPATH", "TZ", "LD_PRELOAD", "FAKETIME")
+_NOT_INHERITED = ("WAGGLE_", "HERMES_", "HOOKSIM_", "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_",
+                  "GEMINI_", "GOOGLE_")  # fmt: skip
+
+
+class RealHostError(Exception):
+    """The real host could not run the scenario; ``str()`` says why in one line."""
+
+
+@dataclass
+class RealRun:
+    """One scenario run on a real host: the result ``expect`` judges, and the raw record."""
+
+    result: RunResult
+    records: list[dict[str, Any]]
+    requests: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    version: str = ""
+    seconds: float = 0.0
+    launch_env: dict[str, str] = field(default_factory=dict)
+    host_output: list[dict[str, Any]] = field(default_factory=list)
+
+
+def recorder_command(spec: Path, hook_id: str) -> str:
+    """The command installed in place of a hook (see ``hook_recorder``)."""
+    return shlex.join([sys.executable, "-I", "-m", "hooksim.hook_recorder", str(spec), hook_id]) + (
+        "; exit $?"
+    )
+
+
+def wrap_matcher_groups(
+    block: Any, spec: Path, probe_events: list[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """A ``{Event: [{matcher, hooks: [...]}]}`` block with the recorder in front of every command
+    and a probe group on each of ``probe_events``; also the original hooks by id."""
+    wrapped: dict[str, Any] = copy.deepcopy(block) if isinstance(block, dict) else {}
+    hooks: dict[str, dict[str, Any]] = {}
+    for event, groups in wrapped.items():
+        for g, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and isinstance(handler.get("command"), str):
+                    hook_id = f"{event}.{g}.{h}"
+                    hooks[hook_id] = {"event": event, "command": handler["command"]}
+                    handler["command"] = recorder_command(spec, hook_id)
+    for event in probe_events:
+        wrapped.setdefault(event, []).append(
+            {"hooks": [{"type": "command", "command": recorder_command(spec, f"{PROBE}.{event}")}]}
+        )
+    return wrapped, hooks
+
+
+def probe_events(host: Host, block: Any) -> list[str]:
+    """Events to watch: the host's lifecycle events, its stop-failure event, and any the
+    scenario's hooks name."""
+    events = [e for e in host.events.values() if e]
+    events += [e for e in getattr(host, "probe_extra", ()) if e not in events]
+    if isinstance(block, dict):
+        events += [e for e in block if isinstance(e, str) and e not in events]
+    return events
+
+
+def all_strings(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value (what a request body says, wherever it says it)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from all_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from all_strings(item)
+
+
+def hook_texts(record: dict[str, Any]) -> list[str]:
+    """What a hook offered the host to pass on: its JSON's context, reason and message, its
+    plain stdout, and stderr after exit 2."""
+    texts: list[str] = []
+    stdout = str(record.get("stdout") or "").strip()
+    try:
+        output = json.loads(stdout) if stdout.startswith("{") else None
+    except ValueError:
+        output = None
+    if isinstance(output, dict):
+        specific = output.get("hookSpecificOutput")
+        if isinstance(specific, dict):
+            texts += [str(specific.get(k) or "") for k in ("additionalContext",
+                      "permissionDecisionReason")]  # fmt: skip
+        texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message")]
+    elif stdout:
+        texts.append(stdout)
+    if record.get("exit") == 2:
+        texts.append(str(record.get("stderr") or "").strip())
+    return [t for t in texts if t.strip()]
+
+
+def temporary_frames(frames: Path) -> int:
+    """Temporary frames in the mock bridge's model of the mind."""
+    if not frames.exists():
+        return 0
+    db = sqlite3.connect(frames, timeout=30)
+    try:
+        row = db.execute("SELECT count(*) FROM frames WHERE temporary = 1").fetchone()
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+    return int(row[0])
+
+
+class Driver:
+    """One real host: where its config goes, how it starts, how a step reaches it."""
+
+    name: ClassVar[str]
+    dialect: ClassVar[str]
+    binary: ClassVar[str]  # the executable's name on PATH
+    package: ClassVar[str]  # where it comes from, for messages
+
+    def __init__(self, run: RealSession) -> None:
+        self.run = run
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        """Write the wrapped hooks into the host's config under the temporary HOME; notes."""
+        raise NotImplementedError
+
+    def env(self, url: str) -> dict[str, str]:
+        """Variables that point the host at the fake server and keep it offline."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Launch (or prepare) the host before the first step."""
+
+    def send(self, text: str) -> None:
+        """One user message (or slash command); returns when the host is idle again."""
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """The user quits."""
+
+    def new_session(self) -> None:
+        """``/new``: by default the host's own ``/clear``."""
+        self.send("/clear")
+
+    def close(self) -> None:
+        """Whatever happened, nothing of the host keeps running."""
+
+    def wire_call(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The tool call the model makes for a scenario's call, which names the tool as the
+        hooks see it (the same by default)."""
+        return name, args
+
+    def version(self) -> str:
+        rc, out = self.run.command([self.run.binary, "--version"], timeout=60)
+        return out.strip().splitlines()[0] if rc == 0 and out.strip() else "unknown"
+
+
+class ClaudeCodeDriver(Driver):
+    """Claude Code: one ``claude -p`` process for the session, a turn per stdin line."""
+
+    name = "claude-code"
+    dialect = "anthropic"
+    binary = "claude"
+    package = "@anthropic-ai/claude-code"
+
+    def __init__(self, run: RealSession) -> None:
+        super().__init__(run)
+        self.proc: subprocess.Popen[str] | None = None
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        settings = self.run.home / ".claude" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"hooks": wrapped}, indent=2), encoding="utf-8")
+        return []
+
+    def env(self, url: str) -> dict[str, str]:
+        return {
+            "ANTHROPIC_BASE_URL": url,
+            "ANTHROPIC_API_KEY": "sk-hooksim-offline",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",  # a scripted error status is final, not retried
+        }
+
+    def start(self) -> None:
+        tools = sorted({c.name for t in self.run.scenario.steps if isinstance(t, Turn)
+                        for c in t.tools}) or ["Bash"]  # fmt: skip
+        argv = [self.run.binary, "-p", "--input-format", "stream-json", "--output-format",
+                "stream-json", "--verbose", "--allowedTools", ",".join(tools)]  # fmt: skip
+        model = self.run.scenario.session.get("model")
+        if model:
+            argv += ["--model", model]
+        # Claude Code refuses to skip permissions as root; --allowedTools lets the scripted
+        # tools run without a prompt instead.
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.run.stderr_file,
+            env=self.run.launch_env,
+            cwd=self.run.project,
+            text=True,
+            encoding="utf-8",
+            start_new_session=True,
+        )
+
+    def send(self, text: str) -> None:
+        assert self.proc is not None
+        assert self.proc.stdin is not None
+        line = {"type": "user", "message": {"role": "user", "content": text}}
+        try:
+            self.proc.stdin.write(json.dumps(line) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise RealHostError(f"{self.name} exited early: {self.run.stderr_tail()}") from None
+        self.run.read_until(self.proc, lambda msg: msg.get("type") == "result")
+
+    def finish(self) -> None:
+        if self.proc is None:
+            return
+        assert self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
+        self.run.read_until(self.proc, lambda msg: False)
+        self.run.wait(self.proc)
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
+class CodexDriver(Driver):
+    """Codex CLI: ``codex exec`` for the first turn, ``codex exec resume --last`` for the rest.
+
+    Its hooks run only when trusted: ``--dangerously-bypass-hook-trust`` trusts them for each
+    run (said in the run's notes). A model provider in ``config.toml`` points it at the fake
+    Responses API; a small ``model_auto_compact_token_limit`` lets the fake model's reported
+    usage force an automatic compaction.
+    """
+
+    name = "codex"
+    dialect = "responses"
+    binary = "codex"
+    package = "@openai/codex"
+
+    def __init__(self, run: RealSession) -> None:
+        super().__init__(run)
+        self.codex_home = run.home / ".codex"
+        self.started = False
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        self.codex_home.mkdir(parents=True, exist_ok=True)
+        (self.codex_home / "hooks.json").write_text(
+            json.dumps({"hooks": wrapped}, indent=2), encoding="utf-8"
+        )
+        return [
+            "Codex runs hooks only once trusted: each exec passes --dangerously-bypass-hook-trust"
+        ]
+
+    def env(self, url: str) -> dict[str, str]:
+        model = self.run.scenario.session.get("model", "model-1")
+        (self.codex_home / "config.toml").parent.mkdir(parents=True, exist_ok=True)
+        (self.codex_home / "config.toml").write_text(
+            f"model = {json.dumps(model)}\n"
+            'model_provider = "hooksim"\n'
+            f"model_auto_compact_token_limit = {FULL_CONTEXT_TOKENS // 2}\n"
+            "[model_providers.hooksim]\n"
+            'name = "hooksim"\n'
+            f"base_url = {json.dumps(url + '/v1')}\n"
+            'wire_api = "responses"\n'
+            'env_key = "HOOKSIM_MODEL_KEY"\n'
+            "[features]\n"
+            "hooks = true\n",
+            encoding="utf-8",
+        )
+        return {"CODEX_HOME": str(self.codex_home), "HOOKSIM_MODEL_KEY": "sk-hooksim-offline"}
+
+    def send(self, text: str) -> None:
+        argv = [self.run.binary, "exec"]
+        if self.started:
+            argv += ["resume", "--last"]
+        argv += ["--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                 "--dangerously-bypass-approvals-and-sandbox", text]  # fmt: skip
+        self.started = True
+        self.run.exec_turn(argv)
+
+    def new_session(self) -> None:
+        """``/new``: the next exec starts a session of its own."""
+        self.started = False
+
+    def wire_call(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Codex's hooks see its shell tool, ``exec_command {cmd}``, as ``Bash {command}``."""
+        if name == "Bash" and "command" in args:
+            rest = {k: v for k, v in args.items() if k not in ("command", "description")}
+            return "exec_command", {"cmd": args["command"], **rest}
+        return name, args
+
+
+DRIVERS: dict[str, type[Driver]] = {d.name: d for d in (ClaudeCodeDriver, CodexDriver)}
+
+
+def find_binary(host: str, path: str | None) -> str:
+    """The host's executable: ``path`` if given, else its name on PATH."""
+    driver = DRIVERS.get(host)
+    if driver is None:
+        raise RealHostError(
+            f"--real {host}: hooksim drives {', '.join(DRIVERS)} as real hosts, not {host}"
+        )
+    found = path or shutil.which(driver.binary)
+    if not found:
+        raise RealHostError(
+            f"--real {host}: no {driver.binary!r} on PATH; install {driver.package} or give"
+            f" its path as --real {host}=PATH"
+        )
+    if not os.access(found, os.X_OK):
+        raise RealHostError(f"--real {host}: {found} is not an executable file")
+    return found
+
+
+class RealSession:
+    """The mutable state of one real run (work directory, server, recordings)."""
+
+    def __init__(self, scenario: Scenario, host: Host, binary: str, workdir: Path) -> None:
+        self.scenario = scenario
+        self.host = host
+        self.binary = binary
+        self.workdir = workdir
+        self.home = workdir / "home"
+        self.project = workdir / "project"
+        self.records_dir = workdir / "records"
+        self.ledger = workdir / "bridge-ledger.jsonl"
+        self.frames = workdir / "frames.sqlite"
+        self.turn_file = workdir / "turn.json"
+        self.spec = workdir / "recorder.json"
+        self.tmp = workdir / "tmp"
+        for d in (self.home, self.project, self.records_dir, self.tmp):
+            d.mkdir(parents=True, exist_ok=True)
+        self.ledger.touch()
+        self.stderr_path = workdir / "host-stderr.txt"
+        self.stderr_file = self.stderr_path.open("w", encoding="utf-8")
+        self.script = ModelScript()
+        self.driver = DRIVERS[host.name](self)
+        self.notes: list[str] = []
+        self.output: list[dict[str, Any]] = []
+        self.now_ms = int(scenario.start.timestamp() * 1000)
+        self.turn = 0
+        self.launch_env: dict[str, str] = {}
+        # turn -> the auto compaction step it hosts, and that step's virtual instant
+        self.compaction_turn: dict[int, dict[str, int]] = {}
+
+    # --- process helpers ------------------------------------------------------------------
+    def command(self, argv: list[str], timeout: float) -> tuple[int, str]:
+        try:
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=self.launch_env or None,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return 1, str(e)
+        return done.returncode, done.stdout
+
+    def stderr_tail(self) -> str:
+        self.stderr_file.flush()
+        text = self.stderr_path.read_text(encoding="utf-8", errors="replace").strip()
+        return text.splitlines()[-1][:300] if text else "(no stderr)"
+
+    def read_until(self, proc: subprocess.Popen[str], done: Any) -> None:
+        """Read the host's JSON lines until ``done(message)``, keeping them with their turn."""
+        assert proc.stdout is not None
+        deadline = time.monotonic() + TURN_TIMEOUT_S
+        for line in proc.stdout:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict):
+                self.output.append({"turn": self.turn, **message})
+                if done(message):
+                    return
+            if time.monotonic() > deadline:
+                raise RealHostError(f"{self.host.name}: no end of turn {self.turn} within"
+                                    f" {TURN_TIMEOUT_S:g}s")  # fmt: skip
+
+    def exec_turn(self, argv: list[str]) -> None:
+        """One host process for one turn: run it to its end, keep its JSON lines."""
+        try:
+            done = subprocess.run(
+                argv,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                env=self.launch_env,
+                cwd=self.project,
+                timeout=TURN_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise RealHostError(f"{self.host.name}: turn {self.turn} did not end within"
+                                f" {TURN_TIMEOUT_S:g}s") from None  # fmt: skip
+        except OSError as e:
+            raise RealHostError(f"{self.host.name}: cannot start {argv[0]} ({e})") from None
+        self.stderr_file.write(done.stderr)
+        for line in done.stdout.splitlines():
+            with contextlib.suppress(ValueError):
+                message = json.loads(line)
+                if isinstance(message, dict):
+                    self.output.append({"turn": self.turn, **message})
+
+    def wait(self, proc: subprocess.Popen[str]) -> None:
+        try:
+            proc.wait(timeout=TURN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            self.notes.append(f"{self.host.name} did not exit; killed")
+
+    # --- the run ---------------------------------------------------------------------------
+    def environment(self, url: str) -> dict[str, str]:
+        sc = self.scenario
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
+        env.update(
+            HOME=str(self.home),
+            TMPDIR=str(self.tmp),  # the host's own scratch files stay in the work directory
+            WAGGLE_MIND_CMD=shlex.join([sys.executable, *MOCK_BRIDGE]),
+            HOOKSIM_LEDGER=str(self.ledger),
+            HOOKSIM_BRIDGE_PLAN=json.dumps(sc.bridge),
+            HOOKSIM_FRAMES=str(self.frames),
+            HOOKSIM_TEMPORARY_TTL_MS=str(int(sc.temporary_ttl_s * 1000)),
+            HOOKSIM_SCENARIO_DIR=str(sc.path.resolve().parent),
+            HOOKSIM_PYTHON=sys.executable,
+            SHELL="/bin/sh",  # as hooksim gives every hook (the scenario's env may name another)
+            PYTHONPATH=os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")])),
+        )
+        env.update(sc.env)
+        env.update(self.driver.env(url))
+        return env
+
+    def announce(self, turn: int) -> None:
+        """Tell the recorder which turn (and virtual instant) the hooks now starting belong to."""
+        self.turn = turn
+        announced: dict[str, Any] = {"turn": turn, "now_ms": self.now_ms}
+        if turn in self.compaction_turn:
+            announced["compaction"] = self.compaction_turn[turn]
+        self.turn_file.write_text(json.dumps(announced))
+
+    def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
+        """What the model answers in this turn: each tool call, then the final text."""
+        calls = [
+            Reply(tool_calls=(ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(n)),))
+            for n, c in enumerate(turn.tools, 1)
+        ]
+        tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
+        if turn.error is not None:
+            if turn.error.status is None:
+                self.note_once(f"a failed call without a status ({turn.error.cause}) is answered"
+                               " with status 500 on a real host")  # fmt: skip
+            return [*calls, Reply(status=turn.error.status or 500)]
+        return [*calls, Reply(turn.assistant or "", input_tokens=tokens)]
+
+    def call_id(self, n: int) -> str:
+        return f"toolu_{n:02d}" if self.host.name == "claude-code" else f"call_{n}"
+
+    def run(self) -> RealRun:
+        sc = self.scenario
+        started = time.monotonic()
+        block = sc.hooks
+        events = probe_events(self.host, block)
+        wrapped, hooks = wrap_matcher_groups(block, self.spec, events)
+        with ModelServer(
+            self.driver.dialect, self.script, self.workdir / "requests.jsonl"
+        ) as server:
+            self.launch_env = self.environment(server.url)
+            plumbing = {k: v for k, v in self.launch_env.items() if k.startswith(_PLUMBING)}
+            self.spec.write_text(json.dumps({
+                "hooks": hooks, "record_dir": str(self.records_dir),
+                "turn_file": str(self.turn_file), "env": plumbing,
+                "compaction_events": [e for e in (self.host.events["pre_compact"],
+                                                  self.host.events["post_compact"]) if e],
+                "session_start_event": self.host.events["session_start"],
+            }))  # fmt: skip
+            self.notes += self.driver.install(wrapped)
+            version = self.driver.version()
+            self.announce(0)
+            self.driver.start()
+            turn_ms: dict[int, int] = {}
+            frames: dict[int, int] = {}
+            numbered = sc.numbered_steps
+            try:
+                for i, (number, step) in enumerate(numbered):
+                    following = numbered[i + 1][1] if i + 1 < len(numbered) else None
+                    self.now_ms += int(step.after_s * 1000)
+                    if step.after_s:
+                        self.note_once(
+                            "after: gaps are not waited for on a real host; the hooks read the"
+                            " scenario's virtual clock (the recorder hands it to them)"
+                        )
+                    if number:
+                        turn_ms[number] = self.now_ms
+                    self.step(number, step, following)
+                    if number:
+                        frames[number] = temporary_frames(self.frames)
+                self.announce(self.turn)
+                self.driver.finish()
+            finally:
+                self.driver.close()
+                self.stderr_file.close()
+            requests = server.requests()
+        records = read_records(self.records_dir)
+        result = build_result(sc, self.host, records, requests, self.ledger)
+        result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
+        return RealRun(result, records, requests, self.notes, version,
+                       time.monotonic() - started, self.launch_env, self.output)  # fmt: skip
+
+    def note_once(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def step(self, number: int, step: Step, following: Step | None) -> None:
+        if isinstance(step, Turn):
+            self.announce(number)
+            compacts_next = isinstance(following, Compact) and following.trigger == "auto"
+            self.script.set_turn(number, self.replies(step, compacts_next))
+            if step.interrupted:
+                self.note_once(
+                    f"turn {number}: a real host is not interrupted; the turn runs to its end"
+                )
+            self.driver.send(step.user)
+        elif isinstance(step, Compact):
+            self.compact(number, step)
+        elif isinstance(step, NewSession):
+            self.announce(0)  # as in hooksim, /new is not a turn
+            self.driver.new_session()
+        elif isinstance(step, RawEvent):
+            self.note_once(f"turn {number}: a raw event cannot be fired on a real host; skipped")
+
+    def compact(self, number: int, step: Compact) -> None:
+        """``/compact`` (manual); auto: the previous reply reported a full context window, so
+        the host compacts before its next model request, and those events count here."""
+        index = next(i for i, (n, _) in enumerate(self.scenario.numbered_steps) if n == number)
+        previous = self.scenario.numbered_steps[index - 1][1] if index else None
+        later = [n for n, s in self.scenario.numbered_steps[index + 1 :] if isinstance(s, Turn)]
+        if step.trigger == "auto" and isinstance(previous, Turn) and later:
+            self.compaction_turn[later[0]] = {"turn": number, "now_ms": self.now_ms}
+            self.note_once(
+                f"turn {number}: auto compaction is forced by the usage the fake model reports;"
+                f" {self.host.title} compacts inside turn {later[0]}, before its model request,"
+                " and those events are counted at this step"
+            )
+            return
+        if step.trigger == "auto":
+            self.note_once(f"turn {number}: no turn before and after to force an auto compaction;"
+                           " sent /compact (manual) instead")  # fmt: skip
+        self.announce(number)
+        self.script.set_turn(number, [])
+        self.driver.send(f"/compact {step.instructions}".strip())
+
+
+def build_result(
+    scenario: Scenario, host: Host, records: list[dict[str, Any]],
+    requests: list[dict[str, Any]], ledger: Path,
+) -> RunResult:  # fmt: skip
+    """A ``RunResult`` from a real run's records: firings from the probes, runs from the hooks,
+    context from what reached the model, blocks from what the host did next."""
+    result = RunResult(scenario, host_title=f"{host.title} (real)")
+    firings: list[tuple[Firing, dict[str, Any]]] = []
+    for record in records:
+        if record["id"] == PROBE:
+            payload = payload_of(record)
+            match = next((str(payload[k]) for k in ("source", "trigger", "tool_name", "reason")
+                          if k in payload), None)  # fmt: skip
+            firing = Firing(record["turn"], record["event"], _virtual(record), match)
+            firings.append((firing, record))
+    for record in records:
+        if record["id"] == PROBE:
+            continue
+        run = HookRun(
+            record["turn"], record["event"], str(record.get("command")), _virtual(record),
+            record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
+            (record.get("end") or time.time()) - record["start"],
+            timed_out=record.get("end") is None or "killed" in record,
+        )  # fmt: skip
+        result.runs.append(run)
+        same = [(f, p) for f, p in firings if p["event"] == record["event"]
+                and p["stdin"] == record["stdin"]]  # fmt: skip
+        if same:
+            firing = min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
+            firing.runs.append(run)
+            reached = _reached_model(record, requests)
+            run.context = "\n".join(reached) or None
+            firing.context += reached
+    ordered = [f for f, _ in firings]
+    for i, (firing, probe) in enumerate(firings):
+        firing.blocked = _continued(
+            host, firing, probe, ordered[i + 1 :], requests, firings[i + 1 :]
+        )
+    result.firings = ordered
+    result.calls = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
+    return result
+
+
+def payload_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The JSON object a recorded hook got on stdin ({} when it was not one)."""
+    try:
+        payload = json.loads(record["stdin"])
+    except ValueError:
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def _virtual(record: dict[str, Any]) -> int:
+    value = record.get("virtual_ms")
+    return int(value) if isinstance(value, (int, float)) else int(record["start"] * 1000)
+
+
+def _reached_model(record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
+    """The hook's texts that appear in a model request sent after the hook started."""
+    later = [r for r in requests if r.get("at", 0) >= record["start"] and r.get("body")]
+    sent = ["\n".join(all_strings(r["body"])) for r in later]
+    return [text for text in hook_texts(record) if any(text in body for body in sent)]
+
+
+def _continued(  # noqa: PLR0917
+    host: Host, firing: Firing, probe: dict[str, Any], after: list[Firing],
+    requests: list[dict[str, Any]], later: list[tuple[Firing, dict[str, Any]]],
+) -> bool:  # fmt: skip
+    """Whether the host did what a block (or a continue request) of this firing does."""
+    ev = host.events
+    same_turn = [f for f in after if f.turn == firing.turn]
+    end = next((p["start"] for f, p in later if f.turn != firing.turn), float("inf"))
+    model_after = [
+        r for r in requests if r.get("kind") == "main" and probe["start"] <= r.get("at", 0) < end
+    ]
+    if firing.event == ev["stop"]:
+        # Blocked or continued: the model was asked again in this turn.
+        return bool(model_after)
+    if firing.event == ev["prompt_submit"]:
+        return not model_after and not any(f.event == ev["stop"] for f in same_turn)
+    if firing.event == ev["pre_tool"]:
+        nxt = next((f for f in same_turn if f.event in (ev["pre_tool"], ev["post_tool"])), None)
+        return nxt is None or nxt.event != ev["post_tool"]
+    if firing.event == ev["pre_compact"]:
+        summary = [
+            r for r in requests if r.get("kind") == "summary" and r.get("at", 0) >= probe["start"]
+        ]
+        return not summary and not any(f.event == ev["post_compact"] for f in same_turn)
+    return False
+
+
+def run_real(
+    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False
+) -> RealRun:
+    """Run one scenario on the real ``tool`` (its binary at ``binary``, else on PATH)."""
+    path = find_binary(tool, binary)
+    host = get_host(tool)
+    scenario = scenario.on(tool)
+    if scenario.version is not None:
+        host = host.at_version(scenario.version)
+    if scenario.hooks is None:
+        raise RealHostError(f"{scenario.path}: no hooks for {tool}: add hosts.{tool}.hooks")
+    workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
+    try:
+        return RealSession(replace(scenario), host, path, workdir).run()
+    finally:
+        if not keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,40 @@
+"""Conformance with the real binaries: each shipped cross-host scenario and probe, run on the
+real host offline and replayed by hooksim, differs only where the profile tolerates it.
+
+Runs in ``tox -e conformance-claude-code`` (which installs the pinned release into the tox
+environment and names it in ``REAL_CLAUDE_CODE``); skipped elsewhere, and skipped with the
+reason when the package could not be installed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hooksim.commands.real import check
+from hooksim.real_compare import compare_real, differences_text
+from hooksim.scenario import load_scenario
+
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
+# Read at import: the suite's autouse fixture scrubs the environment of each test.
+BINARIES = {"claude-code": os.environ.get("REAL_CLAUDE_CODE")}
+FILES = {
+    "claude-code": ["across/memory-session.yaml", *sorted(
+        str(p.relative_to(SCENARIOS)) for p in (SCENARIOS / "probes").glob("claude-code-*.yaml"))],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("tool", "name"), [(tool, name) for tool, names in FILES.items() for name in names]
+)
+def test_real_host_matches_hooksim(tool: str, name: str) -> None:
+    """The real run passes the scenario's expectations and shows no untolerated difference."""
+    binary = BINARIES[tool]
+    if not binary:
+        pytest.skip(f"no real {tool} (tox -e conformance-{tool} installs it)")
+    if not Path(binary).exists():
+        pytest.skip(f"{tool} could not be installed from the registry: {binary} is missing")
+    comparison = compare_real(load_scenario(SCENARIOS / name), tool, binary)
+    assert check(comparison.real) == []
+    assert comparison.failing == [], differences_text(comparison.diffs)

@@ -1,0 +1,29 @@
+"""``--real`` on the command line: a missing or unknown host is one clear line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+
+SCENARIO = Path(__file__).parents[2] / "scenarios" / "across" / "memory-session.yaml"
+
+
+def test_run_real_names_a_missing_binary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path that is not there fails the scenario with the reason, not a traceback."""
+    code = main(["run", str(SCENARIO), "--real", f"claude-code={tmp_path / 'claude'}"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"--real claude-code: {tmp_path / 'claude'} is not an executable file" in out
+    assert out.rstrip().endswith("0 passed, 1 failed")
+
+
+def test_compare_real_needs_a_tool_and_a_driven_host(capsys: pytest.CaptureFixture[str]) -> None:
+    """--real without --tool, or for a host hooksim cannot drive, exits 2 saying why."""
+    assert main(["compare", str(SCENARIO), "--real"]) == 2
+    assert "compare --real needs --tool HOST" in capsys.readouterr().err
+    assert main(["compare", str(SCENARIO), "--real", "--tool", "cursor"]) == 2
+    assert "hooksim drives" in capsys.readouterr().err
