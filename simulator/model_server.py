@@ -225,6 +225,7 @@ class Gemini(Dialect):
 
     name = "gemini"
     conversation_key = "contents"
+    summary_markers = ("state_snapshot",)
 
     def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
         return "GenerateContent" in path and bool(body.get("tools"))
@@ -307,6 +308,9 @@ class ModelServer:
             return "summary", Reply(SUMMARY)
         if self.dialect.is_main_loop(path, body):
             return "main", self.script.next_reply()
+        config = body.get("generationConfig")
+        if isinstance(config, dict) and config.get("responseMimeType") == "application/json":
+            return "side", Reply("{}")  # a side request that asks for JSON gets valid JSON
         return "side", Reply(SIDE_TEXT)
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

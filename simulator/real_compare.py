@@ -27,7 +27,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -286,9 +286,8 @@ def replay_recorded(
     spec = workdir / "recorder.json"
     wrapped, hooks = wrap_matcher_groups(scenario.hooks, spec, probe_events(host, scenario.hooks))
     spec.write_text(json.dumps({"hooks": hooks, "record_dir": str(records_dir)}))
-    config = workdir / "hooks.json"
-    config.write_text(json.dumps({"hooks": wrapped}))
-    result = run_scenario(scenario, host=host, hooks_config=config, workdir_root=workdir)
+    wrapped_scenario = replace(scenario, hooks=wrapped)
+    result = run_scenario(wrapped_scenario, host=host, workdir_root=workdir)
     result.runs = [r for r in result.runs if not _is_probe(r.command)]
     for firing in result.firings:
         firing.runs = [r for r in firing.runs if not _is_probe(r.command)]

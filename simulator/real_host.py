@@ -354,7 +354,60 @@ class CodexDriver(Driver):
         return name, args
 
 
-DRIVERS: dict[str, type[Driver]] = {d.name: d for d in (ClaudeCodeDriver, CodexDriver)}
+class GeminiCliDriver(Driver):
+    """Gemini CLI: ``gemini -p`` per turn, ``--resume latest`` after the first.
+
+    Headless mode needs the API-key login chosen in ``settings.json`` (else the base URL
+    selects a gateway login it rejects) and a trusted workspace (else it refuses to start and
+    project hooks do not run); ``--yolo`` lets the scripted tools run. A named model keeps the
+    CLI from asking a classifier model which one to use.
+    """
+
+    name = "gemini-cli"
+    dialect = "gemini"
+    binary = "gemini"
+    package = "@google/gemini-cli"
+
+    def __init__(self, run: RealSession) -> None:
+        super().__init__(run)
+        self.started = False
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        settings = self.run.home / ".gemini" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({
+            "hooks": wrapped,
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "telemetry": {"enabled": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        }, indent=2), encoding="utf-8")  # fmt: skip
+        return ["the workspace is trusted (GEMINI_CLI_TRUST_WORKSPACE=true): untrusted, headless"
+                " Gemini CLI does not start and project hooks do not run"]  # fmt: skip
+
+    def env(self, url: str) -> dict[str, str]:
+        return {
+            "GOOGLE_GEMINI_BASE_URL": url,
+            "GEMINI_API_KEY": "hooksim-offline",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        }
+
+    def send(self, text: str) -> None:
+        model = self.run.scenario.session.get("model", "gemini-2.5-pro")
+        argv = [self.run.binary, "-p", text, "--yolo", "-o", "json", "-m", model]
+        if self.started:
+            argv += ["--resume", "latest"]
+        self.started = True
+        self.run.exec_turn(argv)
+
+    def new_session(self) -> None:
+        """``/new``: the next run starts a session of its own."""
+        self.started = False
+
+
+DRIVERS: dict[str, type[Driver]] = {
+    d.name: d for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver)
+}
 
 
 def find_binary(host: str, path: str | None) -> str:
@@ -688,6 +741,8 @@ def _continued(  # noqa: PLR0917
 ) -> bool:  # fmt: skip
     """Whether the host did what a block (or a continue request) of this firing does."""
     ev = host.events
+    if firing.event not in host.blocking and firing.event != ev["stop"]:
+        return False  # nothing its hooks say can stop it
     same_turn = [f for f in after if f.turn == firing.turn]
     end = next((p["start"] for f, p in later if f.turn != firing.turn), float("inf"))
     model_after = [

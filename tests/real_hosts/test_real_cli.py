@@ -27,3 +27,10 @@ def test_compare_real_needs_a_tool_and_a_driven_host(capsys: pytest.CaptureFixtu
     assert "compare --real needs --tool HOST" in capsys.readouterr().err
     assert main(["compare", str(SCENARIO), "--real", "--tool", "cursor"]) == 2
     assert "hooksim drives" in capsys.readouterr().err
+
+
+def test_run_real_names_the_hosts_it_drives(capsys: pytest.CaptureFixture[str]) -> None:
+    """A host without a driver is refused with the list of those that have one."""
+    assert main(["run", str(SCENARIO), "--real", "cursor"]) == 1
+    out = capsys.readouterr().out
+    assert "hooksim drives claude-code, codex, gemini-cli as real hosts, not cursor" in out
