@@ -301,7 +301,7 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
         gap_s = back_s = 0
         if n:
             last_ms = gate_model.expected(_partial(model_of, steps)).last_compaction_ms
-            if space.clock_back is not None and _weighted(draw, ((False, 5), (True, 1))):
+            if space.clock_back is not None and _weighted(draw, ((False, 3), (True, 1))):
                 back_s = _clock_back_s(draw, space, now_ms, last_ms, window_ms)
             elif space.gaps is not None:
                 gap_s = _gap_s(draw, space, now_ms, last_ms, window_ms)
