@@ -22,13 +22,26 @@ def _succeeded(call: dict[str, Any]) -> bool:
     return outcome in ("ok", "empty") or outcome.startswith("slow ")
 
 
-def _exit_codes(result: RunResult, want: int) -> list[str]:
-    bad = [r for r in result.runs if r.exit_code != want]
-    return [
-        f"exit code of {r.event} at turn {r.turn}: expected {want}, got "
-        + (r.spawn_error or ("killed on timeout" if r.timed_out else str(r.exit_code)))
-        for r in bad
-    ]
+def _allowed_codes(want: int | list[int] | dict[str, int | list[int]], event: str) -> list[int]:
+    """The exit codes ``exit_codes`` allows for a hook of ``event``."""
+    if isinstance(want, dict):
+        chosen = want.get(event, want.get("*", 0))
+        return [chosen] if isinstance(chosen, int) else list(chosen)
+    return [want] if isinstance(want, int) else list(want)
+
+
+def _exit_codes(result: RunResult, want: int | list[int] | dict[str, int | list[int]]) -> list[str]:
+    failures = []
+    for r in result.runs:
+        allowed = _allowed_codes(want, r.event)
+        if r.exit_code in allowed:
+            continue
+        shown = allowed[0] if len(allowed) == 1 else f"one of {allowed}"
+        failures.append(
+            f"exit code of {r.event} at turn {r.turn}: expected {shown}, got "
+            + (r.spawn_error or ("killed on timeout" if r.timed_out else str(r.exit_code)))
+        )
+    return failures
 
 
 def _stdout(result: RunResult, want: str) -> list[str]:

@@ -14,6 +14,7 @@ validate against it.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -207,12 +208,15 @@ class Scenario:
     clock_tick: bool = True  # False: every hook reads exactly its firing's instant
     invariants: dict[str, Any] = field(default_factory=dict)  # hold for every session
     explore: dict[str, Any] = field(default_factory=dict)  # the space hooksim explore draws from
+    runs_on: tuple[str, ...] = ()  # the hosts the file names (its tool and hosts:); () = tool
     sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
         if only:
             return [only]
+        if self.runs_on:
+            return list(self.runs_on)
         return [self.tool, *(name for name in self.hosts if name != self.tool)]
 
     def on(self, tool: str) -> Scenario:
@@ -267,15 +271,51 @@ _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
 _UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
+MAX_DURATION_S = 366 * 86400  # a year of virtual time: more is a typo, and beyond a clock
+DURATION_FORMS = "seconds as a number, or e.g. 90s, 1m, 1h30m, 250ms, 2d; from 0 up to 366d"
+
+
 def parse_duration(value: float | str) -> float:
-    """Seconds from a number of seconds or a string such as ``90s``, ``1h30m``, ``250ms``."""
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = value.strip()
-    parts = _DURATION_PART.findall(text)
-    if not parts or _DURATION_PART.sub("", text).strip():
-        raise ValueError(f"not a duration: {value!r} (use e.g. 90s, 1m, 1h30m)")
-    return sum(float(n) * _UNIT_S[unit] for n, unit in parts)
+    """Seconds from a number of seconds or a string such as ``90s``, ``1h30m``, ``250ms``.
+
+    ValueError names the value and the forms allowed; negative, infinite and longer than
+    ``MAX_DURATION_S`` are refused.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        parts = _DURATION_PART.findall(text)
+        if not parts or _DURATION_PART.sub("", text).strip():
+            raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
+        seconds = sum(float(n) * _UNIT_S[unit] for n, unit in parts)
+    else:
+        raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
+    if not 0 <= seconds <= MAX_DURATION_S:  # also false for NaN
+        raise ValueError(f"{value!r} is out of range: use {DURATION_FORMS}")
+    return seconds
+
+
+_DURATION_KEYS = ("after", "temporary_ttl", "window", "max_duration", "duration")
+
+
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
+def _branch_errors(error: Any) -> list[Any] | None:
+    """For a oneOf over object shapes: the errors of the shape whose required keys the value
+    has (the one the author meant), or None when no shape fits."""
+    branches = error.schema.get("oneOf", [])
+    defs = schema().get("$defs", {})
+    for i, branch in enumerate(branches):
+        ref = branch.get("$ref", "")
+        target = defs.get(ref.rsplit("/", 1)[-1], branch) if ref else branch
+        required = target.get("required", [])
+        if required and all(k in error.instance for k in required):
+            return [e for e in error.context if e.relative_schema_path[0] == i]
+    return None
 
 
 @cache
@@ -314,7 +354,22 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         extra = sorted(set(error.instance) - set(allowed))
         if not allowed and error.schema.get("patternProperties"):
             return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
-        return f"{prefix}unknown key {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)})"
+        hint = _did_you_mean(str(extra[0]), allowed) if extra else ""
+        return (
+            f"{prefix}unknown key {', '.join(map(repr, extra))} ({hint}allowed:"
+            f" {', '.join(allowed)})"
+        )
+    last = str(error.absolute_path[-1]) if error.absolute_path else ""
+    if last in _DURATION_KEYS and error.validator in ("oneOf", "minimum", "type", "pattern"):
+        return f"{prefix}{error.instance!r} is not a duration: use {DURATION_FORMS}"
+    if error.validator == "enum" and isinstance(error.instance, str):
+        choices = [str(c) for c in error.validator_value if c != "openclaw"]
+        hint = _did_you_mean(error.instance, choices)
+        shown = f" ({hint.strip()})" if hint else ""
+        return f"{prefix}{error.instance!r} is not one of {', '.join(choices)}{shown}"
+    if error.validator == "propertyNames" and isinstance(error.instance, str):
+        choices = [str(c) for c in error.schema.get("propertyNames", {}).get("enum", [])]
+        return f"{prefix}unknown host {error.instance!r} ({_did_you_mean(error.instance, choices)}hosts: {', '.join(choices)})"
     if error.validator == "oneOf" and not error.absolute_path:
         both = isinstance(error.instance, dict) and {"turns", "sessions"} <= set(error.instance)
         return (
@@ -324,6 +379,19 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         )
     in_turns = "turns" in [str(p) for p in error.absolute_path][-2:-1]
     if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
+        meant = _branch_errors(error)
+        if meant:
+            first = min(meant, key=lambda e: len(list(e.absolute_path)), default=None)
+            deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
+            return _describe(deepest if deepest.validator != "required" else first)
+        allowed = sorted(
+            {k for b in ("turn", "new_session", "compact", "raw_event")
+             for k in schema()["$defs"].get(b, {}).get("properties", {})}
+        )  # fmt: skip
+        unknown = sorted(str(k) for k in error.instance if k not in allowed)
+        if unknown:
+            hint = _did_you_mean(unknown[0], allowed)
+            return f"{prefix}unknown key {', '.join(map(repr, unknown))} ({hint}a turn has 'user', 'new_session', 'compact' or 'event')"
         if error.instance.get("compact", "auto") not in ("auto", "manual"):
             return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
         return (
@@ -424,7 +492,10 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         steps = _steps(data["turns"], ["turns"], fail, doc)
 
     bridge_raw = dict(data.get("bridge", {}))
-    ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
+    try:
+        ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
+    except ValueError as e:
+        raise fail(["bridge", "temporary_ttl"], f"bridge/temporary_ttl: {e}") from None
     bridge = _plans(bridge_raw)
 
     if data.get("tool") == "openclaw":
@@ -449,6 +520,28 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     blocks = [(["expect"], expect)] + [
         (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
     ]
+    for where, block in blocks:
+        _check_durations(block, where, fail)
+    own_tool = "tool" in data
+    tools = [data.get("tool", "hermes"), *(h for h in hosts if h != data.get("tool", "hermes"))]
+    if not own_tool and hosts:
+        tools = list(hosts)  # hosts: without tool: runs on exactly the hosts it names
+        if "hooks" in data and "hermes" not in hosts:
+            raise fail(
+                ["hooks"],
+                "hooks: are the hooks of the scenario's tool (hermes when no tool: is given),"
+                " which this file does not run on: add tool:, or move them under"
+                " hosts.NAME.hooks",
+            )
+    from .scenario_events import check_events
+
+    check_events(
+        tools,
+        [(["expect"], tools, expect)]
+        + [(["hosts", name, "expect"], [name], part.expect) for name, part in hosts.items()],
+        _raw_events(data),
+        fail,
+    )
     for where, block in blocks:
         for key, n in _named_turns(block):
             if n > turns:
@@ -476,6 +569,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         clock_tick=clock.get("tick", True),
         invariants=dict(data.get("invariants", {})),
         explore=dict(data.get("explore", {})),
+        runs_on=tuple(tools),
         sessions=tuple(sessions),
     )
 
@@ -499,7 +593,9 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
             try:
                 durations[key] = parse_duration(raw.get(key, 0))
             except ValueError as e:
-                raise fail([*where, i, key], str(e)) from None
+                raise fail(
+                    [*where, i, key], f"{'/'.join(map(str, [*where, i]))}/{key}: {e}"
+                ) from None
         after = durations["after"]
         if "new_session" in raw:
             step: Step = NewSession(raw["new_session"], after, line)
@@ -539,7 +635,10 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
         try:
             duration = parse_duration(t.get("duration", 0))
         except ValueError as e:
-            raise fail([*where, "tools", j, "duration"], str(e)) from None
+            raise fail(
+                [*where, "tools", j, "duration"],
+                f"{'/'.join(map(str, [*where, 'tools', j]))}/duration: {e}",
+            ) from None
         tools.append(
             ToolCall(t["name"], t.get("args", {}), t.get("result", "ok"), t.get("id"), duration)
         )
@@ -554,6 +653,36 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
         None if error is None else ApiError.parse(error),
         None if edited is None else tuple(edited),
     )
+
+
+def _check_durations(expect: dict[str, Any], where: list[str | int], fail: Any) -> None:
+    """Durations inside an expect block must parse (and be in range) at load time."""
+    found: list[tuple[list[str | int], Any]] = []
+    if "max_duration" in expect:
+        found.append((["max_duration"], expect["max_duration"]))
+    window = expect.get("compactions_per_window")
+    if isinstance(window, dict) and "window" in window:
+        found.append((["compactions_per_window", "window"], window["window"]))
+    for inner, value in found:
+        try:
+            parse_duration(value)
+        except ValueError as e:
+            raise fail([*where, *inner], f"{'/'.join(map(str, [*where, *inner]))}: {e}") from None
+
+
+def _raw_events(data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
+    """Where each raw event step is, and its event name, in turns and sessions."""
+    lists: list[tuple[list[str | int], Any]] = [(["turns"], data.get("turns", []))]
+    lists += [
+        (["sessions", k, "turns"], s.get("turns", []))
+        for k, s in enumerate(data.get("sessions", []))
+    ]
+    return [
+        ([*where, i, "event"], raw["event"])
+        for where, raws in lists
+        for i, raw in enumerate(raws)
+        if isinstance(raw, dict) and "event" in raw
+    ]
 
 
 def _named_turns(expect: dict[str, Any]) -> list[tuple[str, int]]:

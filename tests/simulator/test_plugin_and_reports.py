@@ -50,7 +50,9 @@ def test_plugin_reports_a_bad_file_as_a_collection_error(pytester: pytest.Pytest
     pytester.makefile(".yaml", **{"scenarios/broken": "name: x\nturns:\n  - {usr: hi}\n"})
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*broken.yaml:3: turns/0: a turn needs 'user'*"])
+    result.stdout.fnmatch_lines(
+        ["*broken.yaml:3: turns/0: unknown key 'usr' (did you mean 'user'?*"]
+    )
 
 
 def test_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

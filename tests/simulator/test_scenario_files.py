@@ -20,7 +20,10 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", ":3: turns/0: a turn needs 'user'"),
+        (
+            "name: x\nturns:\n  - {user: hi, asistant: hello}\n",
+            ":3: turns/0: unknown key 'asistant'",
+        ),
         ("name: x\nturns: [\n", ":3: invalid YAML"),
         ("- just a list\n", ":1: a scenario is a mapping with 'name' and 'turns'"),
         ("name: x\n", ":1: a scenario needs 'turns' (one session) or 'sessions' (several at once)"),
@@ -30,7 +33,7 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
         ),
         (
             "name: x\nturns:\n  - {user: hi, error: 500}\n  - {after: 5 minutes, user: b, error: 500}\n",
-            ":4: turns/1: a turn needs",
+            ":4: turns/1/after: '5 minutes' is not a duration",
         ),
         (
             "name: x\nturns:\n  - {user: hi, error: 500}\nexpect:\n  exit_code: 0\n",
