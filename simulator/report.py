@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .hosts import Firing
+from .hosts import Firing, HookRun
 from .leaks import LeakedProcess
 from .runner import RunResult
 
@@ -248,27 +248,42 @@ def write_json(outcomes: list[Outcome], path: str | Path) -> None:
     )
 
 
+def _ended(run: HookRun) -> str | None:
+    """How a hook that did not exit 0 ended (None when it did)."""
+    if run.spawn_error:
+        return run.spawn_error
+    if run.timed_out:
+        return "timeout"
+    return None if run.exit_code == 0 else f"exit {run.exit_code}"
+
+
 def _host_section(outcome: Outcome) -> list[str]:
+    """One host's session, event by event: every event the host fired (those with no hook
+    bound say so), its hooks and how those that did not exit 0 ended, their bridge calls."""
     lines = [f"== {outcome.tool}: {outcome.verdict}"]
-    if outcome.error is not None or outcome.result is None:
-        return [*lines, f"  {outcome.error}"]
+    if outcome.result is None:
+        return [*lines, f"  {outcome.error or outcome.skipped}"]
     result = outcome.result
     index = {id(run): i for i, run in enumerate(result.runs)}
+    width = max([24, *(len(_label(f)) for f in result.firings)])
     last_turn = None
     for firing in result.firings:
-        if not firing.runs and not firing.effect:
-            continue
         head = (
             f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)[11:]}"
             if firing.turn != last_turn
             else " " * 21
         )
         last_turn = firing.turn
-        label = firing.event + (f"({firing.match})" if firing.match else "")
-        hooks = f"{len(firing.runs)} hook{'s' if len(firing.runs) != 1 else ''}"
+        if not firing.runs:
+            hooks = "no hook" if not firing.event.startswith("(") else ""
+        else:
+            hooks = f"{len(firing.runs)} hook{'s' if len(firing.runs) != 1 else ''}"
+            ended = [e for e in map(_ended, firing.runs) if e is not None]
+            if ended:
+                hooks += f" ({', '.join(ended)})"
         mine = {index[id(run)] for run in firing.runs}
         calls = [c["tool"] for c in result.calls if c.get("hook") in mine]
-        parts = [f"{head}  {label:<24} {hooks:<8}"]
+        parts = [f"{head}  {_label(firing):<{width}} {hooks:<8}"]
         if calls:
             parts.append("-> " + ", ".join(calls))
         if firing.context:
@@ -288,18 +303,21 @@ def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
             lines += [f"  ! {failure}" for failure in outcome.failures]
         lines.append("")
     header = (
-        f"{'host':<12} {'hooks run':>9} {'maintenance':>11}  {'at turns':<16} {'blocks':>6}  result"
+        f"{'host':<12} {'events':>6} {'hooks run':>9} {'not exit 0':>10} {'bridge calls':>12}"
+        f" {'blocks':>6}  result"
     )
     lines += [header, "-" * len(header)]
     for o in outcomes:
-        verdict = o.verdict
         if o.result is None:
-            lines.append(f"{o.tool or '':<12} {'-':>9} {'-':>11}  {'-':<16} {'-':>6}  {verdict}")
+            lines.append(
+                f"{o.tool or '':<12} {'-':>6} {'-':>9} {'-':>10} {'-':>12} {'-':>6}  {o.verdict}"
+            )
             continue
-        maintenance = [c["turn"] for c in o.result.calls if c["tool"] == "cleanup_frames"]
+        events = sum(not f.event.startswith("(") for f in o.result.firings)
+        failed = sum(_ended(run) is not None for run in o.result.runs)
         blocks = sum(f.continued for f in o.result.firings)
         lines.append(
-            f"{o.tool or '':<12} {len(o.result.runs):>9} {len(maintenance):>11}  "
-            f"{sorted(set(maintenance))!s:<16} {blocks:>6}  {verdict}"
+            f"{o.tool or '':<12} {events:>6} {len(o.result.runs):>9} {failed:>10}"
+            f" {len(o.result.calls):>12} {blocks:>6}  {o.verdict}"
         )
     return "\n".join(lines)
