@@ -21,7 +21,7 @@ TURN = "  - {user: hi, assistant: hello}\n"
         ("name: x\nturns:\n  - {after: 5 minutes, user: b}\n", f"3: turns/0/after: '5 minutes' is not a duration: {FORMS}"),
         ("name: x\nturns:\n  - {after: 99999999999999999999h, user: b}\n", f"3: turns/0/after: '99999999999999999999h' is out of range: {FORMS}"),
         ("name: x\nturns:\n" + TURN + "expect:\n  max_duration: 1e400s\n", f"5: expect/max_duration: '1e400s' is not a duration: {FORMS}"),
-        ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", "3: turns/0: unknown key 'asistant' (did you mean 'assistant'? allowed: after, assistant, edited, error, interrupted, tools, user)"),
+        ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", "3: turns/0: unknown key 'asistant' (did you mean 'assistant'? allowed: after, assistant,"),
         ("name: x\nturns:\n  - {usr: hi}\n", "3: turns/0: unknown key 'usr' (did you mean 'user'? a turn has 'user', 'new_session', 'compact' or 'event')"),
         ("name: x\ntool: claude\nturns:\n" + TURN, "2: tool: 'claude' is not one of hermes, claude-code, codex, cursor, gemini-cli (did you mean 'claude-code'?)"),
         ("name: x\nturns:\n" + TURN + "expectations: {}\n", "4: unknown key 'expectations' (did you mean 'expect'? allowed:"),
