@@ -112,6 +112,8 @@ def timeline(result: RunResult, *, stdin: bool = False) -> str:
         lines.append(f"  left running by {leak.hook}: {leak_text(leak)}")
     for warning in result.warnings:
         lines.append(f"  {title} would warn: {warning}")
+    for note in result.notes:
+        lines.append(f"  {title}: {note}")
     return "\n".join(lines)
 
 

@@ -59,6 +59,7 @@ class RunResult:
     temporary_frames: dict[int, int] = field(default_factory=dict)
     state_file: str | None = None
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # trust gates, unverified facts
     workdir: Path | None = None
     host_title: str = "Hermes"
     leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
@@ -123,6 +124,7 @@ class ScenarioRun:
         self.result = RunResult(
             scenario, warnings=warnings, workdir=workdir, host_title=host.title, specs=self.specs
         )
+        self.result.notes = host.notes(self.specs)
         self.workspace = Workspace(workdir)
         self.workspace.create()
         self.project = self.workspace.project

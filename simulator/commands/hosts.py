@@ -6,7 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..hosts import OPENCLAW, TABLE_END, TABLE_START, lifecycle_table, with_table
+from ..hosts import (
+    HOSTS,
+    OPENCLAW,
+    TABLE_END,
+    TABLE_START,
+    lifecycle_table,
+    sources_text,
+    with_table,
+)
 from . import AddParser
 
 
@@ -17,10 +25,22 @@ def register(add_parser: AddParser) -> None:
         metavar="FILE",
         help="replace the table between the hosts-table markers in FILE (e.g. README.md)",
     )
+    parser.add_argument(
+        "--sources",
+        action="store_true",
+        help="print every fact each profile states, with its source (code, docs, changelog,"
+        " real run) and whether it is unverified",
+    )
+    parser.add_argument(
+        "--tool", choices=sorted(HOSTS), help="with --sources: only this host's facts"
+    )
     parser.set_defaults(func=hosts)
 
 
 def hosts(args: argparse.Namespace) -> int:
+    if args.sources:
+        print(sources_text([HOSTS[args.tool]] if args.tool else None), end="")
+        return 0
     if args.update is None:
         print(lifecycle_table(), end="")
         print(f"\nOpenClaw is not a hooksim host: {OPENCLAW}.")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..hosts import HOSTS
 from ..judge import hook_warnings
-from ..scenario import ScenarioError, find_scenarios, load_scenario
+from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from . import AddParser
 
 
@@ -16,6 +17,15 @@ def register(add_parser: AddParser) -> None:
         "paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)"
     )
     parser.set_defaults(func=validate)
+
+
+def trust_notes(scenario: Scenario) -> list[str]:
+    """``file: note: host: ...`` for each host that skips hooks until they are trusted."""
+    return [
+        f"{scenario.path}: note: {tool}: {HOSTS[tool].trust}; untrusted, it skips them"
+        for tool in scenario.tools()
+        if HOSTS[tool].trust and scenario.on(tool).hooks
+    ]
 
 
 def validate(args: argparse.Namespace) -> int:
@@ -33,5 +43,7 @@ def validate(args: argparse.Namespace) -> int:
             continue
         for warning in hook_warnings(scenario):
             print(warning, file=sys.stderr)
+        for note in trust_notes(scenario):
+            print(note, file=sys.stderr)
     print(f"{len(paths) - bad} valid, {bad} invalid")
     return 1 if bad else 0

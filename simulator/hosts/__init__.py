@@ -88,6 +88,9 @@ def lifecycle_table() -> str:
         ("stop-loop cap", [_stop_cap(h) for h in hosts]),
         ("config", [", ".join(f"`{f}`" for f in h.config_files) for h in hosts]),
         ("modelled on", [h.modelled for h in hosts]),
+        ("versions", [h.versions or h.modelled for h in hosts]),
+        ("checked against", [h.checked or "its docstring's sources" for h in hosts]),
+        ("unverified", [", ".join(f.topic for f in h.unverified()) or "—" for h in hosts]),
     ]
     lines = [
         "| | " + " | ".join(h.title for h in hosts) + " |",
@@ -95,6 +98,24 @@ def lifecycle_table() -> str:
     ]
     lines += [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
     return "\n".join(lines) + "\n"
+
+
+def sources_text(hosts: list[Host] | None = None) -> str:
+    """Every fact each profile states, with its sources (``hooksim hosts --sources``)."""
+    lines: list[str] = []
+    for host in hosts or list(HOSTS.values()):
+        lines += [f"{host.title} ({host.name}): {host.modelled}"]
+        if host.versions:
+            lines.append(f"  versions: {host.versions}")
+        if host.checked:
+            lines.append(f"  checked against: {host.checked}")
+        if host.trust:
+            lines.append(f"  trust: {host.trust}")
+        if not host.facts:
+            lines.append("  (its facts are cited in its module's docstring)")
+        lines += [f"  {line}" for fact in host.facts for line in fact.lines()]
+        lines.append("")
+    return "\n".join(lines)
 
 
 TABLE_START = "<!-- hosts-table:start -->\n"
@@ -142,5 +163,6 @@ __all__ = [
     "Verdict",
     "get_host",
     "lifecycle_table",
+    "sources_text",
     "with_table",
 ]

@@ -322,6 +322,14 @@ class Host:
         """The facts nothing public settles."""
         return [f for f in self.facts if f.unverified]
 
+    def notes(self, specs: list[HookSpec]) -> list[str]:
+        """What a run's timeline says about hooks on this host: the trust gate hooksim does not
+        model (it runs them as trusted) and the facts nothing public settles."""
+        if not specs:
+            return []
+        notes = [f"trust: {self.trust}; hooksim runs them as trusted"] if self.trust else []
+        return notes + [f"unverified: {f.topic}: {f.text}" for f in self.unverified()]
+
     def matches(self, spec: HookSpec, value: str | None) -> bool:
         """Whether a hook's matcher selects this firing: a matcher in ``match_all`` (or none)
         selects every firing; otherwise the regex must match ``value`` (``re.fullmatch``, or

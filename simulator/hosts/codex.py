@@ -222,8 +222,7 @@ class Codex(ClaudeStyleReading, Host):
     has_interrupt = True
     match_search = True
     trust = (
-        "hooks do not run until reviewed and trusted (hooksim runs them as if trusted; a real"
-        " run needs them trusted, or --dangerously-bypass-hook-trust)"
+        "hooks run only once reviewed and trusted (a run can pass --dangerously-bypass-hook-trust)"
     )
     facts = (
         fact(

@@ -33,6 +33,7 @@ from .base import (
     first_line,
     parse_json_output,
 )
+from .sources import CURSOR_DOCS, docs, fact, unverified
 
 EVENTS = frozenset(
     {
@@ -153,7 +154,7 @@ class CursorSession(Session):
 class Cursor(Host):
     name = "cursor"
     title = "Cursor"
-    modelled = "cursor.com/docs/agent/hooks (2026)"
+    modelled = "its hooks documentation (2026)"
     events = {
         "session_start": "sessionStart",
         "prompt_submit": "beforeSubmitPrompt",
@@ -177,6 +178,73 @@ class Cursor(Host):
     stop_cap_unit = "follow-ups (`loop_limit`)"
     exit_2 = "denies (blocks) where the event can be blocked"
     session_class = CursorSession
+    versions = "the hooks documentation as of 2026 (no hook changelog to replay older versions)"
+    checked = f"docs ({CURSOR_DOCS}); no public code, no offline binary"
+    trust = "project hooks (.cursor/hooks.json) run only in a trusted workspace"
+    facts = (
+        fact(
+            "events",
+            "sessionStart, beforeSubmitPrompt, preToolUse/postToolUse,"
+            " afterAgentResponse, stop, preCompact, sessionEnd, and the shell, MCP, file and"
+            " subagent events",
+            docs(CURSOR_DOCS, "hook-events"),
+        ),
+        fact(
+            "not_awaited",
+            "sessionStart and sessionEnd are fire-and-forget; the env sessionStart"
+            " returns reaches hooks started after it finished",
+            docs(CURSOR_DOCS, "sessionstart"),
+            docs(CURSOR_DOCS, "sessionend"),
+        ),
+        fact(
+            "stop",
+            "a stop hook's followup_message is sent as the next user message, up to its"
+            " loop_limit (default 5, null: no cap)",
+            docs(CURSOR_DOCS, "stop"),
+        ),
+        unverified("followup", "whether a follow-up fires beforeSubmitPrompt again (taken as no)"),
+        fact(
+            "preCompact",
+            "observes only; nothing fires after the compaction",
+            docs(CURSOR_DOCS, "precompact"),
+        ),
+        fact(
+            "exit codes",
+            "exit 2 denies where the event can be blocked; other failures fail"
+            " open unless the hook sets failClosed",
+            docs(CURSOR_DOCS, "exit-codes"),
+        ),
+        fact(
+            "environment",
+            "CURSOR_PROJECT_DIR, CURSOR_VERSION, CURSOR_TRANSCRIPT_PATH and CLAUDE_PROJECT_DIR",
+            docs(CURSOR_DOCS, "environment-variables"),
+        ),
+        unverified(
+            "spawn",
+            "the shell that runs a command (taken as /bin/sh -c)",
+            docs(CURSOR_DOCS, "configuration"),
+        ),
+        unverified(
+            "parallel", "whether hooks of one event run in parallel (taken as one after another)"
+        ),
+        unverified(
+            "default_timeout_s",
+            "the default timeout (taken as 60 s) and the unit of"
+            " timeout (taken as seconds; third-party pages disagree)",
+            docs(CURSOR_DOCS, "configuration"),
+        ),
+        unverified("matcher", "how a tool matcher is compared (taken as a full regex match)"),
+        fact(
+            "trust",
+            "project hooks run only in a trusted workspace",
+            docs(CURSOR_DOCS, "project-hooks"),
+        ),
+        fact(
+            "config_files",
+            ".cursor/hooks.json (project), ~/.cursor/hooks.json (user)",
+            docs(CURSOR_DOCS, "configuration"),
+        ),
+    )
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         specs: list[HookSpec] = []

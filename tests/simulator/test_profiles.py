@@ -439,3 +439,59 @@ def test_claude_code_if_condition_needs_its_tool() -> None:
     assert warnings == ["hooks.Stop: an if condition applies to tool events only; ignored"]
     assert host.matches(specs[0], "Bash")
     assert not host.matches(specs[0], "Read")
+
+
+# What each profile must cite, whatever else it states.
+CORE_TOPICS = {"spawn", "parallel", "matcher", "default_timeout_s", "exit codes", "config_files"}
+
+
+@pytest.mark.parametrize("tool", sorted(set(HOSTS) - {"hermes"}))
+def test_every_fact_is_cited_or_unverified(tool: str) -> None:
+    """Each fact has a source (code at a commit, docs, changelog, a real run) or says unverified."""
+    host = HOSTS[tool]
+    assert {f.topic for f in host.facts} >= CORE_TOPICS
+    for f in host.facts:
+        assert f.sources or f.unverified, f"{tool}: {f.topic} has no source"
+        for source in f.sources:
+            assert source.kind in ("code", "docs", "changelog", "observed")
+            if source.kind in ("code", "changelog"):
+                repo, rest = source.where.split("@", 1)
+                assert "/" in repo
+                assert len(rest.split(" ", 1)[0]) == 12, source
+                assert "#" in rest, source  # a line or a function
+
+
+def test_hosts_sources_prints_each_fact_with_its_citation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--sources lists every fact, its sources indented under it, and flags the unverified."""
+    assert main(["hosts", "--sources", "--tool", "gemini-cli"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Gemini CLI (gemini-cli): v0.61.0")
+    assert "  - not_awaited: PreCompress and SessionEnd are awaited" in out
+    assert "      code: google-gemini/gemini-cli@5411f113cafa packages/core/src/context/" in out
+    assert main(["hosts", "--sources"]) == 0
+    out = capsys.readouterr().out
+    for host in HOSTS.values():
+        assert f"{host.title} ({host.name})" in out
+        for f in host.unverified():
+            assert f"- {f.topic}: {f.text} [unverified]" in out
+
+
+def test_validate_and_the_timeline_name_the_trust_gate_and_unverified_facts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hosts that skip untrusted hooks say so in validate; the timeline adds unverified facts."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: x\ntool: cursor\nhooks: {stop: [{command: 'true'}]}\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    assert main(["validate", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}: note: cursor: project hooks (.cursor/hooks.json) run only in a trusted" in err
+    result = run_scenario(load_scenario(path))
+    assert result.notes[0].startswith("trust: project hooks")
+    assert "unverified: parallel: whether hooks of one event run in parallel" in "\n".join(
+        result.notes
+    )
