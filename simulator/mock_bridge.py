@@ -122,6 +122,20 @@ def _model_frames(tool: str, arguments: dict[str, object]) -> None:
         db.close()
 
 
+def temporary_frames(frames: str | os.PathLike[str]) -> int:
+    """How many temporary frames the model of the mind in ``frames`` holds (0 if none yet)."""
+    if not os.path.exists(frames):
+        return 0
+    db = sqlite3.connect(frames, timeout=30)
+    try:
+        row = db.execute("SELECT count(*) FROM frames WHERE temporary = 1").fetchone()
+    except sqlite3.OperationalError:  # no call has made the table yet
+        return 0
+    finally:
+        db.close()
+    return int(row[0])
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] != "call":
         print(f"mock bridge: usage: call TOOL (got {argv})", file=sys.stderr)

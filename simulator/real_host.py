@@ -24,7 +24,6 @@ import os
 import shlex
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from typing import Any, ClassVar
 from .hook_process import CHILD_DIR, MOCK_BRIDGE
 from .hook_recorder import PROBE, read_records
 from .hosts import Firing, HookRun, Host, get_host
+from .mock_bridge import temporary_frames
 from .model_server import ModelScript, ModelServer, Reply, ToolUse
 from .runner import RunResult
 from .scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
@@ -141,20 +141,6 @@ def hook_texts(record: dict[str, Any]) -> list[str]:
     if record.get("exit") == 2:
         texts.append(str(record.get("stderr") or "").strip())
     return [t for t in texts if t.strip()]
-
-
-def temporary_frames(frames: Path) -> int:
-    """Temporary frames in the mock bridge's model of the mind."""
-    if not frames.exists():
-        return 0
-    db = sqlite3.connect(frames, timeout=30)
-    try:
-        row = db.execute("SELECT count(*) FROM frames WHERE temporary = 1").fetchone()
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        db.close()
-    return int(row[0])
 
 
 class Driver:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
-import sqlite3
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ from .hosts import (
     get_host,
 )
 from .leaks import LeakedProcess
+from .mock_bridge import temporary_frames
 from .scenario import Compact, Scenario, ScheduledStep, SessionPlan
 
 __all__ = [
@@ -208,7 +208,9 @@ class ScenarioRun:
                     list(pool.map(lambda job: job(), jobs))
             for item in steps:
                 if item.turn:
-                    self.result.temporary_frames[item.turn] = self._temporary_frames()
+                    self.result.temporary_frames[item.turn] = temporary_frames(
+                        self.workspace.frames
+                    )
         for state in self.sessions:
             state.host_session.exit()
             self._run_deferred(state)
@@ -335,19 +337,6 @@ class ScenarioRun:
             run.verdict = f"not awaited: {verdict.note}"
             if verdict.env:
                 self.launcher.remember_env(verdict.env)
-
-    def _temporary_frames(self) -> int:
-        frames = self.workspace.frames
-        if not frames.exists():
-            return 0
-        db = sqlite3.connect(frames, timeout=30)
-        try:
-            row = db.execute("SELECT count(*) FROM frames WHERE temporary = 1").fetchone()
-        except sqlite3.OperationalError:
-            return 0
-        finally:
-            db.close()
-        return int(row[0])
 
 
 def run_scenario(
