@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import StubBridge
+
 try:
     HAVE_HERMES = importlib.util.find_spec("agent.shell_hooks") is not None
 except ImportError:
@@ -80,10 +82,23 @@ def config(recorder: Path, extra: str = "") -> str:
     )
 
 
-def run_real(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[str, Any]], Any]:
+def run_real(
+    tmp_path: Path,
+    recorder: Path,
+    target: str,
+    *,
+    config_text: str | None = None,
+    extra_env: dict[str, str] | None = None,
+    verify_continues: bool = True,
+) -> tuple[list[dict[str, Any]], Any]:
+    """The session on the real loop; the recorder's records (if it ran) and the model's log.
+
+    ``verify_continues``: a pre_verify hook asks for one more round after the file was
+    written, so the model answers that turn twice.
+    """
     home = tmp_path / "real-home"
     (home / ".hermes").mkdir(parents=True)
-    (home / ".hermes" / "config.yaml").write_text(config(recorder))
+    (home / ".hermes" / "config.yaml").write_text(config_text or config(recorder))
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)
     out = tmp_path / "real.jsonl"
@@ -107,7 +122,7 @@ def run_real(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[str
             {"tools": [{"id": "call_w1", "name": "write_file",
                         "arguments": {"path": target, "content": "x"}}]},
             {"content": "done"},
-            {"content": "done"},
+            *([{"content": "done"}] if verify_continues else []),
             {"hold": True},
             {"status": 400, "message": "bad request"},
             {"content": "ünïcode ✓"},
@@ -118,6 +133,7 @@ def run_real(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[str
     plan_path.write_text(json.dumps(plan))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "WAGGLE_"))}
     env.update(HOME=str(home), HERMES_HOME=str(home / ".hermes"), RECORD_TO=str(out))
+    env.update(extra_env or {})
     proc = subprocess.run(
         [sys.executable, str(DRIVER), str(plan_path)],
         cwd=project,
@@ -127,7 +143,8 @@ def run_real(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[str
         check=False,
     )
     assert proc.returncode == 0, proc.stderr.decode()[-3000:]
-    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    lines = out.read_text(encoding="utf-8").splitlines() if out.exists() else []
+    records = [json.loads(line) for line in lines]
     return records, json.loads(requests.read_text(encoding="utf-8"))
 
 
@@ -225,3 +242,49 @@ def test_real_loop_and_hooksim_record_the_same_session(tmp_path: Path) -> None:
     lost = ["CTX this fails", "CTX héllo wörld ✓"]
     assert not any(c in text for c in lost for text in sent)
     assert not set(lost) & set(delivered)
+
+
+def test_our_hook_under_the_real_loop_saves_only_what_the_assistant_said(
+    tmp_path: Path, stub_bridge: StubBridge
+) -> None:
+    """hermes-hooks itself, as install wires it, under Hermes' own loop: the session start is
+    told, every prompt is a temporary frame, only the model's replies are saved as the
+    assistant's (not Hermes' explanation of an empty reply, nothing for an interrupted or failed
+    turn), and with the flag on each Stop save comes before its compaction."""
+    from hermes_hooks.entries import hook_entries
+
+    hooks = "".join(
+        f"  {event}:\n    - command: {json.dumps(command)}\n"
+        for event, command in hook_entries().items()
+    )
+    config_text = config(tmp_path / "unused").split("hooks:\n", 1)[0] + "hooks:\n" + hooks
+    target = str(tmp_path / "project" / "a.txt")
+    run_real(
+        tmp_path,
+        tmp_path / "unused",
+        target,
+        config_text=config_text,
+        extra_env={**stub_bridge.env, "WAGGLE_HERMES_COMPACT_ON_STOP": "1"},
+        verify_continues=False,  # no pre_verify hook of ours
+    )
+
+    calls = stub_bridge.calls()
+    saves = [c["arguments"] for c in calls if c["tool"] == "save_memory"]
+    said = [(s["role"], s["content"], s["temporary"]) for s in saves]  # type: ignore[index]
+    assert [s for s in said if s[0] == "assistant"] == [
+        ("assistant", "hi there", False),
+        ("assistant", "done", False),
+        ("assistant", "ünïcode ✓", False),
+        ("assistant", "fresh", False),
+    ]
+    prompts = ["hello", "say nothing", "write the file", "long task", "this fails",
+               "héllo wörld ✓", "after new"]  # fmt: skip
+    assert [s[1] for s in said if s[0] == "user"] == prompts
+    assert all(s[2] for s in said if s[0] == "user")
+    starts = [c["arguments"] for c in calls if c["tool"] == "start_session"]
+    assert len(starts) == 2  # the first session and the one /new starts
+    # Save before compact: the first Stop compacts (the window has never passed), after its save.
+    tools = [c["tool"] for c in calls]
+    first_compact = tools.index("cleanup_frames")
+    assert tools[first_compact - 1] == "save_memory"
+    assert saves.index(calls[first_compact - 1]["arguments"]) == 1  # "hi there", the first reply
