@@ -337,9 +337,7 @@ def _fileno(stream: object) -> int:
         return -1
 
 
-def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
-    proc: Any, stdin: bytes, timeout_s: float, name: str
-) -> tuple[bytes, bytes]:
+def _exchange(proc: Any, stdin: bytes, timeout_s: float, name: str) -> tuple[bytes, bytes]:
     """Write stdin, read stdout (bounded) and stderr (kept bounded) until EOF and exit.
 
     Raises BridgeError on timeout or when stdout passes MAX_OUTPUT_BYTES; the caller kills.
@@ -363,7 +361,6 @@ def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
     in_fd = proc.stdin.fileno()
     out: list[bytes] = []
     err: list[bytes] = []
-    out_size = err_size = 0
     pending = memoryview(stdin)
     poller = select.poll()
     readable = select.POLLIN | select.POLLHUP | select.POLLERR
@@ -375,11 +372,82 @@ def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
     else:
         proc.stdin.close()
     open_fds = {out_fd, err_fd}
+    wake_fd, restore_wakeup = _wake_poll_on_signals()
+    if wake_fd >= 0:
+        poller.register(wake_fd, select.POLLIN)
+    try:
+        _pump(poller, proc, pending, open_fds, out, err, deadline, wake_fd, name, timeout_s)
+    finally:
+        restore_wakeup()
+    proc.stdout.close()
+    proc.stderr.close()
+    left = max(deadline - time.monotonic(), 0.0)
+    try:
+        proc.wait(left)
+    except Exception as e:  # subprocess.TimeoutExpired, or TimeoutError from _Spawned
+        if not isinstance(e, TimeoutError) and type(e).__name__ != "TimeoutExpired":
+            raise
+        raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
+    return b"".join(out), b"".join(err)
+
+
+def _wake_poll_on_signals() -> tuple[int, Any]:
+    """A pipe that every signal writes a byte to (``set_wakeup_fd``), for poll() to watch.
+
+    Python runs a signal handler between bytecodes; a signal that lands after the last check
+    and before poll() starts would otherwise wait out poll's whole timeout (up to the bridge
+    budget): Ctrl-C or Hermes' SIGTERM would not end the call. Returns the read end (-1 when
+    this is not the main thread, where signals are not ours) and the function that undoes it.
+    """
+    read_fd, write_fd = os.pipe()
+    for fd in (read_fd, write_fd):
+        os.set_blocking(fd, False)
+    try:
+        previous = _signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread
+        os.close(read_fd)
+        os.close(write_fd)
+        return -1, lambda: None
+
+    def restore() -> None:
+        _signal.set_wakeup_fd(previous)
+        os.close(read_fd)
+        os.close(write_fd)
+
+    return read_fd, restore
+
+
+def _pump(  # noqa: PLR0917 - the loop's state, passed once
+    poller: Any,
+    proc: Any,
+    pending: memoryview,
+    open_fds: set[int],
+    out: list[bytes],
+    err: list[bytes],
+    deadline: float,
+    wake_fd: int,
+    name: str,
+    timeout_s: float,
+) -> None:
+    """Feed stdin and drain stdout and stderr until both close; bounded, with a deadline."""
+    import time
+
+    in_fd = proc.stdin.fileno() if pending else -1
+    out_fd = proc.stdout.fileno()
+    out_size = err_size = 0
     while open_fds or pending:
         left = deadline - time.monotonic()
         if left <= 0:
             raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed")
         for fd, _event in poller.poll(min(left, MAX_TIMEOUT_S) * 1000):
+            if fd == wake_fd:  # a signal: its handler runs as soon as poll() returns
+                while True:
+                    try:
+                        if not os.read(wake_fd, 512):
+                            break
+                    except BlockingIOError:
+                        break
+                continue
             if fd == in_fd:
                 try:
                     pending = pending[os.write(in_fd, pending[:65536]) :]
@@ -403,16 +471,6 @@ def _exchange(  # noqa: PLR0915 - one loop, read in one sitting
             elif err_size < MAX_STDERR_BYTES:  # keep draining, keep only the start
                 err_size += len(chunk)
                 err.append(chunk)
-    proc.stdout.close()
-    proc.stderr.close()
-    left = max(deadline - time.monotonic(), 0.0)
-    try:
-        proc.wait(left)
-    except Exception as e:  # subprocess.TimeoutExpired, or TimeoutError from _Spawned
-        if not isinstance(e, TimeoutError) and type(e).__name__ != "TimeoutExpired":
-            raise
-        raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
-    return b"".join(out), b"".join(err)
 
 
 class CallInterrupted(BaseException):
