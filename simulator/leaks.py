@@ -200,6 +200,8 @@ class LeakWatch:
                 continue
             marker = _marker(pid)
             with self._lock:
+                if pid in self._seen:  # hooks ending at once scan at once: count it once
+                    continue
                 if marker is None:
                     hook_id = self._by_session.get(proc.session)
                 elif marker.startswith(self.token + "."):
