@@ -17,7 +17,6 @@ Times are real seconds on this machine and move with its load; the example count
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 import tempfile
 import time
@@ -32,7 +31,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
 ROOT = Path(__file__).parents[1]
-MUTANT_HOOK = ROOT / "tests" / "simulator" / "mutant_hook.py"
+sys.path.insert(0, str(ROOT))
+from tests.simulator.test_mutants import hooks_config  # noqa: E402 - the tests' own writer
+
 MUTANTS = (
     "compact_before_save",
     "exits_nonzero",
@@ -119,27 +120,15 @@ def throughput(examples: int, seed: int) -> None:
     print(f"   speed-up of -n 2: {rates[2] / rates[1]:.2f}x")
 
 
-def hooks_config(directory: Path, mutant: str) -> str:
-    lines = ["hooks:"]
-    for event, sub in (
-        ("on_session_start", "session-start"),
-        ("pre_llm_call", "user-prompt-submit"),
-        ("post_llm_call", "stop"),
-    ):
-        command = shlex.join([sys.executable, str(MUTANT_HOOK), mutant, sub])
-        lines += [f"  {event}:", f"    - command: {command!r}"]
-    path = directory / f"{mutant}.yaml"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
-
-
 def mutants(names: list[str], seed: int, workers: int) -> None:
     print(f"3. mutants (default budget {Space().examples}, seed {seed}, -n {workers}):")
     print(f"   {'mutant':<32}{'found':>9}{'examples':>10}{'total':>9}  steps")
     slowest = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            ex = explorer(hooks_config(Path(tmp), name))
+            own = Path(tmp, name)
+            own.mkdir()
+            ex = explorer(str(hooks_config(own, name)))
             result = explore(ex, title=name, examples=Space().examples, seed=seed, workers=workers)
             if not result.failures:
                 print(f"   {name:<32}{'NOT FOUND':>9}{result.examples:>10}{result.seconds:>8.1f}s")
