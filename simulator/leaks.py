@@ -15,8 +15,9 @@ How, on Linux:
   ``/proc/PID/environ`` names the hook that started it, even when several hooks run at once.
   A process that cleared its environment is attributed by its session (each hook starts one
   of its own), and is not attributed at all if it also left that session.
-- only the processes of hooks that have exited are counted: a bridge call still running under
-  a live hook is not a leak.
+- only the processes of hooks that had exited before the scan began are counted: a bridge call
+  still running under a live hook is not a leak, nor is a hook (or its child) that ends while
+  another hook's scan is under way.
 
 Being a subreaper makes hooksim reap what it inherits; it waits only for processes it knows
 came from hooks (never for a process some other code in the same interpreter is waiting for).
@@ -189,6 +190,11 @@ class LeakWatch:
         if not self.available:
             return []
         new: list[LeakedProcess] = []
+        # Only hooks that had ended before the walk began: a process seen alive in the walk
+        # outlived its hook. A hook ending during the walk (and the bridge call it waited for)
+        # is judged by the next scan, when both are gone.
+        with self._lock:
+            ended = set(self._finished)
         with _lock:
             skip = set(_live_hooks)  # their subtrees belong to hooks still running
         for pid in _descendants(os.getpid(), skip):
@@ -208,7 +214,7 @@ class LeakWatch:
                     hook_id = marker
                 else:
                     continue  # another run's, or not a hook's at all
-                if hook_id is None or hook_id not in self._finished:
+                if hook_id is None or hook_id not in ended:
                     continue
                 self._seen.add(pid)
                 leak = LeakedProcess(

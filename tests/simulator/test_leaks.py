@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -126,3 +128,46 @@ def test_the_shipped_scenario_catches_six_on_every_host() -> None:
         result = run_scenario(scenario_, tool=tool)
         assert len(result.leaks) == 6, tool
         assert all(leak.run is not None for leak in result.leaks), tool
+
+
+def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hooks run at once: one starts and ends while another's scan walks the process tree.
+
+    The walk sees the new hook running (it started after the walk took its list of live hooks)
+    and the hook ends before the walk decides; the hook itself is then gone, not leaked. The two
+    moments are forced here by wrapping the walk's readers, since threads hit them only by luck.
+    """
+    from hooksim import leaks
+    from hooksim.hosts.base import HookRun
+
+    watch = leaks.LeakWatch()
+    run = HookRun(1, "Stop", "exit 0", 0, None, "", "", 0.0)
+    env = {**os.environ, **watch.tag(run)}
+    started: list[subprocess.Popen[bytes]] = []
+    walk, read_marker = leaks._descendants, leaks._marker
+
+    def walk_after_a_hook_starts(root: int, skip: set[int]) -> list[int]:
+        with watch.spawning():
+            hook = subprocess.Popen(  # noqa: S603 - the interpreter running the tests
+                [sys.executable, "-c", "import sys; sys.stdin.read()"],
+                stdin=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
+            watch.started(env, hook.pid)
+        started.append(hook)
+        return walk(root, skip)
+
+    def marker_then_the_hook_ends(pid: int) -> str | None:
+        marker = read_marker(pid)
+        if started and pid == started[0].pid and started[0].returncode is None:
+            started[0].communicate(b"")
+            watch.ended(env, pid)
+        return marker
+
+    monkeypatch.setattr(leaks, "_descendants", walk_after_a_hook_starts)
+    monkeypatch.setattr(leaks, "_marker", marker_then_the_hook_ends)
+    assert watch.scan() == []
+    assert started[0].returncode == 0
