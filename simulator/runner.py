@@ -265,7 +265,8 @@ class ScenarioRun:
         host = self.host
         wait = event not in host.not_awaited
         stdin = payload if isinstance(payload, bytes) else host.encode(payload)
-        specs = [s for s in self.specs if s.event == event and host.matches(s, match)]
+        fields = payload if isinstance(payload, dict) else {}
+        specs = [s for s in self.specs if s.event == event and host.selects(s, match, fields)]
         if host.dedupe:
             specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
         turn, now = state.turn, state.now_ms

@@ -330,6 +330,11 @@ class Host:
         notes = [f"trust: {self.trust}; hooksim runs them as trusted"] if self.trust else []
         return notes + [f"unverified: {f.topic}: {f.text}" for f in self.unverified()]
 
+    def selects(self, spec: HookSpec, value: str | None, payload: Mapping[str, Any]) -> bool:
+        """Whether a hook runs for this firing: its matcher (``matches``), and whatever else
+        the host reads from the payload first (Claude Code's ``if`` conditions)."""
+        return self.matches(spec, value)
+
     def matches(self, spec: HookSpec, value: str | None) -> bool:
         """Whether a hook's matcher selects this firing: a matcher in ``match_all`` (or none)
         selects every firing; otherwise the regex must match ``value`` (``re.fullmatch``, or

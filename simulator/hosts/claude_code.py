@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from ..permission_rules import FILE_PATH_FIELDS, Places, Rule
 from ..scenario import Compact, NewSession, ToolCall, Turn
 from .base import (
     Firing,
@@ -201,6 +203,14 @@ class ClaudeSession(Session):
         payload.update(fields)
         return payload
 
+    def _input(self, call: ToolCall) -> dict[str, Any]:
+        """The call's input as hooks see it: file tools' paths made absolute (real 2.1.332)."""
+        field = FILE_PATH_FIELDS.get(call.name, "")
+        path = call.args.get(field)
+        if not field or not isinstance(path, str) or not path or path.startswith("/"):
+            return call.args
+        return {**call.args, field: os.path.normpath(os.path.join(self.info.cwd, path))}
+
     def _start(self, source: str) -> Firing:
         # Only SessionStart(compact) names the model (startup and clear do not: real 2.1.332).
         fields = (
@@ -224,7 +234,7 @@ class ClaudeSession(Session):
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
-            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
+            lambda call, n: {"tool_name": call.name, "tool_input": self._input(call),
                              "tool_use_id": f"toolu_{n:02d}"},
             tool_response,
         ):  # fmt: skip
@@ -232,7 +242,7 @@ class ClaudeSession(Session):
         if turn.tools and self.host.post_tool_batch:
             # Each call with its id and the result text the model saw (real 2.1.332).
             calls = [
-                {"tool_name": c.name, "tool_input": c.args, "tool_use_id": f"toolu_{n:02d}",
+                {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": f"toolu_{n:02d}",
                  "tool_response": c.result}
                 for n, c in enumerate(turn.tools, 1)
             ]  # fmt: skip
@@ -418,9 +428,15 @@ class ClaudeCode(ClaudeStyleReading, Host):
         fact(
             "if",
             "a tool event's if condition (permission rule syntax, v2.1.85) filters the"
-            " hook; hooksim checks its tool name only, not the argument pattern",
+            " hook: Bash patterns against each subcommand (split at &&, ||, ;, |, newlines,"
+            " parentheses; VAR= prefixes and redirections dropped; a trailing ' *' or ':*'"
+            " also matches the bare command), file patterns by gitignore rules ('/x' from the"
+            " project root, '//x' absolute), WebFetch(domain:HOST); a condition that does not"
+            " parse never runs its hook; other tools' patterns are judged on the name only",
             _log("2.1.85", 3168),
             docs(CLAUDE_DOCS, "command-hook-fields"),
+            docs("https://code.claude.com/docs/en/permissions", "permission-rule-syntax"),
+            observed("2.1.332", "scenarios/probes/claude-code-if-conditions.yaml"),
         ),
         fact(
             "default_timeout_s",
@@ -571,7 +587,20 @@ class ClaudeCode(ClaudeStyleReading, Host):
     def _if_warnings(block: Any) -> list[str]:
         if not isinstance(block, dict):
             return []
-        return [
+        warnings = []
+        for (event, _), text in ClaudeCode._conditions(block).items():
+            rule = Rule.parse(text)
+            if rule is None:
+                warnings.append(
+                    f"hooks.{event}: if {text!r} is not a permission rule (Tool or"
+                    " Tool(pattern)); Claude Code never runs this hook"
+                )
+            elif rule.unmodelled():
+                warnings.append(
+                    f"hooks.{event}: if {text!r}: hooksim does not model {rule.tool} patterns;"
+                    f" the hook runs for every {rule.tool} call"
+                )
+        return warnings + [
             f"hooks.{event}: an if condition applies to tool events only; ignored"
             for event, groups in block.items()
             if event not in IF_EVENTS and isinstance(groups, list)
@@ -581,13 +610,23 @@ class ClaudeCode(ClaudeStyleReading, Host):
             if isinstance(handler, dict) and "if" in handler
         ]
 
+    def selects(self, spec: HookSpec, value: str | None, payload: Mapping[str, Any]) -> bool:
+        """The matcher, then a tool event's ``if`` rule against the call (``permission_rules``)."""
+        if not self.matches(spec, value):
+            return False
+        if spec.condition is None or spec.event not in IF_EVENTS or "tool_name" not in payload:
+            return True
+        rule = Rule.parse(spec.condition)
+        cwd = str(payload.get("cwd") or ".")
+        tool_input = payload.get("tool_input")
+        return rule is not None and rule.matches(
+            str(payload["tool_name"]),
+            tool_input if isinstance(tool_input, dict) else {},
+            Places(cwd=cwd, project=cwd),
+        )
+
     def matches(self, spec: HookSpec, value: str | None) -> bool:
-        """A list of exact names, or an unanchored regex (``Edit.*`` matches NotebookEdit); an
-        ``if`` condition also needs its tool name to be the call's."""
-        if spec.condition is not None and value is not None:
-            tool = spec.condition.split("(", 1)[0].strip()
-            if tool and tool != value:
-                return False
+        """A list of exact names, or an unanchored regex (``Edit.*`` matches NotebookEdit)."""
         matcher = spec.matcher
         if matcher is None or matcher in self.match_all or value is None:
             return matcher is None or matcher in self.match_all

@@ -331,6 +331,12 @@ class ClaudeStdoutContextEverywhere(ClaudeCode):
         return verdict
 
 
+class ClaudeIfOnToolNameOnly(ClaudeCode):
+    def selects(self, spec: HookSpec, value: str | None, payload: Mapping[str, Any]) -> bool:
+        tool = (spec.condition or "").split("(", 1)[0].strip()
+        return self.matches(spec, value) and tool in ("", value)
+
+
 class CodexPlainShell(Codex):
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         return [env.get("SHELL") or "/bin/sh", "-c", command]
@@ -375,6 +381,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeStdoutContextEverywhere: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeIgnoresPermissionDecision: ["claude-code/08-tool-calls.yaml"],
+    ClaudeIfOnToolNameOnly: ["probes/claude-code-if-conditions.yaml"],
     ClaudeWithoutHistory: [
         "claude-code/10-older-versions.yaml",
         "claude-code/11-before-post-compact.yaml",

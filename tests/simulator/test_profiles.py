@@ -437,8 +437,46 @@ def test_claude_code_if_condition_needs_its_tool() -> None:
     }
     specs, warnings = host.parse_hooks(block)
     assert warnings == ["hooks.Stop: an if condition applies to tool events only; ignored"]
-    assert host.matches(specs[0], "Bash")
-    assert not host.matches(specs[0], "Read")
+
+    def call(tool: str, **tool_input: str) -> dict[str, object]:
+        return {"cwd": "/p", "tool_name": tool, "tool_input": tool_input}
+
+    assert host.selects(specs[0], "Bash", call("Bash", command="cd x && git status"))
+    assert not host.selects(specs[0], "Bash", call("Bash", command="gitk"))
+    assert not host.selects(specs[0], "Read", call("Read", file_path="/p/git"))
+
+
+def test_claude_code_if_conditions_it_cannot_judge_are_named() -> None:
+    """A condition Claude Code cannot parse, or whose pattern hooksim does not model, is a warning."""
+    host = HOSTS["claude-code"]
+    block = {
+        "PreToolUse": [
+            {"hooks": [
+                {"type": "command", "command": "a", "if": "Bash(git *) "},
+                {"type": "command", "command": "b", "if": "Agent(reviewer)"},
+                {"type": "command", "command": "c", "if": "Read(~/notes/**)"},
+                {"type": "command", "command": "d", "if": "WebFetch(domain:example.com)"},
+            ]}
+        ],
+    }  # fmt: skip
+    specs, warnings = host.parse_hooks(block)
+    assert warnings == [
+        "hooks.PreToolUse: if 'Bash(git *) ' is not a permission rule (Tool or Tool(pattern));"
+        " Claude Code never runs this hook",
+        "hooks.PreToolUse: if 'Agent(reviewer)': hooksim does not model Agent patterns; the hook"
+        " runs for every Agent call",
+        "hooks.PreToolUse: if 'Read(~/notes/**)': hooksim does not model Read patterns; the hook"
+        " runs for every Read call",
+    ]
+    fetch = {"cwd": "/p", "tool_name": "WebFetch"}
+    assert host.selects(
+        specs[3], "WebFetch", {**fetch, "tool_input": {"url": "https://example.com/a"}}
+    )
+    assert not host.selects(
+        specs[3], "WebFetch", {**fetch, "tool_input": {"url": "https://evil.test/"}}
+    )
+    assert not host.selects(specs[0], "Bash", {"cwd": "/p", "tool_name": "Bash",
+                                              "tool_input": {"command": "git status"}})  # fmt: skip
 
 
 # What each profile must cite, whatever else it states.
