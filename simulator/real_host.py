@@ -763,7 +763,10 @@ def run_real(
         raise RealHostError(f"{scenario.path}: no hooks for {tool}: add hosts.{tool}.hooks")
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
-        return RealSession(replace(scenario), host, path, workdir).run()
+        real = RealSession(replace(scenario), host, path, workdir).run()
+        if keep_workdir:
+            real.result.workdir = workdir
+        return real
     finally:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
 from .. import expect
 from ..hosts import get_host
+from ..picture import write_html
 from ..real_compare import compare_real, differences_text
 from ..real_host import DRIVERS, NOT_JUDGED, RealHostError, RealRun, run_real
-from ..report import timeline
-from ..scenario import ScenarioError, find_scenarios, load_scenario
+from ..report import Outcome, summary, timeline, to_json, write_json, write_junit
+from ..scenario import ScenarioError, load_scenario
 
 
 def add_run_option(parser: argparse.ArgumentParser) -> None:
@@ -70,33 +72,50 @@ def _header(run: RealRun) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
-    tool, _, path = str(args.real).partition("=")
-    paths = find_scenarios(args.paths)
-    if not paths:
-        print("hooksim: no scenario files found", file=sys.stderr)
-        return 5
-    passed = failed = 0
-    for file in paths:
-        try:
-            scenario = load_scenario(file)
-            real = run_real(scenario, tool, path or None,
-                            keep_workdir=args.keep_workdir)  # fmt: skip
-        except (ScenarioError, RealHostError) as e:
-            print(f"ERROR {file} [{tool}, real]  {e}")
-            failed += 1
-            continue
-        failures = check(real)
-        verdict = "PASS" if not failures else "FAIL"
-        passed, failed = passed + (not failures), failed + bool(failures)
-        print(f"{verdict:<5} {file} [{tool}, real]  {scenario.name}  ({real.seconds:.1f}s)")
-        print("\n".join(_header(real)))
-        for failure in failures:
-            print(f"  {failure}")
-        if failures:
-            print(timeline(real.result))
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+def run(args: argparse.Namespace, paths: list[Path]) -> int:
+    """Each file on the real host, judged and reported as ``hooksim run`` reports its replays."""
+    tool, _, binary = str(args.real).partition("=")
+    started = time.monotonic()
+    outcomes: list[Outcome] = []
+    try:
+        for file in paths:
+            outcome = _run_one(file, tool, binary or None, args)
+            outcomes.append(outcome)
+            if outcome.bad and args.exitfirst:
+                break
+    finally:
+        if args.junit_xml:
+            write_junit(outcomes, args.junit_xml)
+        if args.json:
+            write_json(outcomes, args.json)
+        if args.html:
+            write_html(to_json(outcomes), args.html)
+    print(summary(outcomes, time.monotonic() - started))
+    return 1 if any(o.bad for o in outcomes) else 0
+
+
+def _run_one(file: Path, tool: str, binary: str | None, args: argparse.Namespace) -> Outcome:
+    label = f"{tool}, real"
+    try:
+        scenario = load_scenario(file)
+        real = run_real(scenario, tool, binary, keep_workdir=args.keep_workdir)
+    except (ScenarioError, RealHostError) as e:
+        print(f"ERROR {file} [{label}]  {e}")
+        return Outcome(file, file.stem, [], error=str(e), tool=label)
+    failures = check(real)
+    outcome = Outcome(file, scenario.name, failures, real.result, seconds=real.seconds, tool=label)
+    if args.quiet and not failures:
+        return outcome
+    print(f"{outcome.verdict:<5} {outcome.label}  {scenario.name}  ({real.seconds:.1f}s)")
+    print("\n".join(_header(real)))
+    for failure in failures:
+        print(f"  {failure}")
+    if failures or args.show_timeline:
+        print("  timeline:")
+        print(timeline(real.result, stdin=args.show_timeline))
+    if real.result.workdir is not None:
+        print(f"  workdir: {real.result.workdir}")
+    return outcome
 
 
 def compare(args: argparse.Namespace) -> int:

@@ -164,8 +164,6 @@ def _preflight(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.real:
-        return real.run(args)
     started = time.monotonic()
     problem = _preflight(args)
     if problem:
@@ -185,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         extra = f" matching -k {args.k!r}" if args.k else ""
         print(f"hooksim: no scenario files found in {where}{extra}", file=sys.stderr)
         return 5
+    if args.real:
+        return real.run(args, paths)
     status = Status(len(paths), sys.stdout, sys.stdout.isatty() and not args.quiet)
     results: dict[Path, list[Outcome]] = {}
 

@@ -8,10 +8,13 @@ reason when the package could not be installed.
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+from hooksim.cli import main
 from hooksim.commands.real import check
 from hooksim.real_compare import compare_real, differences_text
 from hooksim.scenario import load_scenario
@@ -38,3 +41,23 @@ def test_real_host_matches_hooksim(tool: str, name: str) -> None:
     comparison = compare_real(load_scenario(SCENARIOS / name), tool, binary)
     assert check(comparison.real) == []
     assert comparison.failing == [], differences_text(comparison.diffs)
+
+
+def test_a_real_run_writes_the_reports_a_replay_writes(tmp_path: Path) -> None:
+    """--json, --junit-xml and --keep-workdir hold for --real as for a replay."""
+    binary = BINARIES["claude-code"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real claude-code (tox -e conformance-claude-code installs it)")
+    report, junit = tmp_path / "run.json", tmp_path / "junit.xml"
+    argv = ["run", str(SCENARIOS / "across/memory-session.yaml"), "--real",
+            f"claude-code={binary}", "--json", str(report), "--junit-xml", str(junit),
+            "--keep-workdir"]  # fmt: skip
+    assert main(argv) == 0
+    (entry,) = json.loads(report.read_text())
+    assert entry["tool"] == "claude-code, real"
+    assert entry["passed"]
+    assert {h["event"] for h in entry["hooks"]} >= {"SessionStart", "UserPromptSubmit", "Stop"}
+    assert 'failures="0"' in junit.read_text()
+    workdir = Path(entry["workdir"])
+    assert (workdir / "project").is_dir()
+    shutil.rmtree(workdir)

@@ -18,7 +18,7 @@ def test_run_real_names_a_missing_binary(
     out = capsys.readouterr().out
     assert code == 1
     assert f"--real claude-code: {tmp_path / 'claude'} is not an executable file" in out
-    assert out.rstrip().endswith("0 passed, 1 failed")
+    assert "0 passed, 0 failed, 1 error in " in out.splitlines()[-1]
 
 
 def test_compare_real_needs_a_tool_and_a_driven_host(capsys: pytest.CaptureFixture[str]) -> None:
