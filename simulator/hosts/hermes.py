@@ -42,6 +42,7 @@ from .base import (
     Verdict,
     parse_json_output,
 )
+from .sources import HERMES, Source, code, fact, observed, release
 
 # hermes_cli.plugins.VALID_HOOKS, v0.19.0.
 VALID_HOOKS = frozenset(
@@ -70,6 +71,11 @@ EMPTY_REPLY_EXPLANATION = (
     "⚠️ No reply: the model returned empty content after retries and any fallback providers."
     " Try `continue`, switch model/provider, or inspect the tool output above."
 )
+
+
+def _hermes(path: str, line: int, note: str = "") -> Source:
+    """A line of the released hermes-agent this profile models."""
+    return release("hermes-agent", "0.19.0", path, line, note)
 
 
 def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
@@ -557,6 +563,112 @@ class Hermes(Host):
     stop_can_continue = False
     exit_2 = "logged only (v0.19.0)"
     session_class = HermesSession
+    checked = (
+        "the released hermes-agent 0.19.0 (read, and run by tox -e conformance: its shell-hook"
+        " runner and its real agent loop against hooksim, event by event)"
+    )
+    facts = (
+        fact(
+            "events",
+            "on_session_start before the first pre_llm_call; pre_llm_call each turn;"
+            " pre_tool_call/post_tool_call per tool call; post_llm_call for a reply;"
+            " on_session_end after every turn that reaches finalize_turn; /new fires"
+            " on_session_finalize then on_session_reset; quitting fires on_session_finalize",
+            _hermes("agent/conversation_loop.py", 391, "on_session_start"),
+            _hermes("agent/turn_context.py", 697, "pre_llm_call"),
+            _hermes("agent/turn_finalizer.py", 485, "post_llm_call"),
+            _hermes("agent/turn_finalizer.py", 616, "on_session_end"),
+            _hermes("cli.py", 7025, "on_session_finalize / on_session_reset at /new"),
+            _hermes("cli.py", 1261, "on_session_finalize at shutdown"),
+        ),
+        fact(
+            "valid events",
+            "the hooks: keys Hermes accepts; any other key is skipped with a warning",
+            _hermes("hermes_cli/plugins.py", 135),
+            _hermes("agent/shell_hooks.py", 305),
+        ),
+        fact(
+            "compaction",
+            "no compaction event reaches shell hooks: a compaction step fires nothing",
+            _hermes("hermes_cli/plugins.py", 135, "no pre/post compaction hook"),
+        ),
+        fact(
+            "failed model call",
+            "a failed call returns early from the conversation loop: pre_llm_call only, no"
+            " post_llm_call, no on_session_end",
+            _hermes("agent/conversation_loop.py", 4076),
+            observed("hermes-agent 0.19.0", "tests/conformance"),
+        ),
+        fact(
+            "empty reply",
+            "retried, then answered with Hermes' own explanation: post_llm_call carries it as"
+            " assistant_response",
+            _hermes("agent/conversation_loop.py", 5394),
+            _hermes("run_agent.py", 3143),
+        ),
+        fact(
+            "task_id",
+            "the CLI runs each turn with task_id = the session id",
+            _hermes("cli.py", 12090),
+        ),
+        fact(
+            "spawn",
+            "no shell: shlex.split of the command with ~ expanded; subprocess.run with stdin",
+            _hermes("agent/shell_hooks.py", 451),
+            _hermes("agent/shell_hooks.py", 462),
+        ),
+        fact(
+            "parallel",
+            "an event's callbacks run one after another, in config order",
+            _hermes("hermes_cli/plugins.py", 1915),
+        ),
+        fact(
+            "matcher",
+            "a regex tested with re.fullmatch on the tool name; pre_tool_call and post_tool_call"
+            " only (elsewhere ignored with a warning); an invalid regex means equality",
+            _hermes("agent/shell_hooks.py", 193),
+            _hermes("agent/shell_hooks.py", 387),
+        ),
+        fact(
+            "default_timeout_s",
+            "60 s; below 1 the default, above 300 clamped to 300",
+            _hermes("agent/shell_hooks.py", 137),
+            _hermes("agent/shell_hooks.py", 412),
+        ),
+        fact(
+            "exit codes",
+            "a non-zero exit (2 included) is logged; stdout is still read. Not released yet:"
+            " later source makes exit 2 block a pre_tool_call, and adds fail_closed",
+            _hermes("agent/shell_hooks.py", 524),
+            code(
+                HERMES,
+                "00067189dfecf833d4d009c2dd977ae85cf800e0",
+                "agent/shell_hooks.py",
+                5,
+                "after 0.19.0: exit 2 blocks pre_tool_call",
+            ),  # fmt: skip
+        ),
+        fact(
+            "stdout",
+            "one JSON value: {context} from pre_llm_call joins the turn; {action: block} or"
+            " {decision: block} stops a pre_tool_call's tool; anything else is ignored",
+            _hermes("agent/shell_hooks.py", 599),
+            _hermes("agent/shell_hooks.py", 616),
+        ),
+        fact(
+            "payload",
+            "hook_event_name, tool_name, tool_input, session_id, cwd, extra (the other keyword"
+            " arguments), as json.dumps(ensure_ascii=False, default=str)",
+            _hermes("agent/shell_hooks.py", 536),
+        ),
+        fact(
+            "config_files",
+            "the hooks: block of ~/.hermes/config.yaml; a hook runs once consented"
+            " (--accept-hooks, HERMES_ACCEPT_HOOKS=1, hooks_auto_accept: true, or the TTY prompt)",
+            _hermes("agent/shell_hooks.py", 238),
+            _hermes("agent/shell_hooks.py", 266),
+        ),
+    )
 
     def load_config(self, path: Path) -> Any:
         """The ``hooks:`` block of a Hermes ``config.yaml``."""

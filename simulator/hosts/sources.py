@@ -1,7 +1,8 @@
 """Where each profile fact comes from: the host's code, its docs or changelog, or a real run.
 
 A profile lists its facts (``Host.facts``), each with the sources that settle it: a line of the
-host's code at a commit on its main branch, a section of its docs, a changelog entry, or what
+host's code at a commit on its main branch (or, for a host shipped on a package index, of the
+released package the profile models), a section of its docs, a changelog entry, or what
 the released binary did when run. Where the docs and the code disagree, the code wins and the
 fact carries both. A fact nothing public settles is ``unverified``: ``hooksim hosts`` and the
 timeline say so, and no scenario pins it as truth.
@@ -26,7 +27,7 @@ HERMES = "NousResearch/hermes-agent"
 class Source:
     """One place that states a fact, as ``hooksim hosts --sources`` prints it."""
 
-    kind: str  # "code", "docs", "changelog" or "observed"
+    kind: str  # "code", "release", "docs", "changelog" or "observed"
     where: str
     note: str = ""
 
@@ -39,6 +40,11 @@ def code(repo: str, commit: str, path: str, line: int | str, note: str = "") -> 
     """A line of the host's source (``line`` may name a function where no line is stable)."""
     anchor = f"L{line}" if isinstance(line, int) else line
     return Source("code", f"{repo}@{commit[:12]} {path}#{anchor}", note)
+
+
+def release(package: str, version: str, path: str, line: int, note: str = "") -> Source:
+    """A line of a released package's file (a host shipped on a package index, read as shipped)."""
+    return Source("release", f"{package}=={version} {path}#L{line}", note)
 
 
 def docs(url: str, section: str, note: str = "") -> Source:
@@ -92,5 +98,6 @@ __all__ = [
     "docs",
     "fact",
     "observed",
+    "release",
     "unverified",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 import shlex
 import sys
@@ -483,7 +485,7 @@ def test_claude_code_if_conditions_it_cannot_judge_are_named() -> None:
 CORE_TOPICS = {"spawn", "parallel", "matcher", "default_timeout_s", "exit codes", "config_files"}
 
 
-@pytest.mark.parametrize("tool", sorted(set(HOSTS) - {"hermes"}))
+@pytest.mark.parametrize("tool", sorted(HOSTS))
 def test_every_fact_is_cited_or_unverified(tool: str) -> None:
     """Each fact has a source (code at a commit, docs, changelog, a real run) or says unverified."""
     host = HOSTS[tool]
@@ -491,7 +493,9 @@ def test_every_fact_is_cited_or_unverified(tool: str) -> None:
     for f in host.facts:
         assert f.sources or f.unverified, f"{tool}: {f.topic} has no source"
         for source in f.sources:
-            assert source.kind in ("code", "docs", "changelog", "observed")
+            assert source.kind in ("code", "release", "docs", "changelog", "observed")
+            if source.kind == "release":  # a released package's file, at a line
+                assert re.fullmatch(r"[\w.-]+==[\w.]+ \S+#L\d+", source.where), source
             if source.kind in ("code", "changelog"):
                 repo, rest = source.where.split("@", 1)
                 assert "/" in repo
