@@ -646,7 +646,7 @@ class Hermes(Host):
                 "agent/shell_hooks.py",
                 5,
                 "after 0.19.0: exit 2 blocks pre_tool_call",
-            ),  # fmt: skip
+            ),
         ),
         fact(
             "stdout",

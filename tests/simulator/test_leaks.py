@@ -150,7 +150,7 @@ def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
 
     def walk_after_a_hook_starts(root: int, skip: set[int]) -> list[int]:
         with watch.spawning():
-            hook = subprocess.Popen(  # noqa: S603 - the interpreter running the tests
+            hook = subprocess.Popen(
                 [sys.executable, "-c", "import sys; sys.stdin.read()"],
                 stdin=subprocess.PIPE,
                 env=env,
