@@ -306,7 +306,8 @@ class HermesSession(Session):
             return
         if turn.empty_reply:
             calls += 1 + EMPTY_RETRIES
-            # The "(empty)" sentinel is dropped; finalize_turn closes the turn with it.
+            # The turn's messages end with Hermes' "(empty)" sentinel (as the real loop's do,
+            # tests/conformance); the explanation goes to post_llm_call only.
             self.history.append({"role": "assistant", "content": "(empty)"})
             response = EMPTY_REPLY_EXPLANATION
         else:

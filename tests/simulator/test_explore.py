@@ -11,8 +11,6 @@ from hooksim.explore import scenario_text
 from hooksim.runner import run_scenario
 from hooksim.scenario import load_scenario
 
-# The default space less empty replies (see the file for why).
-SPACE = Path(__file__).with_name("explore_space.yaml")
 # A Hermes hook that prints on stdout (Hermes would read it) at every prompt.
 CHATTY = """\
 name: a chatty prompt hook
@@ -35,10 +33,10 @@ def test_the_real_hook_passes_a_small_budget(
 ) -> None:
     """The installed hooks keep every invariant and agree with the gate model; nothing is written."""
     out = tmp_path / "failures"
-    argv = [str(SPACE), "--examples", "6", "--seed", "5", "--out", str(out)]
+    argv = ["--examples", "6", "--seed", "5", "--out", str(out)]
     assert main(["explore", *argv]) == 0
     text = capsys.readouterr().out
-    assert f"explore {SPACE} on hermes: 6 examples in" in text
+    assert "explore the hooks hermes-hooks install writes on hermes: 6 examples in" in text
     assert ", seed 5\n  no invariant failed\n" in text
     assert not out.exists()
 

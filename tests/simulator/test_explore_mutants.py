@@ -16,8 +16,6 @@ from hooksim.scenario import load_scenario
 from tests.simulator.test_mutants import hooks_config
 
 SEED = "1"
-# The default space less empty replies (see the file for why).
-SPACE = Path(__file__).with_name("explore_space.yaml")
 # The mutants of mutant_hook.py that explore, with these seeds, finds within its default budget.
 # Not yet here: ignores_backward_clock, ignores_window_variable, no_lock, stamps_after_failure
 # (not found within the default budget with these seeds; benchmarks/bench_explore.py measures).
@@ -40,7 +38,7 @@ def test_explore_finds_the_mutant_and_its_file_replays(
     mutant from hook."""
     config = str(hooks_config(tmp_path, mutant))
     out = tmp_path / "failures"
-    argv = [str(SPACE), "--hooks-config", config, "--seed", SEED, "-n", "2", "--out", str(out)]
+    argv = ["--hooks-config", config, "--seed", SEED, "-n", "2", "--out", str(out)]
     assert main(["explore", *argv]) == 1
     report = capsys.readouterr().out
     written = sorted(out.glob("*.yaml"))

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from hooksim.hosts.hermes import EMPTY_REPLY_EXPLANATION
+from hooksim.runner import run_scenario
 from hooksim.scenario import ApiError, ScenarioError, Turn, load_scenario
 
 from tests.simulator.sessions import recording_session
@@ -102,6 +103,22 @@ def test_hermes_empty_reply_is_answered_with_hermes_explanation() -> None:
     end = next(p for e, p, _ in events if e == "on_session_end")
     assert post["extra"]["assistant_response"] == EMPTY_REPLY_EXPLANATION
     assert (end["extra"]["completed"], end["extra"]["interrupted"]) == (True, False)
+
+
+def test_hermes_empty_reply_history_ends_with_the_sentinel(tmp_path: Path) -> None:
+    """The history of an empty reply ends with Hermes' "(empty)" message, as the real loop's does,
+    so the hook saves the prompt and not Hermes' explanation."""
+    events = fired("hermes", Turn("a", "hi"), Turn("b", ""))
+    post = [p for e, p, _ in events if e == "post_llm_call"][-1]
+    history = post["extra"]["conversation_history"]
+    assert [(m["role"], m["content"]) for m in history[-2:]] == [
+        ("user", "b"),
+        ("assistant", "(empty)"),
+    ]
+    path = write(tmp_path, "  - {user: a, assistant: ''}\n")
+    result = run_scenario(load_scenario(path))
+    saved = [(c["tool"], c["arguments"].get("role")) for c in result.calls]
+    assert saved == [("start_session", None), ("save_memory", "user")]
 
 
 def test_hermes_interrupted_turn_completed_true() -> None:
