@@ -1,4 +1,4 @@
-"""Claude Code, as its hooks reference, its changelog and a real 2.1.328 run show it (v1.0.85 on).
+"""Claude Code, as its hooks reference, its changelog and real 2.1.328 and 2.1.332 runs show it (v1.0.85 on).
 
 Timeline: ``SessionStart(startup)`` at launch (without ``model``); per turn
 ``UserPromptSubmit``, then ``PreToolUse``/``PostToolUse`` per tool call and ``PostToolBatch``
@@ -312,8 +312,8 @@ class ClaudeSession(Session):
 class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
     title = "Claude Code"
-    modelled = "v2.1.328 (hooks reference, changelog, real binary)"
-    versions = "v1.0.85 (the first with SessionEnd) to v2.1.328 (default v2.1.328)"
+    modelled = "v2.1.332 (hooks reference, changelog, real binary)"
+    versions = "v1.0.85 (the first with SessionEnd) to v2.1.332 (default v2.1.332)"
     checked = (
         f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run,"
         " real 2.1.332 compared by `hooksim compare --real` (tox -e conformance-claude-code)"
@@ -530,8 +530,8 @@ class ClaudeCode(ClaudeStyleReading, Host):
         v = parse_version(self.title, version)
         if v < (1, 0, 85):
             raise ValueError(f"hooksim models Claude Code from v1.0.85 on, not {version}")
-        if v > (2, 1, 328):
-            raise ValueError(f"hooksim models Claude Code up to v2.1.328, not {version}")
+        if v > (2, 1, 332):
+            raise ValueError(f"hooksim models Claude Code up to v2.1.332, not {version}")
         facts: dict[str, Any] = {}
         if v < (2, 1, 3):
             facts["default_timeout_s"] = 60.0
