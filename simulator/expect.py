@@ -19,7 +19,7 @@ _STATE_TOLERANCE_MS = 60_000
 
 def _succeeded(call: dict[str, Any]) -> bool:
     outcome = str(call.get("outcome", "ok"))
-    return outcome in ("ok", "empty") or outcome.startswith("slow ")
+    return outcome in ("ok", "empty", "meet") or outcome.startswith("slow ")
 
 
 def _allowed_codes(want: int | list[int] | dict[str, int | list[int]], event: str) -> list[int]:

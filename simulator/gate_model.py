@@ -68,7 +68,7 @@ def window_ms(value: str | None) -> float:
 
 def call_succeeds(outcome: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
     """Whether the hook sees a mock bridge outcome as a successful call (exit 0, JSON or nothing)."""
-    if outcome in ("ok", "empty"):
+    if outcome in ("ok", "empty", "meet"):
         return True
     if outcome.startswith("exit "):
         return outcome == "exit 0"

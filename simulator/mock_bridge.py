@@ -15,6 +15,9 @@ call of a tool; the last entry repeats; the default is ``ok``:
     fail      exit 1 with a message on stderr  exit N   exit N
     hang      sleep until killed               slow Ns  sleep N seconds (real time), then ok
     garbage   exit 0, print a non-JSON line
+    meet      ok, once every session acting at this instant has made a ``meet`` call or ended
+              its step (``$HOOKSIM_MEET``, set by hooksim for coinciding steps of several
+              sessions; elsewhere ``ok`` at once)
 
 With ``$HOOKSIM_FRAMES`` set (an SQLite file) it also keeps a small model of the mind's frames:
 ``save_memory`` adds one, ``cleanup_frames`` deletes temporary frames older than
@@ -136,6 +139,26 @@ def temporary_frames(frames: str | os.PathLike[str]) -> int:
     return int(row[0])
 
 
+def _meet() -> None:
+    """Wait until every session acting at this instant is here or done with its step.
+
+    hooksim gives coinciding steps of several sessions a folder, ``$HOOKSIM_MEET``, in which
+    each session's mark appears when its step ends, and ``$HOOKSIM_MEET_COUNT``, how many act.
+    A call that waits here holds whatever its hook holds (the gate's lock) until the other
+    sessions have passed the same point or finished: a hook that does not exclude the others
+    is caught every time, not when the machine's timing happens to interleave them. A hook
+    that does exclude them lets their steps end, which releases this call.
+    """
+    folder = os.environ.get("HOOKSIM_MEET")
+    if not folder:
+        return
+    with open(os.path.join(folder, os.environ.get("HOOKSIM_MEET_AS", "call")), "a"):
+        pass
+    count = int(os.environ.get("HOOKSIM_MEET_COUNT") or 1)
+    while len(os.listdir(folder)) < count:
+        time.sleep(0.005)  # a condition polled, not a race: it ends when the others get here
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] != "call":
         print(f"mock bridge: usage: call TOOL (got {argv})", file=sys.stderr)
@@ -147,6 +170,9 @@ def main(argv: list[str]) -> int:
         print(f"mock bridge: stdin is not JSON ({e})", file=sys.stderr)
         return 65
     _, outcome = _record(tool, arguments)
+    if outcome == "meet":
+        _meet()
+        outcome = "ok"
     if outcome == "hang":
         time.sleep(24 * 3600)
     if outcome.startswith("slow "):

@@ -223,7 +223,9 @@ def _svg(index: int, entry: dict[str, Any]) -> str:
                 f"<title>{html.escape(tip)}</title></circle>"
             )
             for c, call in enumerate(hook.get("calls", [])):
-                colour = "#2e9e5b" if str(call.get("outcome")) in ("ok", "empty") else "#d23c3c"
+                colour = (
+                    "#2e9e5b" if str(call.get("outcome")) in ("ok", "empty", "meet") else "#d23c3c"
+                )
                 out.append(
                     f'<rect class="call" x="{hx - 3 + (c % 3) * 0:.1f}" y="{y + 10 + c * 6:.1f}" width="6"'
                     f' height="5" fill="{colour}"><title>{html.escape(str(call.get("tool")))}'
@@ -281,7 +283,11 @@ def _windows(
         return []
     out = []
     for call in entry.get("bridge_calls", []):
-        if call.get("tool") != "cleanup_frames" or str(call.get("outcome")) not in ("ok", "empty"):
+        if call.get("tool") != "cleanup_frames" or str(call.get("outcome")) not in (
+            "ok",
+            "empty",
+            "meet",
+        ):
             continue
         start = float(call["virtual_ms"])
         # From the firing of the hook that compacted (several fire at one virtual instant).

@@ -15,7 +15,7 @@ import json
 import shutil
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -188,7 +188,8 @@ class ScenarioRun:
 
     def run(self) -> RunResult:
         back_s = 0.0  # how far the wall clock has been set back (``clock_back``) so far
-        for offset, group in itertools.groupby(self.scenario.schedule, key=lambda s: s.offset_s):
+        groups = itertools.groupby(self.scenario.schedule, key=lambda s: s.offset_s)
+        for instant, (offset, group) in enumerate(groups):
             steps = list(group)
             back_s += sum(item.step.clock_back_s for item in steps)
             now = self.start_ms + int((offset - back_s) * 1000)
@@ -204,6 +205,12 @@ class ScenarioRun:
             if len(jobs) == 1:
                 jobs[0]()
             else:  # coinciding steps of several sessions: at the same time, as a gateway does
+                meet = self.workspace.root / f"meet-{instant}"
+                meet.mkdir()
+                jobs = [
+                    partial(self._meeting, self.sessions[k], job, meet, len(jobs))
+                    for k, job in zip(by_session, jobs, strict=True)
+                ]
                 with ThreadPoolExecutor(len(jobs)) as pool:
                     list(pool.map(lambda job: job(), jobs))
             for item in steps:
@@ -218,6 +225,22 @@ class ScenarioRun:
         self.result.leaks = list(self.launcher.leaks.found)
         self.result.leak_detection = self.launcher.leaks.available
         return self._collect()
+
+    def _meeting(
+        self, state: RunningSession, job: Callable[[], None], meet: Path, count: int
+    ) -> None:
+        """One session's steps at an instant others share; its mark in ``meet`` when they end
+        (the mock bridge's ``meet`` outcome waits for every session's mark or call)."""
+        mark = str(self.sessions.index(state))
+        state.env.update(
+            HOOKSIM_MEET=str(meet), HOOKSIM_MEET_COUNT=str(count), HOOKSIM_MEET_AS=mark
+        )
+        try:
+            job()
+        finally:
+            for key in ("HOOKSIM_MEET", "HOOKSIM_MEET_COUNT", "HOOKSIM_MEET_AS"):
+                state.env.pop(key, None)
+            (meet / mark).touch()
 
     def _steps(self, state: RunningSession, items: list[ScheduledStep], now: int) -> None:
         """One session's steps at one instant, in order."""

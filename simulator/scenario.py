@@ -266,7 +266,7 @@ class Scenario:
         return schedule
 
 
-_OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
+_OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
 _UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -405,7 +405,7 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         bad = next(
             (o for o in plan if not (isinstance(o, str) and _OUTCOME.fullmatch(o))), error.instance
         )
-        return f"{prefix}unknown bridge outcome {bad!r} (ok, fail, exit N, hang, slow 2s, garbage, empty)"
+        return f"{prefix}unknown bridge outcome {bad!r} (ok, fail, exit N, hang, slow 2s, garbage, empty, meet)"
     return f"{prefix}{error.message}"
 
 

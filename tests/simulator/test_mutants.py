@@ -23,6 +23,8 @@ CAUGHT_BY = {
     "on_by_default": ["01-flag-off.yaml", "09-default-off-saves.yaml"],
     "ignores_window_variable": ["07-window-variable.yaml"],
     "skips_compaction_without_save": ["12-no-response-still-compacts.yaml"],
+    "ignores_backward_clock": ["14-clock-back.yaml"],
+    "no_lock": ["42-gateway-stops-meet.yaml"],
 }
 
 
