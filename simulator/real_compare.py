@@ -304,9 +304,11 @@ def compare_real(
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
     real = run_real(scenario, tool, binary, keep_workdir=True)
     host = get_host(tool)
-    version = scenario.on(tool).version
-    if version is not None:
-        host = host.at_version(version)
+    on_tool = scenario.on(tool)
+    if on_tool.version is not None:
+        host = host.at_version(on_tool.version)
+    if on_tool.launch is not None:
+        host = host.launched(on_tool.launch)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-replay-"))
     try:
         started = time.monotonic()

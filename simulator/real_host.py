@@ -150,6 +150,10 @@ class Driver:
     dialect: ClassVar[str]
     binary: ClassVar[str]  # the executable's name on PATH
     package: ClassVar[str]  # where it comes from, for messages
+    launch: ClassVar[str] = "interactive"  # how the driver runs it (a scenario's hosts.X.launch)
+    # True: a SessionStart(compact) belongs to the compaction step (the host fires it as part
+    # of compacting); False: the host queues it for the next turn, where it is counted.
+    compact_session_start_in_step: ClassVar[bool] = True
 
     def __init__(self, run: RealSession) -> None:
         self.run = run
@@ -286,6 +290,8 @@ class CodexDriver(Driver):
     dialect = "responses"
     binary = "codex"
     package = "@openai/codex"
+    launch = "exec"
+    compact_session_start_in_step = False  # run_turn drains it with the turn's own
 
     def __init__(self, run: RealSession) -> None:
         super().__init__(run)
@@ -578,9 +584,16 @@ class RealSession:
                 "turn_file": str(self.turn_file), "env": plumbing,
                 "compaction_events": [e for e in (self.host.events["pre_compact"],
                                                   self.host.events["post_compact"]) if e],
-                "session_start_event": self.host.events["session_start"],
+                "session_start_event": self.host.events["session_start"]
+                if self.driver.compact_session_start_in_step else None,
             }))  # fmt: skip
             self.notes += self.driver.install(wrapped)
+            if (sc.launch or "interactive") != self.driver.launch:
+                self.notes.append(
+                    f"{self.host.title} is run {self.driver.launch}, the scenario replays it"
+                    f" {sc.launch or 'interactive'}: hosts.{self.host.name}.launch:"
+                    f" {self.driver.launch} replays what was run"
+                )
             version = self.driver.version()
             self.announce(0)
             self.driver.start()
@@ -652,6 +665,10 @@ class RealSession:
         if step.trigger == "auto":
             self.note_once(f"turn {number}: no turn before and after to force an auto compaction;"
                            " sent /compact (manual) instead")  # fmt: skip
+        if self.driver.launch == "exec":
+            self.note_once(f"turn {number}: {self.host.title} run as exec has no /compact; the"
+                           " manual compaction is skipped")  # fmt: skip
+            return
         self.announce(number)
         self.script.set_turn(number, [])
         self.driver.send(f"/compact {step.instructions}".strip())
@@ -759,6 +776,8 @@ def run_real(
     scenario = scenario.on(tool)
     if scenario.version is not None:
         host = host.at_version(scenario.version)
+    if scenario.launch is not None:
+        host = host.launched(scenario.launch)
     if scenario.hooks is None:
         raise RealHostError(f"{scenario.path}: no hooks for {tool}: add hosts.{tool}.hooks")
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))

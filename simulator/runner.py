@@ -387,6 +387,11 @@ def run_scenario(
             host = host.at_version(scenario.version)
         except ValueError as e:
             raise SetupError(f"{scenario.path}: hosts.{host.name}.version: {e}") from None
+    if scenario.launch is not None:
+        try:
+            host = host.launched(scenario.launch)
+        except ValueError as e:
+            raise SetupError(f"{scenario.path}: hosts.{host.name}.launch: {e}") from None
     # A config file stands in for the hooks a scenario does not name (on Hermes, the installed
     # entries); a scenario's own hooks are part of what it tests, so they stay.
     if scenario.hooks is not None:

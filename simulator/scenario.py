@@ -184,6 +184,7 @@ class HostPart:
     env: dict[str, str] = field(default_factory=dict)
     expect: dict[str, Any] = field(default_factory=dict)
     version: str | None = None  # the host's version to replay; None: the profile's own
+    launch: str | None = None  # how the user runs the host (Codex: exec); None: interactive
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,7 @@ class Scenario:
     expect: dict[str, Any] = field(default_factory=dict)
     hosts: dict[str, HostPart] = field(default_factory=dict)
     version: str | None = None  # set by on(): the version of the host it runs on
+    launch: str | None = None  # set by on(): how the user runs that host (None: interactive)
     timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
     checks: bool | dict[str, Any] = True  # the built-in checks: all, none, or chosen ones
     clock_tick: bool = True  # False: every hook reads exactly its firing's instant
@@ -233,6 +235,7 @@ class Scenario:
             expect={**self.expect, **part.expect},
             hosts={},
             version=part.version,
+            launch=part.launch,
         )
 
     @property
@@ -508,6 +511,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
             dict(part.get("env", {})),
             dict(part.get("expect", {})),
             part.get("version"),
+            part.get("launch"),
         )
         for name, part in data.get("hosts", {}).items()
     }

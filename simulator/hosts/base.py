@@ -298,6 +298,12 @@ class Host:
             f"hooksim models {self.title} as of {self.modelled} only; drop 'version' for it"
         )
 
+    def launched(self, how: str) -> Host:
+        """This host as the user runs it (``interactive``, or a host's non-interactive mode)."""
+        if how == "interactive":
+            return self
+        raise ValueError(f"{how!r}: hooksim runs {self.title} interactively only")
+
     # --- configuration -------------------------------------------------------------------
     def load_config(self, path: Path) -> Any:
         """The hooks part of the host's own config file (JSON ``hooks`` key by default)."""

@@ -80,16 +80,20 @@ class CodexSession(Session):
         super().__init__(*args, **kwargs)
         self.queued: list[str] = []  # SessionStart sources, first in first out
         self.turn_id = ""
+        self.running = False  # exec: a `codex exec` process is running for this session
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {"session_id": self.info.session_id}
         if event in TURN_SCOPE:
             payload["turn_id"] = self.turn_id
+        transcript = self.info.transcript_path if self.host.sends_transcript_path else None
         payload.update(
-            transcript_path=None, cwd=self.info.cwd, hook_event_name=event, model=self.info.model
-        )
+            transcript_path=transcript, cwd=self.info.cwd, hook_event_name=event,
+            model=self.info.model,
+        )  # fmt: skip
         if event not in ("PreCompact", "PostCompact", "SessionEnd", "Interrupt"):
-            payload["permission_mode"] = "default"
+            # hook_permission_mode: approval policy never (codex exec's) is bypassPermissions.
+            payload["permission_mode"] = "bypassPermissions" if self.host.exec_launch else "default"
         if event == "SessionEnd":
             del payload["model"]
         payload.update(fields)
@@ -106,10 +110,24 @@ class CodexSession(Session):
                 return False
         return True
 
+    def _start(self) -> None:
+        """The host process starts for this session and queues its SessionStart: ``startup``
+        the first time, ``resume`` for each later ``codex exec resume``."""
+        if self.running or (self.launched and not self.host.exec_launch):
+            return
+        self.queued.append("resume" if self.launched else "startup")
+        self.launched = self.running = True
+
     def turn(self, turn: Turn) -> None:
-        if not self.launched:
-            self.launched = True
-            self.queued.append("startup")
+        self._start()
+        try:
+            self._turn(turn)
+        finally:
+            if self.host.exec_launch:  # the exec process ends with its turn
+                self.running = False
+                self._end("other")
+
+    def _turn(self, turn: Turn) -> None:
         self.turn_id = str(uuid.uuid4())
         if not self._run_queued_session_starts():  # run_turn: before the turn's input
             return
@@ -154,6 +172,12 @@ class CodexSession(Session):
         )
 
     def compact(self, step: Compact) -> None:
+        if self.host.exec_launch:
+            if step.trigger != "auto":
+                return  # codex exec has no /compact: only the TUI's command compacts by hand
+            # The next exec compacts first thing, before its turn's input (the context the
+            # last turn reported is over the limit): its SessionStart(resume) is queued first.
+            self._start()
         self.turn_id = self.turn_id or str(uuid.uuid4())
         pre = self.fire(
             "PreCompact", self.payload("PreCompact", trigger=step.trigger), match=step.trigger
@@ -173,13 +197,19 @@ class CodexSession(Session):
             self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
 
     def new_session(self, step: NewSession) -> None:
+        if self.host.exec_launch:  # a new `codex exec` (without resume) starts the next session
+            self.next_session_id(step)
+            self.launched = self.running = False
+            self.queued.clear()
+            return
         self._end("clear")
         self.next_session_id(step)
         self.launched = True
         self.queued.append("clear")
 
     def exit(self) -> None:
-        self._end("other")
+        if not self.host.exec_launch:  # each exec already ended its own process
+            self._end("other")
 
 
 def _src(commit: str, path: str, line: int | str, note: str = "") -> Any:
@@ -189,9 +219,12 @@ def _src(commit: str, path: str, line: int | str, note: str = "") -> Any:
 class Codex(ClaudeStyleReading, Host):
     name = "codex"
     title = "Codex CLI"
-    modelled = "v0.169.0 (codex-rs on main, real binary)"
-    versions = "v0.129.0 to v0.169.0 (default v0.169.0; before v0.169.0 as at commit 0082977c)"
-    checked = f"source ({CODEX} main) and a real 0.169.0 run"
+    modelled = "v0.171.0 (codex-rs on main, real binary)"
+    versions = (
+        "v0.129.0 to v0.171.0 (default v0.171.0; before v0.169.0 as at commit 0082977c);"
+        " interactive, or codex exec per turn (hosts.codex.launch: exec)"
+    )
+    checked = f"source ({CODEX} main) and real 0.169.0 and 0.171.0 runs (codex exec)"
     events = {
         "session_start": "SessionStart",
         "prompt_submit": "UserPromptSubmit",
@@ -221,6 +254,14 @@ class Codex(ClaudeStyleReading, Host):
     has_stop_failure = True
     has_interrupt = True
     match_search = True
+    exec_launch = False  # True: each turn is one `codex exec` process (launched("exec"))
+    sends_transcript_path = True  # the rollout file; None before 0.169.0, as first modelled
+    # What a real run shows that is no behaviour of Codex's own, each with the reason.
+    real_tolerances = {
+        "env/CODEX_MANAGED_BY_NPM": "set by the npm package's launcher script for the native"
+        " binary it starts, so every hook inherits it; a standalone install sets none",
+        "env/CODEX_MANAGED_PACKAGE_ROOT": "the npm package's folder, set by its launcher as above",
+    }
     trust = (
         "hooks run only once reviewed and trusted (a run can pass --dangerously-bypass-hook-trust)"
     )
@@ -336,10 +377,11 @@ class Codex(ClaudeStyleReading, Host):
 
     def at_version(self, version: str) -> Host:
         """Codex as at ``version``: before 0.169.0, as at 0082977c (about 0.129): no SessionEnd,
-        StopFailure or Interrupt, and hooks run with ``$SHELL -lc``."""
+        StopFailure or Interrupt, hooks run with ``$SHELL -lc``, no transcript path; 0.169.0
+        to 0.171.0 behave alike in every real run."""
         v = parse_version(self.title, version)
-        if v < (0, 129, 0) or v > (0, 169, 0):
-            raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.169.0, not {version}")
+        if v < (0, 129, 0) or v > (0, 171, 0):
+            raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.171.0, not {version}")
         changes: dict[str, Any] = {}
         if v < (0, 169, 0):
             changes = {
@@ -347,8 +389,20 @@ class Codex(ClaudeStyleReading, Host):
                 "login_shell": True,
                 "has_stop_failure": False,
                 "has_interrupt": False,
+                "sends_transcript_path": False,
             }
         return as_version(self, version, changes)
+
+    def launched(self, how: str) -> Host:
+        """``exec``: each turn is one ``codex exec`` run (``codex exec resume --last`` after the
+        first), with approval policy never; ``interactive``: the TUI."""
+        if how == "interactive" or self.exec_launch:
+            return self
+        if how != "exec":
+            raise ValueError(f"{how!r}: Codex CLI runs interactive or exec")
+        modelled = f"{self.modelled}, codex exec per turn"
+        name = f"{type(self).__name__}_exec"
+        return type(name, (type(self),), {"exec_launch": True, "modelled": modelled})()  # type: ignore[no-any-return]
 
     def load_config(self, path: Path) -> Any:
         if path.suffix == ".toml":

@@ -1,9 +1,9 @@
 """Conformance with the real binaries: each shipped cross-host scenario and probe, run on the
 real host offline and replayed by hooksim, differs only where the profile tolerates it.
 
-Runs in ``tox -e conformance-claude-code`` (which installs the pinned release into the tox
-environment and names it in ``REAL_CLAUDE_CODE``); skipped elsewhere, and skipped with the
-reason when the package could not be installed.
+Runs in ``tox -e conformance-claude-code`` and ``tox -e conformance-codex`` (each installs the
+pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE`` or ``REAL_CODEX``);
+skipped elsewhere, and skipped with the reason when the package could not be installed.
 """
 
 from __future__ import annotations
@@ -21,11 +21,29 @@ from hooksim.scenario import load_scenario
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
 # Read at import: the suite's autouse fixture scrubs the environment of each test.
-BINARIES = {"claude-code": os.environ.get("REAL_CLAUDE_CODE")}
+BINARIES = {
+    "claude-code": os.environ.get("REAL_CLAUDE_CODE"),
+    "codex": os.environ.get("REAL_CODEX"),
+}
+
+
+def probes(tool: str) -> list[str]:
+    """The probe scenarios written for ``tool``."""
+    return sorted(
+        str(p.relative_to(SCENARIOS)) for p in (SCENARIOS / "probes").glob(f"{tool}-*.yaml")
+    )
+
+
+# leaked-processes is left out: a real run does not look for processes its hooks left behind.
 FILES = {
-    "claude-code": ["across/memory-session.yaml", *sorted(
-        str(p.relative_to(SCENARIOS)) for p in (SCENARIOS / "probes").glob("claude-code-*.yaml"))],
-}  # fmt: skip
+    "claude-code": ["across/memory-session.yaml", *probes("claude-code")],
+    "codex": [
+        "across/memory-session.yaml",
+        "across/stop-loop.yaml",
+        "codex/12-exec-per-turn.yaml",
+        *probes("codex"),
+    ],
+}
 
 
 @pytest.mark.parametrize(

@@ -207,6 +207,48 @@ class CodexWithoutHistory(Codex):
         return self
 
 
+class _ExecStartsAfresh(CodexSession):
+    def _start(self) -> None:
+        if not self.running:
+            self.queued.append("startup")
+            self.launched = self.running = True
+
+
+class CodexExecWithoutResume(Codex):
+    session_class = _ExecStartsAfresh
+
+
+class _ExecEndsOnce(CodexSession):
+    def turn(self, turn: Turn) -> None:
+        if not self.launched:
+            self.queued.append("startup")
+            self.launched = True
+        self._turn(turn)
+
+    def exit(self) -> None:
+        self._end("other")
+
+
+class CodexExecOneSession(Codex):
+    session_class = _ExecEndsOnce
+
+
+class _DefaultPermission(CodexSession):
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        payload = super().payload(event, **fields)
+        if "permission_mode" in payload:
+            payload["permission_mode"] = "default"
+        return payload
+
+
+class CodexExecAsksForApproval(Codex):
+    session_class = _DefaultPermission
+
+
+class CodexNoTranscriptPath(Codex):
+    sends_transcript_path = False
+
+
 # --- Cursor ---------------------------------------------------------------------------------
 class CursorUnlimited(Cursor):
     stop_cap = None
@@ -414,6 +456,10 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     CodexAnchoredMatchers: ["codex/11-matchers.yaml"],
     CodexExactAsRegex: ["codex/11-matchers.yaml"],
     CodexWithoutHistory: ["codex/06-login-shell-and-parallel.yaml"],
+    CodexExecWithoutResume: ["codex/12-exec-per-turn.yaml"],
+    CodexExecOneSession: ["codex/12-exec-per-turn.yaml", "across/memory-session.yaml"],
+    CodexExecAsksForApproval: ["codex/12-exec-per-turn.yaml"],
+    CodexNoTranscriptPath: ["codex/13-transcript-path.yaml"],
     CursorUnlimited: ["cursor/01-followup-loop-limit.yaml", "across/stop-loop.yaml"],
     CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
     CursorPreCompactBlocks: ["cursor/04-precompact-observes-only.yaml"],

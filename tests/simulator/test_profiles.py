@@ -380,7 +380,7 @@ def test_claude_code_versions_follow_the_changelog() -> None:
     for bad, message in [("two", "is not like 1.2.3"), ("1.0.80", "from v1.0.85 on")]:
         with pytest.raises(ValueError, match=message):
             claude.at_version(bad)
-    with pytest.raises(ValueError, match=r"from v0\.129\.0 to v0\.169\.0, not 0\.120"):
+    with pytest.raises(ValueError, match=r"from v0\.129\.0 to v0\.171\.0, not 0\.120"):
         HOSTS["codex"].at_version("0.120")
     with pytest.raises(ValueError, match=r"from v0\.21\.0 .* on, not 0\.20\.0"):
         HOSTS["gemini-cli"].at_version("0.20.0")
