@@ -1,6 +1,7 @@
 """A real host's run of a 4-turn session against hooksim's replay of it. Ratio, one run.
 
     python benchmarks/bench_real.py --real claude-code=PATH [--rounds N]
+    python benchmarks/bench_real.py --real codex=PATH [--rounds N]
 
 The session: four turns a minute apart with the stand-in memory hook on session start, prompt
 and stop, one Bash call in the second turn. Each round runs it once on the real host (offline,
@@ -24,7 +25,12 @@ from hooksim.scenario import load_scenario
 
 ROOT = Path(__file__).parents[1]
 MIND = '"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/hooks/mind_hook.py"'
-EVENTS = {"claude-code": ("SessionStart", "UserPromptSubmit", "Stop")}
+EVENTS = {
+    "claude-code": ("SessionStart", "UserPromptSubmit", "Stop"),
+    "codex": ("SessionStart", "UserPromptSubmit", "Stop"),
+}
+# How each host is run for real, so the replay runs the same session (Codex: an exec per turn).
+LAUNCH = {"codex": "hosts: {codex: {launch: exec}}\n"}
 
 
 def write_scenario(directory: Path, tool: str) -> Path:
@@ -37,7 +43,8 @@ def write_scenario(directory: Path, tool: str) -> Path:
     )
     path = directory / "four-turns.yaml"
     path.write_text(
-        f"name: four turns\ntool: {tool}\nenv: {{MIND_HOST: {tool}}}\nhooks:\n{hooks}\nturns:\n"
+        f"name: four turns\ntool: {tool}\nenv: {{MIND_HOST: {tool}}}\n{LAUNCH.get(tool, '')}"
+        f"hooks:\n{hooks}\nturns:\n"
         "  - {user: plan it, assistant: the plan}\n"
         "  - {after: 1m, user: list files, assistant: listed,"
         " tools: [{name: Bash, args: {command: ls, description: list}, result: ok}]}\n"

@@ -15,6 +15,10 @@ once; ``async: true`` hooks are not awaited. A matcher of letters, digits, ``_``
 list of exact names; anything else is an unanchored regex. Exit 2 blocks only with a non-empty
 stderr; without one the hook just failed. Other codes fail open; plain stdout is context for
 ``SessionStart`` and ``UserPromptSubmit``. Project hooks do not run until they are trusted.
+
+Run as ``codex exec`` (``hosts.codex.launch: exec``), each turn is a process of its own: it
+queues ``SessionStart`` (``startup``, then ``resume``), ends with ``SessionEnd(other)``, runs
+under approval policy never (``permission_mode: bypassPermissions``) and has no ``/compact``.
 """
 
 from __future__ import annotations
@@ -69,6 +73,9 @@ TURN_RS = "000c857ecc17e5ab40a985bdaa40816450ee5ebf"
 COMMON_RS = "0b9770ed4bc3ddf3025c5c422db1df83addd7f7c"
 COMPACT_RS = "0082977cebb9fbd524046914dbc4305e5b8e0b95"
 RUNNER_RS = "017466574b7728379ab53e9c279433388c089ff1"
+# hook_runtime.rs as hooks first shipped (SessionStart and UserPromptSubmit only).
+HOOK_RUNTIME_RS = "4522c8bed2807f53f0debc5a07ede43f1e9ad48f"
+MATCHER_RS = "86b5077fc4b77674bb322f7ba580f6bb00e711e4"  # events/common.rs, read line by line
 # session_end.rs as mirrored from openai/codex main by foltz/openai-codex.
 SESSION_END_RS = "8e100f0085f1ed35b372e9af1aa478d644c072bf"
 
@@ -255,7 +262,7 @@ class Codex(ClaudeStyleReading, Host):
     has_interrupt = True
     match_search = True
     exec_launch = False  # True: each turn is one `codex exec` process (launched("exec"))
-    sends_transcript_path = True  # the rollout file; None before 0.169.0, as first modelled
+    sends_transcript_path = True  # the rollout file, since the first hooks (hook_runtime.rs)
     # What a real run shows that is no behaviour of Codex's own, each with the reason.
     real_tolerances = {
         "env/CODEX_MANAGED_BY_NPM": "set by the npm package's launcher script for the native"
@@ -309,6 +316,34 @@ class Codex(ClaudeStyleReading, Host):
             " every version before 0.169.0 without it",
         ),
         fact(
+            "launch",
+            "interactive (the TUI) by default; hosts.codex.launch: exec replays codex exec:"
+            " each turn is a process that queues SessionStart (startup, then resume on codex"
+            " exec resume) and fires SessionEnd (other) when its turn ends; an automatic"
+            " compaction runs in the next exec before its turn's input, after its"
+            " SessionStart(resume) was queued; codex exec has no /compact",
+            _src(
+                HOOK_RUNTIME_RS,
+                "core/src/hook_runtime.rs",
+                63,
+                "run_pending_session_start_hooks takes the queued source",
+            ),
+            observed("0.171.0", "codex exec, then codex exec resume --last, per turn"),
+        ),
+        fact(
+            "permission_mode",
+            "default (approval on request, the TUI's); bypassPermissions under approval"
+            " policy never, codex exec's default",
+            _src(HOOK_RUNTIME_RS, "core/src/hook_runtime.rs", 192, "hook_permission_mode"),
+            observed("0.171.0", "codex exec: bypassPermissions on every event that has it"),
+        ),
+        fact(
+            "transcript_path",
+            "the session's rollout file, on every event",
+            _src(HOOK_RUNTIME_RS, "core/src/hook_runtime.rs", 74, "current_rollout_path"),
+            observed("0.171.0", "a path, never null"),
+        ),
+        fact(
             "StopFailure",
             "fires when the model request fails",
             _src("72cdcc98d917b716f5dcb83739e90af8da9363f9", "hooks/src/events/stop_failure.rs", 1),
@@ -322,7 +357,12 @@ class Codex(ClaudeStyleReading, Host):
         fact(
             "spawn",
             "/bin/bash -c COMMAND (0.169.0); $SHELL -lc (/bin/sh -lc without SHELL) at 0082977c",
-            _src(RUNNER_RS, "hooks/src/engine/command_runner.rs", "default_shell_command"),
+            _src(
+                RUNNER_RS,
+                "hooks/src/engine/command_runner.rs",
+                69,
+                "build_command: the shell core configures; $SHELL -lc without one",
+            ),
             observed("0.169.0", "argv /bin/bash -c"),
         ),
         unverified("spawn since", "which version moved from $SHELL -lc to /bin/bash -c"),
@@ -333,10 +373,22 @@ class Codex(ClaudeStyleReading, Host):
         ),
         fact(
             "async",
-            "async: true hooks are started and not awaited; their output reaches a later turn",
+            "async: true hooks are started and not awaited; hooksim runs them after the step"
+            " and passes nothing of their output on",
             _src(
                 "d57e752091ce15487f05097373836137c2b5da7e", "hooks/src/engine/async_command.rs", 1
             ),
+            observed("0.171.0", "a 2 s async UserPromptSubmit hook did not hold the turn"),
+        ),
+        unverified(
+            "async output",
+            "the source queues an async hook's context for the next accepted user turn, as"
+            " <async_hook_outputs>; 0.171.0 passed a fast one's context in the same turn,"
+            " unwrapped, and codex exec killed an unfinished one when its turn ended: when, or"
+            " whether, it reaches the model depends on the machine's speed, so no scenario"
+            " pins it",
+            _src(COMPACT_RS, "hooks/src/engine/async_output.rs", 40, "AsyncHookOutputBatch"),
+            observed("0.171.0", "probe: async hooks of 0 s and 2 s under codex exec"),
         ),
         fact(
             "matcher",
@@ -344,13 +396,15 @@ class Codex(ClaudeStyleReading, Host):
             " ('Bash' does not match BashOutput); anything else: a regex, unanchored ('^Bash'"
             " matches BashOutput), an invalid one matches nothing; PreCompact, PostCompact,"
             " UserPromptSubmit and Stop ignore their matcher",
-            _src(COMMON_RS, "hooks/src/events/common.rs", "matches_matcher"),
+            _src(MATCHER_RS, "hooks/src/events/common.rs", 123, "matches_matcher"),
+            _src(MATCHER_RS, "hooks/src/events/common.rs", 155, "is_exact_matcher"),
             _src(COMMON_RS, "hooks/src/events/common.rs", "matcher_pattern_for_event"),
         ),
         fact(
             "default_timeout_s",
             "600 s, at least 1 s; SessionEnd 1 s, at most 3 s",
             _src(COMPACT_RS, "hooks/src/engine/discovery.rs", "timeout_sec"),
+            _src(RUNNER_RS, "hooks/src/engine/command_runner.rs", 95, "killed at timeout_sec"),
         ),
         fact(
             "exit codes",
@@ -377,8 +431,8 @@ class Codex(ClaudeStyleReading, Host):
 
     def at_version(self, version: str) -> Host:
         """Codex as at ``version``: before 0.169.0, as at 0082977c (about 0.129): no SessionEnd,
-        StopFailure or Interrupt, hooks run with ``$SHELL -lc``, no transcript path; 0.169.0
-        to 0.171.0 behave alike in every real run."""
+        StopFailure or Interrupt, and hooks run with ``$SHELL -lc``; 0.169.0 to 0.171.0 behave
+        alike in every real run."""
         v = parse_version(self.title, version)
         if v < (0, 129, 0) or v > (0, 171, 0):
             raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.171.0, not {version}")
@@ -389,7 +443,6 @@ class Codex(ClaudeStyleReading, Host):
                 "login_shell": True,
                 "has_stop_failure": False,
                 "has_interrupt": False,
-                "sends_transcript_path": False,
             }
         return as_version(self, version, changes)
 
