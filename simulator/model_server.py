@@ -8,7 +8,9 @@ instead of its vendor's API. Each speaks one wire format as the real API streams
 - ``responses``: ``POST /v1/responses`` (OpenAI Responses API, SSE ``response.*`` events), for
   Codex CLI;
 - ``gemini``: ``POST /v1beta/models/MODEL:streamGenerateContent?alt=sse`` (and the
-  non-streaming ``:generateContent``), for Gemini CLI.
+  non-streaming ``:generateContent``), for Gemini CLI;
+- ``openai-chat``: ``POST /v1/chat/completions`` (streaming chunks, or one completion), for
+  Hermes' OpenAI-compatible ``custom`` provider.
 
 What the model answers comes from a ``ModelScript``: the driver sets the current turn's
 ``Reply`` list before it sends the prompt; each request of the agent's main loop takes the next
@@ -261,7 +263,51 @@ class Gemini(Dialect):
                           "status": "INTERNAL"}}  # fmt: skip
 
 
-DIALECTS: dict[str, type[Dialect]] = {d.name: d for d in (Anthropic, Responses, Gemini)}
+class OpenAIChat(Dialect):
+    """OpenAI Chat Completions (Hermes, through its ``custom`` OpenAI-compatible provider)."""
+
+    name = "openai-chat"
+    summary_markers = ("CONTEXT COMPACTION",)
+
+    def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
+        return path.rstrip("/").endswith("/chat/completions") and bool(body.get("tools"))
+
+    def _message(self, reply: Reply) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.call_id, "type": "function",
+                 "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                for c in reply.tool_calls
+            ]  # fmt: skip
+        return message
+
+    def _usage(self, reply: Reply) -> dict[str, int]:
+        return {"prompt_tokens": reply.input_tokens, "completion_tokens": 1,
+                "total_tokens": reply.input_tokens + 1}  # fmt: skip
+
+    def stream(self, reply: Reply, body: dict[str, Any]) -> Iterator[bytes]:
+        base = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion.chunk",
+                "created": int(time.time()), "model": str(body.get("model", "gpt"))}  # fmt: skip
+        message = self._message(reply)
+        if "tool_calls" in message:
+            message["tool_calls"] = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
+        finish = "tool_calls" if reply.tool_calls else "stop"
+        yield _sse(None, {**base, "choices": [{"index": 0, "delta": message,
+                                               "finish_reason": None}]})  # fmt: skip
+        yield _sse(None, {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                          "usage": self._usage(reply)})  # fmt: skip
+        yield b"data: [DONE]\n\n"
+
+    def plain(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        finish = "tool_calls" if reply.tool_calls else "stop"
+        return {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion",
+                "created": int(time.time()), "model": str(body.get("model", "gpt")),
+                "choices": [{"index": 0, "message": self._message(reply), "finish_reason": finish}],
+                "usage": self._usage(reply)}  # fmt: skip
+
+
+DIALECTS: dict[str, type[Dialect]] = {d.name: d for d in (Anthropic, Responses, Gemini, OpenAIChat)}
 
 
 class ModelServer:

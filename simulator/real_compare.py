@@ -27,13 +27,14 @@ import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .hook_recorder import PROBE, read_records
 from .hosts import Host, get_host
-from .real_host import payload_of, probe_events, run_real, wrap_matcher_groups
+from .real_host import payload_of, run_real, with_hooks, wrap_hooks
 from .runner import RunResult, run_scenario
 from .scenario import Scenario
 
@@ -85,6 +86,8 @@ def _normal(value: Any, side: Side, field: str = "") -> Any:
         return "<time>" if value is not None else value
     if field in _MAPPED_FIELDS:
         return "<model>" if value else value
+    if field == "api_request_id" and isinstance(value, str):  # Hermes: <turn_id>:api:N
+        return re.sub(r"^.*(?=:api:\d+$)", "<turn_id>", value)
     if isinstance(value, dict):
         return {k: _normal(v, side, k) for k, v in value.items()}
     if isinstance(value, list):
@@ -95,6 +98,16 @@ def _normal(value: Any, side: Side, field: str = "") -> Any:
             text = text.replace(session, "<id>")
         return _UUID.sub("<id>", text)
     return value
+
+
+def _field_differences(real: Any, sim: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Each field whose values differ, nested objects by their own fields (``extra.result``)."""
+    for name in list(real) + [k for k in sim if k not in real]:
+        rv, sv = real.get(name, _ABSENT), sim.get(name, _ABSENT)
+        if isinstance(rv, dict) and isinstance(sv, dict):
+            yield from _field_differences(rv, sv, f"{prefix}{name}.")
+        elif rv != sv:
+            yield f"{prefix}{name}", rv, sv
 
 
 def _show(value: Any) -> str:
@@ -166,12 +179,10 @@ def differences(real: Side, sim: Side, host: Host) -> list[Difference]:
 
     for r, s in _pairs(real, sim):
         event = r["event"]
-        rp, sp = payload_of(r), payload_of(s)
-        for name in list(rp) + [k for k in sp if k not in rp]:
-            rv = _normal(rp[name], real, name) if name in rp else _ABSENT
-            sv = _normal(sp[name], sim, name) if name in sp else _ABSENT
-            if rv != sv:
-                add(f"payload/{event}/{name}", _show(rv), _show(sv))
+        rp = _normal(payload_of(r), real)
+        sp = _normal(payload_of(s), sim)
+        for name, rv, sv in _field_differences(rp, sp):
+            add(f"payload/{event}/{name}", _show(rv), _show(sv))
         r_tail, s_tail = (
             r["stdin"][len(r["stdin"].rstrip()) :],
             s["stdin"][len(s["stdin"].rstrip()) :],
@@ -280,11 +291,11 @@ def replay_recorded(
 ) -> tuple[RunResult, list[dict[str, Any]]]:
     """hooksim's replay of ``scenario`` on ``host`` with the same recorder and probes as a real
     run; probe processes are left out of the result the expectations read."""
-    scenario = scenario.on(host.name)
+    scenario = with_hooks(scenario.on(host.name), host)
     records_dir = workdir / "records"
     records_dir.mkdir(parents=True, exist_ok=True)
     spec = workdir / "recorder.json"
-    wrapped, hooks = wrap_matcher_groups(scenario.hooks, spec, probe_events(host, scenario.hooks))
+    wrapped, hooks = wrap_hooks(host, scenario.hooks, spec)
     spec.write_text(json.dumps({"hooks": hooks, "record_dir": str(records_dir)}))
     wrapped_scenario = replace(scenario, hooks=wrapped)
     result = run_scenario(wrapped_scenario, host=host, workdir_root=workdir)

@@ -38,7 +38,7 @@ from .hook_recorder import PROBE, read_records
 from .hosts import Firing, HookRun, Host, get_host
 from .mock_bridge import temporary_frames
 from .model_server import ModelScript, ModelServer, Reply, ToolUse
-from .runner import RunResult
+from .runner import RunResult, default_hooks_block
 from .scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
 
 # Expectations a real run can judge, and those it cannot (they are hooksim's own words).
@@ -70,11 +70,11 @@ class RealRun:
     host_output: list[dict[str, Any]] = field(default_factory=list)
 
 
-def recorder_command(spec: Path, hook_id: str) -> str:
-    """The command installed in place of a hook (see ``hook_recorder``)."""
-    return shlex.join([sys.executable, "-I", "-m", "hooksim.hook_recorder", str(spec), hook_id]) + (
-        "; exit $?"
-    )
+def recorder_command(spec: Path, hook_id: str, *, shell: bool = True) -> str:
+    """The command installed in place of a hook (see ``hook_recorder``); ``shell=False`` for a
+    host that splits the command itself and runs it without a shell (Hermes)."""
+    command = shlex.join([sys.executable, "-I", "-m", "hooksim.hook_recorder", str(spec), hook_id])
+    return command + "; exit $?" if shell else command
 
 
 def wrap_matcher_groups(
@@ -99,6 +99,34 @@ def wrap_matcher_groups(
     return wrapped, hooks
 
 
+def wrap_hermes_entries(
+    block: Any, spec: Path, probe_events: list[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Hermes' ``{event: [{command, matcher, timeout}]}`` block, wrapped as
+    ``wrap_matcher_groups`` wraps the others (the recorder runs each command as Hermes would)."""
+    wrapped: dict[str, Any] = copy.deepcopy(block) if isinstance(block, dict) else {}
+    hooks: dict[str, dict[str, Any]] = {}
+    for event, entries in wrapped.items():
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+                hook_id = f"{event}.{i}"
+                hooks[hook_id] = {"event": event, "command": entry["command"]}
+                entry["command"] = recorder_command(spec, hook_id, shell=False)
+    for event in probe_events:
+        entries = wrapped.get(event)
+        wrapped[event] = [*(entries if isinstance(entries, list) else []),
+                          {"command": recorder_command(spec, f"{PROBE}.{event}", shell=False)}]  # fmt: skip
+    return wrapped, hooks
+
+
+def wrap_hooks(
+    host: Host, block: Any, spec: Path
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The scenario's hooks with the recorder in front of each, and a probe on every event."""
+    wrap = wrap_hermes_entries if host.name == "hermes" else wrap_matcher_groups
+    return wrap(block, spec, probe_events(host, block))
+
+
 def probe_events(host: Host, block: Any) -> list[str]:
     """Events to watch: the host's lifecycle events, its stop-failure event, and any the
     scenario's hooks name."""
@@ -121,7 +149,7 @@ def all_strings(value: Any) -> Iterator[str]:
             yield from all_strings(item)
 
 
-def hook_texts(record: dict[str, Any]) -> list[str]:
+def hook_texts(record: dict[str, Any], *, stderr_on_exit_2: bool = True) -> list[str]:
     """What a hook offered the host to pass on: its JSON's context, reason and message, its
     plain stdout, and stderr after exit 2."""
     texts: list[str] = []
@@ -135,10 +163,11 @@ def hook_texts(record: dict[str, Any]) -> list[str]:
         if isinstance(specific, dict):
             texts += [str(specific.get(k) or "") for k in ("additionalContext",
                       "permissionDecisionReason")]  # fmt: skip
-        texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message")]
+        texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message",
+                                                     "context", "message")]  # fmt: skip
     elif stdout:
         texts.append(stdout)
-    if record.get("exit") == 2:
+    if record.get("exit") == 2 and stderr_on_exit_2:
         texts.append(str(record.get("stderr") or "").strip())
     return [t for t in texts if t.strip()]
 
@@ -397,8 +426,98 @@ class GeminiCliDriver(Driver):
         self.started = False
 
 
+class HermesDriver(Driver):
+    """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hooksim.hermes_loop``) in
+    one process run by the interpreter of the ``hermes`` executable, against a fake
+    OpenAI-compatible server (its ``custom`` provider). Hooks are consented in the config
+    (``hooks_auto_accept``), as a terminal user would at the first prompt."""
+
+    name = "hermes"
+    dialect = "openai-chat"
+    binary = "hermes"
+    package = "hermes-agent"
+
+    def __init__(self, run: RealSession) -> None:
+        super().__init__(run)
+        self.hermes_home = run.home / ".hermes"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        self.hermes_home.mkdir(parents=True, exist_ok=True)
+        config = {"hooks": wrapped, "hooks_auto_accept": True}
+        (self.hermes_home / "config.yaml").write_text(json.dumps(config, indent=2))  # JSON is YAML
+        return ["hooks consented in config.yaml (hooks_auto_accept), as at Hermes' first prompt"]
+
+    def env(self, url: str) -> dict[str, str]:
+        tools = {c.name for t in self.run.scenario.steps if isinstance(t, Turn) for c in t.tools}
+        return {
+            "HERMES_HOME": str(self.hermes_home),
+            "HOOKSIM_MODEL_URL": f"{url}/v1",
+            "HOOKSIM_MODEL_NAME": str(self.run.scenario.session.get("model") or "fake-model"),
+            "HOOKSIM_TOOLSETS": "file,terminal" if tools else "file",
+        }
+
+    def python(self) -> str:
+        """The interpreter the ``hermes`` script runs with (its ``#!`` line)."""
+        with open(self.run.binary, "rb") as f:
+            first = f.readline().decode("utf-8", "replace")
+        if not first.startswith("#!"):
+            raise RealHostError(f"--real hermes: {self.run.binary} is not a Python script")
+        return first[2:].strip().split()[0]
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.python(), "-I", str(Path(__file__).with_name("hermes_loop.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.run.stderr_file,
+            env=self.run.launch_env,
+            cwd=self.run.project,
+            text=True,
+            encoding="utf-8",
+            start_new_session=True,
+        )
+
+    def _step(self, line: dict[str, Any]) -> None:
+        assert self.proc is not None
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(line) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise RealHostError(f"{self.name} exited early: {self.run.stderr_tail()}") from None
+        self.run.read_until(self.proc, lambda msg: msg.get("type") == "result")
+
+    def send(self, text: str) -> None:
+        self._step({"user": text})
+
+    def new_session(self) -> None:
+        self._step({"new": True})
+
+    def finish(self) -> None:
+        if self.proc is None:
+            return
+        assert self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
+        self.run.read_until(self.proc, lambda msg: False)
+        self.run.wait(self.proc)
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
 DRIVERS: dict[str, type[Driver]] = {
-    d.name: d for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver)
+    d.name: d for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver, HermesDriver)
 }
 
 
@@ -553,10 +672,14 @@ class RealSession:
 
     def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
         """What the model answers in this turn: each tool call, then the final text."""
-        calls = [
-            Reply(tool_calls=(ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(n)),))
-            for n, c in enumerate(turn.tools, 1)
-        ]
+        uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(n))
+                for n, c in enumerate(turn.tools, 1)]  # fmt: skip
+        # One response with every call where the profile replays them so (Hermes: one API
+        # request, then the calls in order); one call per response elsewhere.
+        if self.host.name == "hermes":
+            calls = [Reply(tool_calls=tuple(uses))] if uses else []
+        else:
+            calls = [Reply(tool_calls=(use,)) for use in uses]
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
         if turn.error is not None:
             if turn.error.status is None:
@@ -571,9 +694,7 @@ class RealSession:
     def run(self) -> RealRun:
         sc = self.scenario
         started = time.monotonic()
-        block = sc.hooks
-        events = probe_events(self.host, block)
-        wrapped, hooks = wrap_matcher_groups(block, self.spec, events)
+        wrapped, hooks = wrap_hooks(self.host, sc.hooks, self.spec)
         with ModelServer(
             self.driver.dialect, self.script, self.workdir / "requests.jsonl"
         ) as server:
@@ -704,7 +825,7 @@ def build_result(
         if same:
             firing = min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
             firing.runs.append(run)
-            reached = _reached_model(record, requests)
+            reached = _reached_model(host, record, requests)
             run.context = "\n".join(reached) or None
             firing.context += reached
     ordered = [f for f, _ in firings]
@@ -731,11 +852,13 @@ def _virtual(record: dict[str, Any]) -> int:
     return int(value) if isinstance(value, (int, float)) else int(record["start"] * 1000)
 
 
-def _reached_model(record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
-    """The hook's texts that appear in a model request sent after the hook started."""
+def _reached_model(host: Host, record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
+    """The hook's texts that appear in a model request sent after the hook started (Hermes
+    only logs an exit 2: its stderr is never offered to the model)."""
     later = [r for r in requests if r.get("at", 0) >= record["start"] and r.get("body")]
     sent = ["\n".join(all_strings(r["body"])) for r in later]
-    return [text for text in hook_texts(record) if any(text in body for body in sent)]
+    offered = hook_texts(record, stderr_on_exit_2=host.name != "hermes")
+    return [text for text in offered if any(text in body for body in sent)]
 
 
 def _continued(  # noqa: PLR0917
@@ -757,6 +880,11 @@ def _continued(  # noqa: PLR0917
     if firing.event == ev["prompt_submit"]:
         return not model_after and not any(f.event == ev["stop"] for f in same_turn)
     if firing.event == ev["pre_tool"]:
+        if host.name == "hermes":  # a blocked call still fires post_tool_call, status blocked
+            post = next((p for f, p in later if f.turn == firing.turn
+                         and f.event == ev["post_tool"]), None)  # fmt: skip
+            extra = payload_of(post).get("extra") if post is not None else None
+            return isinstance(extra, dict) and extra.get("status") == "blocked"
         nxt = next((f for f in same_turn if f.event in (ev["pre_tool"], ev["post_tool"])), None)
         return nxt is None or nxt.event != ev["post_tool"]
     if firing.event == ev["pre_compact"]:
@@ -765,6 +893,16 @@ def _continued(  # noqa: PLR0917
         ]
         return not summary and not any(f.event == ev["post_compact"] for f in same_turn)
     return False
+
+
+def with_hooks(scenario: Scenario, host: Host) -> Scenario:
+    """The scenario with the hooks it runs: its own, or on Hermes those ``hermes-hooks install``
+    writes (as ``hooksim run`` does)."""
+    if scenario.hooks is not None:
+        return scenario
+    if host.name == "hermes":
+        return replace(scenario, hooks=default_hooks_block())
+    raise RealHostError(f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks")
 
 
 def run_real(
@@ -778,8 +916,7 @@ def run_real(
         host = host.at_version(scenario.version)
     if scenario.launch is not None:
         host = host.launched(scenario.launch)
-    if scenario.hooks is None:
-        raise RealHostError(f"{scenario.path}: no hooks for {tool}: add hosts.{tool}.hooks")
+    scenario = with_hooks(scenario, host)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
         real = RealSession(replace(scenario), host, path, workdir).run()

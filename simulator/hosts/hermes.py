@@ -73,6 +73,24 @@ EMPTY_REPLY_EXPLANATION = (
 )
 
 
+# What the CLI exports from its default terminal and browser settings (cli.py, load_cli_config),
+# so every hook inherits it; TERMINAL_CWD is the working directory.
+_IMAGE = "nikolaik/python-nodejs:python3.11-nodejs20"
+CLI_TOOL_ENV = {
+    "TERMINAL_ENV": "local",
+    "TERMINAL_HOME_MODE": "auto",
+    "TERMINAL_LIFETIME_SECONDS": "300",
+    "TERMINAL_DOCKER_IMAGE": _IMAGE,
+    "TERMINAL_DOCKER_FORWARD_ENV": "[]",
+    "TERMINAL_SINGULARITY_IMAGE": f"docker://{_IMAGE}",
+    "TERMINAL_MODAL_IMAGE": _IMAGE,
+    "TERMINAL_DAYTONA_IMAGE": _IMAGE,
+    "TERMINAL_DOCKER_VOLUMES": "[]",
+    "TERMINAL_DOCKER_MOUNT_CWD_TO_WORKSPACE": "False",
+    "BROWSER_INACTIVITY_TIMEOUT": "120",
+}
+
+
 def _hermes(path: str, line: int, note: str = "") -> Source:
     """A line of the released hermes-agent this profile models."""
     return release("hermes-agent", "0.19.0", path, line, note)
@@ -262,6 +280,9 @@ class HermesSession(Session):
         process["HERMES_QUIET"] = "1"  # cli.py and gateway/run.py set it at import
         if not self.gateway:
             process["HERMES_INTERACTIVE"] = "1"  # cli.main, before the first turn
+            # cli.load_cli_config, at import: the terminal tool's and the browser's settings
+            # (the defaults, with no config of their own) bridged into the environment.
+            process.update(CLI_TOOL_ENV, TERMINAL_CWD=self.info.cwd)
         process["HERMES_SESSION_ID"] = self.info.session_id
 
     def _persisted(self) -> list[dict[str, Any]]:
@@ -613,6 +634,15 @@ class Hermes(Host):
             _hermes("cli.py", 12090),
         ),
         fact(
+            "environment",
+            "hooks inherit Hermes' own environment: HERMES_QUIET, HERMES_INTERACTIVE (the CLI),"
+            " HERMES_SESSION_ID once the agent starts, and the CLI's terminal and browser"
+            " settings (TERMINAL_CWD = the working directory, TERMINAL_ENV=local, ...)",
+            _hermes("cli.py", 697),
+            _hermes("cli.py", 718),
+            observed("hermes-agent 0.19.0", "hooksim compare --tool hermes --real"),
+        ),
+        fact(
             "spawn",
             "no shell: shlex.split of the command with ~ expanded; subprocess.run with stdin",
             _hermes("agent/shell_hooks.py", 451),
@@ -690,9 +720,10 @@ class Hermes(Host):
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         """What the Hermes process has put in its own environment by then (hooks inherit it):
-        ``HERMES_QUIET``, in the CLI ``HERMES_INTERACTIVE``, and the latest agent's
-        ``HERMES_SESSION_ID``."""
-        return {k: str(v) for k, v in info.process.items() if k.startswith("HERMES_")}
+        ``HERMES_QUIET``, in the CLI ``HERMES_INTERACTIVE`` and its tools' settings, and the
+        latest agent's ``HERMES_SESSION_ID``."""
+        return {k: str(v) for k, v in info.process.items()
+                if k.startswith("HERMES_") or k in CLI_TOOL_ENV or k == "TERMINAL_CWD"}  # fmt: skip
 
     def join_reasons(self, reasons: list[str]) -> str:
         """The first block in registration order wins; the model gets its message only."""

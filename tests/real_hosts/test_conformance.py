@@ -2,8 +2,9 @@
 real host offline and replayed by hooksim, differs only where the profile tolerates it.
 
 Runs in ``tox -e conformance-claude-code`` and ``tox -e conformance-codex`` (each installs the
-pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE`` or ``REAL_CODEX``);
-skipped elsewhere, and skipped with the reason when the package could not be installed.
+pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE`` or ``REAL_CODEX``)
+and, for Hermes, in ``tox -e conformance`` (``REAL_HERMES``); skipped elsewhere, and skipped
+with the reason when the package could not be installed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ SCENARIOS = Path(__file__).parents[2] / "scenarios"
 BINARIES = {
     "claude-code": os.environ.get("REAL_CLAUDE_CODE"),
     "codex": os.environ.get("REAL_CODEX"),
+    "hermes": os.environ.get("REAL_HERMES"),
 }
 
 
@@ -43,6 +45,7 @@ FILES = {
         "codex/12-exec-per-turn.yaml",
         *probes("codex"),
     ],
+    "hermes": ["across/memory-session.yaml", "hermes/32-new-session.yaml", *probes("hermes")],
 }
 
 
@@ -53,7 +56,8 @@ def test_real_host_matches_hooksim(tool: str, name: str) -> None:
     """The real run passes the scenario's expectations and shows no untolerated difference."""
     binary = BINARIES[tool]
     if not binary:
-        pytest.skip(f"no real {tool} (tox -e conformance-{tool} installs it)")
+        env = "conformance" if tool == "hermes" else f"conformance-{tool}"
+        pytest.skip(f"no real {tool} (tox -e {env} installs it)")
     if not Path(binary).exists():
         pytest.skip(f"{tool} could not be installed from the registry: {binary} is missing")
     comparison = compare_real(load_scenario(SCENARIOS / name), tool, binary)

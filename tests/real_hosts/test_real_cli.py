@@ -33,4 +33,4 @@ def test_run_real_names_the_hosts_it_drives(capsys: pytest.CaptureFixture[str]) 
     """A host without a driver is refused with the list of those that have one."""
     assert main(["run", str(SCENARIO), "--real", "cursor"]) == 1
     out = capsys.readouterr().out
-    assert "hooksim drives claude-code, codex, gemini-cli as real hosts, not cursor" in out
+    assert "hooksim drives claude-code, codex, gemini-cli, hermes as real hosts, not cursor" in out
