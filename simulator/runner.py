@@ -354,13 +354,15 @@ class ScenarioRun:
         other hooks. What they set for later hooks (Cursor's ``env``) reaches the next step's
         hooks, as a hook that needs them to have finished first would see on a busy machine.
         """
-        deferred, state.deferred = state.deferred, []
-        for job, run in deferred:
-            job()
-            verdict = self.host.read(run.event, run)
-            run.verdict = f"not awaited: {verdict.note}"
-            if verdict.env:
-                self.launcher.remember_env(verdict.env)
+        while state.deferred:  # what follows from one (a rewake turn) may defer more
+            deferred, state.deferred = state.deferred, []
+            for job, run in deferred:
+                job()
+                verdict = self.host.read(run.event, run)
+                run.verdict = f"not awaited: {verdict.note}"
+                if verdict.env:
+                    self.launcher.remember_env(verdict.env)
+                state.host_session.finished_in_background(run)
 
 
 def run_scenario(

@@ -58,6 +58,7 @@ class HookSpec:
     args: tuple[str, ...] | None = None  # Claude Code's exec form: argv, no shell
     shell: str | None = None  # Claude Code's ``shell`` field: the shell to run ``command`` with
     background: bool = False  # ``async: true``: the host starts it and does not wait
+    rewake: bool = False  # Claude Code's ``asyncRewake``: in the background, exit 2 wakes the model
     shared_timeout_s: float | None = None  # a budget the event's hooks share (Claude SessionEnd)
     condition: str | None = None  # Claude Code's ``if`` (permission rule syntax)
 
@@ -177,6 +178,10 @@ class Session:
 
     def new_session(self, step: NewSession) -> None:
         raise NotImplementedError
+
+    def finished_in_background(self, run: HookRun) -> None:
+        """A hook the host did not wait for has ended (``run`` says how); by default nothing
+        follows from it."""
 
     def exit(self) -> None:
         """The user quits at the end of the scenario."""
@@ -483,6 +488,7 @@ def parse_matcher_groups(
                         shell=shell if isinstance(shell, str) else None,
                         background=handler.get("async") is True
                         or handler.get("asyncRewake") is True,
+                        rewake=handler.get("asyncRewake") is True,
                     )
                 )
     return specs, warnings

@@ -188,6 +188,8 @@ class ClaudeSession(Session):
     host: ClaudeCode
 
     prompt_id: str | None = None  # the current prompt's id, once the session has had one
+    last_reply: str | None = None  # the assistant's last answer (Stop's last_assistant_message)
+    ended = False  # the user quit: nothing wakes the model any more
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -257,17 +259,43 @@ class ClaudeSession(Session):
                 match=error,
             )
             return
-        fields: dict[str, Any] = {"last_assistant_message": turn.assistant}
+        self.last_reply = turn.assistant
+        self._stop(woken=False)
+
+    def _stop(self, *, woken: bool) -> None:
+        fields: dict[str, Any] = {"last_assistant_message": self.last_reply}
         fields = fields if self.host.sends_last_message else {}
         self.stop_loop(
             lambda n: self.fire(
                 "Stop",
-                self.payload(
-                    "Stop", stop_hook_active=n > 0, **fields, background_tasks=[], session_crons=[]
-                ),
+                self.payload("Stop", stop_hook_active=woken or n > 0, **fields,
+                             background_tasks=[], session_crons=[]),
             ),
             self.host.stop_cap,
+        )  # fmt: skip
+
+    def finished_in_background(self, run: HookRun) -> None:
+        """asyncRewake: a background hook that exits 2 wakes the model once the turn is over. A
+        turn of its own follows, whose prompt quotes the hook's stderr as a task notification;
+        the model answers (hooksim repeats the last reply) and Stop fires with
+        ``stop_hook_active`` true (real 2.1.332)."""
+        spec = run.spec
+        if spec is None or not spec.rewake or run.exit_code != 2 or self.ended:
+            return
+        source = f"{run.event}:{spec.matcher}" if spec.matcher else run.event
+        reason = run.stderr.strip()
+        prompt = (
+            "<task-notification>\n<summary>Stop hook feedback</summary>\n</task-notification>\n"
+            f'<system-reminder>\nStop hook blocking error from command "{source}": {reason}\n\n'
+            "</system-reminder>"
         )
+        self.prompt_id = str(uuid.uuid4())
+        woken = self.fire("UserPromptSubmit", self.payload("UserPromptSubmit", prompt=prompt))
+        woken.effect = "an asyncRewake hook exited 2: the model is woken with its stderr"
+        if woken.blocked or woken.stop:
+            return
+        woken.context.append(reason)
+        self._stop(woken=True)
 
     def compact(self, step: Compact) -> None:
         if step.trigger == "manual":
@@ -304,6 +332,7 @@ class ClaudeSession(Session):
         self._start("clear")
 
     def exit(self) -> None:
+        self.ended = True
         if self.launched:
             reason = "prompt_input_exit"
             self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
@@ -410,10 +439,14 @@ class ClaudeCode(ClaudeStyleReading, Host):
         fact("dedupe", "identical commands run once", docs(CLAUDE_DOCS, "hook-execution-details")),
         fact(
             "async",
-            "async: true (and asyncRewake) hooks run in the background, not awaited;"
-            " asyncRewake's later wake-up of the model is not modelled",
+            "async: true (and asyncRewake) hooks run in the background, not awaited; an"
+            " asyncRewake hook that exits 2 wakes the model once the turn is over: a turn whose"
+            " prompt is a task notification quoting its stderr, then Stop with"
+            " stop_hook_active true (a hook ending while the turn still runs joins that turn"
+            " instead: not modelled)",
             docs(CLAUDE_DOCS, "run-hooks-in-the-background"),
             _log("2.1.23", 4221),
+            observed("2.1.332", "scenarios/claude-code/15-async-rewake.yaml"),
         ),
         fact(
             "matcher",

@@ -379,6 +379,14 @@ class ClaudeIfOnToolNameOnly(ClaudeCode):
         return self.matches(spec, value) and tool in ("", value)
 
 
+class ClaudeRewakeSleeps(ClaudeCode):
+    session_class = type(
+        "ClaudeRewakeSleepsSession",
+        (ClaudeSession,),
+        {"finished_in_background": lambda self, run: None},
+    )
+
+
 class CodexPlainShell(Codex):
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         return [env.get("SHELL") or "/bin/sh", "-c", command]
@@ -424,6 +432,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     ClaudeStdoutContextEverywhere: ["claude-code/07-stdout-as-context.yaml"],
     ClaudeIgnoresPermissionDecision: ["claude-code/08-tool-calls.yaml"],
     ClaudeIfOnToolNameOnly: ["probes/claude-code-if-conditions.yaml"],
+    ClaudeRewakeSleeps: ["claude-code/15-async-rewake.yaml"],
     ClaudeWithoutHistory: [
         "claude-code/10-older-versions.yaml",
         "claude-code/11-before-post-compact.yaml",
