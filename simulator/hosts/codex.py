@@ -33,10 +33,14 @@ from typing import Any
 from ..scenario import Compact, NewSession, Turn
 from .base import (
     ConfigError,
+    HookRun,
     HookSpec,
     Host,
     Session,
+    Verdict,
+    additional_context,
     as_version,
+    parse_json_output,
     parse_matcher_groups,
     parse_version,
 )
@@ -76,6 +80,7 @@ RUNNER_RS = "017466574b7728379ab53e9c279433388c089ff1"
 # hook_runtime.rs as hooks first shipped (SessionStart and UserPromptSubmit only).
 HOOK_RUNTIME_RS = "4522c8bed2807f53f0debc5a07ede43f1e9ad48f"
 MATCHER_RS = "86b5077fc4b77674bb322f7ba580f6bb00e711e4"  # events/common.rs, read line by line
+PROMPT_RS = "3b441006b5937b413d4c710c9e474164e8e64f18"  # events/user_prompt_submit.rs
 # session_end.rs as mirrored from openai/codex main by foltz/openai-codex.
 SESSION_END_RS = "8e100f0085f1ed35b372e9af1aa478d644c072bf"
 
@@ -257,6 +262,7 @@ class Codex(ClaudeStyleReading, Host):
     block_needs_reason = True
     stop_context_continues = False
     continue_ignored = frozenset({"SessionEnd"})
+    brace_text_is_context = False  # stdout like "{oops" (or "[...") is a failed hook
     login_shell = False  # 0.129.0: $SHELL -lc
     has_stop_failure = True
     has_interrupt = True
@@ -407,9 +413,30 @@ class Codex(ClaudeStyleReading, Host):
             _src(RUNNER_RS, "hooks/src/engine/command_runner.rs", 95, "killed at timeout_sec"),
         ),
         fact(
+            "stdout",
+            "exit 0: JSON is read; other stdout that starts with { or [ is a failed hook (not"
+            " context); plain text is context for SessionStart and UserPromptSubmit; a"
+            " UserPromptSubmit continue: false (or block) keeps its additionalContext for later"
+            " turns",
+            _src(PROMPT_RS, "hooks/src/events/user_prompt_submit.rs", 185, "parse_completed"),
+            _src(
+                PROMPT_RS,
+                "hooks/src/events/user_prompt_submit.rs",
+                148,
+                "context appended before continue: false is read",
+            ),
+            observed("0.171.0", "'{not json' on UserPromptSubmit reached no model request"),
+        ),
+        fact(
             "exit codes",
             "exit 2 blocks with a non-empty stderr only; any other non-zero exit"
             " is a failed hook; plain stdout is context for SessionStart and UserPromptSubmit",
+            _src(
+                PROMPT_RS,
+                "hooks/src/events/user_prompt_submit.rs",
+                199,
+                "exit 2: the reason is stderr, when not empty",
+            ),
             _src(COMPACT_RS, "hooks/src/events/stop.rs", "parse_completed"),
         ),
         fact(
@@ -477,6 +504,19 @@ class Codex(ClaudeStyleReading, Host):
             block, events=EVENTS, matcher_events=MATCHER_EVENTS, min_timeout_s=1.0,
             timeout_keys=("timeout", "timeoutSec"),
         )  # fmt: skip
+
+    def read(self, event: str, run: HookRun) -> Verdict:
+        """As Claude Code reads it, except: stdout that starts with ``[`` is JSON that is not an
+        object, a failed hook; ``continue: false`` from UserPromptSubmit keeps its context for
+        later turns (user_prompt_submit.rs ``parse_completed``)."""
+        finished = run.exit_code == 0 and not (run.timed_out or run.spawn_error)
+        if finished and run.stdout.strip().startswith("["):
+            return Verdict("failed: stdout is not a JSON object")
+        verdict = super().read(event, run)
+        if verdict.stop and event == "UserPromptSubmit" and run.exit_code == 0:
+            output = parse_json_output(run.stdout)
+            verdict.context = additional_context(output) if output else None
+        return verdict
 
     def matches(self, spec: HookSpec, value: str | None) -> bool:
         """common.rs ``matches_matcher``: exact names split on ``|``, else an unanchored regex."""

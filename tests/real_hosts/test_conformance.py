@@ -43,6 +43,7 @@ FILES = {
         "across/memory-session.yaml",
         "across/stop-loop.yaml",
         "codex/12-exec-per-turn.yaml",
+        "codex/14-stdout-forms.yaml",
         *probes("codex"),
     ],
     "hermes": ["across/memory-session.yaml", "hermes/32-new-session.yaml", *probes("hermes")],

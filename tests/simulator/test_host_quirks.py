@@ -249,6 +249,21 @@ class CodexNoTranscriptPath(Codex):
     sends_transcript_path = False
 
 
+class CodexBraceTextIsContext(Codex):
+    brace_text_is_context = True
+
+    def read(self, event: str, run: HookRun) -> Verdict:
+        return ClaudeCode.read(self, event, run)
+
+
+class CodexContinueDropsContext(Codex):
+    def read(self, event: str, run: HookRun) -> Verdict:
+        verdict = super().read(event, run)
+        if verdict.stop:
+            verdict.context = None
+        return verdict
+
+
 # --- Cursor ---------------------------------------------------------------------------------
 class CursorUnlimited(Cursor):
     stop_cap = None
@@ -469,6 +484,8 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     CodexExecOneSession: ["codex/12-exec-per-turn.yaml", "across/memory-session.yaml"],
     CodexExecAsksForApproval: ["codex/12-exec-per-turn.yaml"],
     CodexNoTranscriptPath: ["codex/13-transcript-path.yaml"],
+    CodexBraceTextIsContext: ["codex/14-stdout-forms.yaml"],
+    CodexContinueDropsContext: ["codex/15-continue-false-keeps-context.yaml"],
     CursorUnlimited: ["cursor/01-followup-loop-limit.yaml", "across/stop-loop.yaml"],
     CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
     CursorPreCompactBlocks: ["cursor/04-precompact-observes-only.yaml"],
