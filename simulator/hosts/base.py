@@ -437,6 +437,7 @@ def parse_matcher_groups(
     timeout_unit_s: float = 1.0,
     min_timeout_s: float = 0.0,
     timeout_keys: tuple[str, ...] = ("timeout",),
+    skip_nonpositive_timeout: bool = False,
 ) -> tuple[list[HookSpec], list[str]]:
     """The ``{Event: [{matcher, hooks: [{type, command, timeout}]}]}`` shape.
 
@@ -476,6 +477,13 @@ def parse_matcher_groups(
                 timeout = next((handler[k] for k in timeout_keys if k in handler), None)
                 if timeout is not None and not isinstance(timeout, (int, float)):
                     warnings.append(f"{where}: timeout {timeout!r} is not a number; default used")
+                    timeout = None
+                elif timeout is not None and timeout <= 0 and skip_nonpositive_timeout:
+                    warnings.append(f"{where}: timeout {timeout!r} is not positive; the host"
+                                    " skips this hook")  # fmt: skip
+                    continue
+                elif timeout is not None and timeout <= 0 and not min_timeout_s:
+                    warnings.append(f"{where}: timeout {timeout!r} is not positive; default used")
                     timeout = None
                 specs.append(
                     HookSpec(

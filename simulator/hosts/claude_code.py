@@ -585,7 +585,10 @@ class ClaudeCode(ClaudeStyleReading, Host):
         return as_version(self, version, facts)
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
-        specs, warnings = parse_matcher_groups(block, events=EVENTS, matcher_events=MATCHER_EVENTS)
+        # A hook whose timeout is not positive is dropped (real 2.1.332: timeout -1 never ran).
+        specs, warnings = parse_matcher_groups(
+            block, events=EVENTS, matcher_events=MATCHER_EVENTS, skip_nonpositive_timeout=True
+        )
         warnings += self._if_warnings(block)
         ends = [s.timeout_s for s in specs if s.event == "SessionEnd" and s.timeout_s is not None]
         if self.shared_session_end_budget:

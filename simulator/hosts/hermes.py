@@ -96,6 +96,23 @@ def _hermes(path: str, line: int, note: str = "") -> Source:
     return release("hermes-agent", "0.19.0", path, line, note)
 
 
+def _timeout(raw: dict[str, Any], where: str, warnings: list[str]) -> int:
+    """The entry's timeout as ``_parse_single_entry`` keeps it, with the warning it logs."""
+    try:
+        timeout = int(raw.get("timeout", DEFAULT_TIMEOUT_S))
+    except (TypeError, ValueError):
+        warnings.append(f"{where}.timeout must be an int (got {raw.get('timeout')!r}); using"
+                        f" default {DEFAULT_TIMEOUT_S}s")  # fmt: skip
+        return DEFAULT_TIMEOUT_S
+    if timeout < 1:
+        warnings.append(f"{where}.timeout must be >=1; using default {DEFAULT_TIMEOUT_S}s")
+        return DEFAULT_TIMEOUT_S
+    if timeout > MAX_TIMEOUT_S:
+        warnings.append(f"{where}.timeout={timeout}s exceeds max {MAX_TIMEOUT_S}s; clamping")
+        return MAX_TIMEOUT_S
+    return timeout
+
+
 def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
     """Hook specs in config order, and the warnings Hermes would log for skipped entries.
 
@@ -123,11 +140,7 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
             if not isinstance(raw, dict) or not str(raw.get("command") or "").strip():
                 warnings.append(f"hooks.{event}[{i}] has no command; skipped")
                 continue
-            try:
-                timeout = int(raw.get("timeout", DEFAULT_TIMEOUT_S))
-            except (TypeError, ValueError):
-                timeout = DEFAULT_TIMEOUT_S
-            timeout = DEFAULT_TIMEOUT_S if timeout < 1 else min(timeout, MAX_TIMEOUT_S)
+            timeout = _timeout(raw, f"hooks.{event}[{i}]", warnings)
             matcher = raw.get("matcher")
             if matcher is not None and not isinstance(matcher, str):
                 warnings.append(f"hooks.{event}[{i}].matcher is not a string; dropped")

@@ -314,6 +314,36 @@ def test_config_warnings_name_what_was_skipped() -> None:
     assert warnings == ["unknown hook type 'Stop'; skipped"]
 
 
+def test_a_timeout_the_host_would_not_keep_is_a_warning() -> None:
+    """Hermes logs a timeout below 1 s or above 300 s and uses its default or the cap; a timeout
+    that is not positive is named on the other hosts too."""
+    specs, warnings = HOSTS["hermes"].parse_hooks(
+        {
+            "post_llm_call": [
+                {"command": "a", "timeout": -1},
+                {"command": "b", "timeout": 900},
+                {"command": "c", "timeout": "soon"},
+            ]
+        }
+    )
+    assert [s.timeout_s for s in specs] == [60.0, 300.0, 60.0]
+    assert warnings == [
+        "hooks.post_llm_call[0].timeout must be >=1; using default 60s",
+        "hooks.post_llm_call[1].timeout=900s exceeds max 300s; clamping",
+        "hooks.post_llm_call[2].timeout must be an int (got 'soon'); using default 60s",
+    ]
+    _, warnings = HOSTS["claude-code"].parse_hooks(
+        {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}
+    )
+    assert warnings == [
+        "hooks.Stop[0].hooks[0]: timeout -1 is not positive; the host skips this hook"
+    ]  # real 2.1.332 never ran it
+    _, warnings = HOSTS["gemini-cli"].parse_hooks(
+        {"AfterAgent": [{"hooks": [{"type": "command", "command": "x", "timeout": 0}]}]}
+    )
+    assert warnings == ["hooks.AfterAgent[0].hooks[0]: timeout 0 is not positive; default used"]
+
+
 RECORDER = "import json, os, sys; open(os.environ['OUT'], 'a').write(json.dumps({'event': json.load(sys.stdin)['hook_event_name'], 'env': {k: v for k, v in os.environ.items() if k.endswith('_DIR') or k.startswith(('CURSOR_', 'CLAUDE_'))}}) + chr(10))"
 
 
