@@ -388,6 +388,7 @@ class GeminiCliDriver(Driver):
     dialect = "gemini"
     binary = "gemini"
     package = "@google/gemini-cli"
+    launch = "headless"  # without a terminal there is no interactive session
 
     def __init__(self, run: RealSession) -> None:
         super().__init__(run)

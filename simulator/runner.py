@@ -171,6 +171,7 @@ class ScenarioRun:
                     now_ms=lambda: 0,
                     sender_id=sender,
                     process=process,
+                    home=str(self.workspace.home),
                 ),
                 label,
                 env,
@@ -323,8 +324,11 @@ class ScenarioRun:
             with ThreadPoolExecutor(len(jobs)) as pool:
                 list(pool.map(lambda job: job(), jobs))
         else:
-            for job in jobs:
-                job()
+            # One after another: the host may hand each hook's output on in the next's input.
+            for spec, run in zip(specs, firing.runs, strict=True):
+                run.stdin = stdin
+                spawn(spec, stdin, env, run)
+                stdin = host.next_input(event, stdin, run)
         self._read(firing)
         return firing
 

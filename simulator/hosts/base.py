@@ -141,6 +141,7 @@ class SessionInfo:
     transcript_path: str
     now_ms: Callable[[], int]
     sender_id: str = ""  # the user id a gateway platform reports
+    home: str = ""  # the HOME the host runs with (where its own state folders are)
     # State of the host process, shared by every session it serves (Hermes: the variables it
     # sets in its own environment, which every hook inherits).
     process: dict[str, Any] = field(default_factory=dict)
@@ -377,6 +378,10 @@ class Host:
     def encode(self, payload: dict[str, Any]) -> bytes:
         """Stdin bytes: compact JSON as Node's ``JSON.stringify`` and serde_json write it."""
         return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+    def next_input(self, event: str, stdin: bytes, run: HookRun) -> bytes:
+        """In a sequential run, the stdin of the next hook after ``run`` (the same, by default)."""
+        return stdin
 
     # --- reading results -----------------------------------------------------------------
     def read(self, event: str, run: HookRun) -> Verdict:

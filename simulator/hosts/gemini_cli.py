@@ -4,19 +4,24 @@ hooks) to v0.61.0.
 
 Timeline: ``SessionStart(startup)`` at launch; per prompt ``BeforeAgent`` (its
 ``additionalContext`` joins the prompt as ``<hook_context>…</hook_context>``), then one model
-request per step of the agent loop. Before every request but a session's first, the
-compression service fires ``PreCompress(auto)`` and awaits it, whether or not it then compresses
-(its docs say the hook is not awaited; the code wins). ``BeforeTool``/``AfterTool`` around each
-tool call; an ``AfterTool`` deny replaces the tool's result with the reason. ``AfterAgent`` ends
-the prompt: a deny makes Gemini send the reason as a new prompt, which fires ``BeforeAgent``
-again and ``AfterAgent`` with ``stop_hook_active: true``; only the per-prompt turn budget bounds
-it. ``/compress`` fires ``PreCompress(manual)``. ``/clear`` fires ``SessionEnd(clear)`` then
-``SessionStart(clear)``; quitting fires ``SessionEnd(exit)``; both are awaited.
+request per step of the agent loop. Before every request (a session's first included: its
+history starts with the environment context) the compression service fires ``PreCompress(auto)``
+and awaits it, whether or not it then compresses (its docs say the hook is not awaited; the code
+wins); then ``BeforeModel``, ``BeforeToolSelection``, and ``AfterModel`` for each streamed chunk
+of the reply. ``BeforeTool``/``AfterTool`` around each tool call; an ``AfterTool`` deny replaces
+the tool's result with the reason. ``AfterAgent`` ends the prompt: a deny makes Gemini send the
+reason as a new prompt, which fires ``BeforeAgent`` again and ``AfterAgent`` with
+``stop_hook_active: true``; only the per-prompt turn budget bounds it. ``/compress`` fires
+``PreCompress(manual)``. ``/clear`` fires ``SessionEnd(clear)`` then ``SessionStart(clear)``;
+quitting fires ``SessionEnd(exit)``; both are awaited. Headless (``gemini -p``,
+``hosts.gemini-cli.launch: headless``) each prompt is a run of its own: ``SessionStart(startup)``,
+or ``(resume)`` with ``--resume``, the prompt, ``SessionEnd(exit)``.
 
 Hooks run as ``bash -c`` with Gemini's whole environment (redacted only when
 ``GITHUB_SHA`` is set or redaction is turned on) plus ``GEMINI_*`` variables, which are also
 substituted into the command string. Identical hooks run once, in parallel unless any matching
-group says ``sequential: true``. Matchers are regexes (a search) for tool events and exact
+group says ``sequential: true``; then one after another, each JSON output that exits 0 changing
+the next hook's input (BeforeAgent's prompt, BeforeModel's request, BeforeTool's tool_input). Matchers are regexes (a search) for tool events and exact
 strings for ``SessionStart``/``SessionEnd``/``PreCompress``. Output (v0.30.0 on): stdout's text,
 else stderr's, is read as JSON whatever the exit code; text that is not JSON is a
 ``systemMessage`` on exit 0, a warning on exit 1, and a deny with that text on any other code;
@@ -27,8 +32,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import shlex
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ..scenario import Compact, NewSession, ToolCall, Turn
@@ -47,7 +54,7 @@ from .base import (
     parse_matcher_groups,
     parse_version,
 )
-from .sources import GEMINI, GEMINI_MAIN, code, fact, observed, unverified
+from .sources import GEMINI, GEMINI_MAIN, code, fact, observed
 
 EVENTS = frozenset(
     {
@@ -75,6 +82,12 @@ RUNNER = "packages/core/src/hooks/hookRunner.ts"
 PLANNER = "packages/core/src/hooks/hookPlanner.ts"
 CLIENT = "packages/core/src/core/client.ts"
 REFERENCE = "docs/hooks/reference.md"
+CHAT = "packages/core/src/core/geminiChat.ts"
+GEMINI_TSX = "packages/cli/src/gemini.tsx"
+_SKETCH = (
+    "hooksim's llm_request and llm_response are a sketch (the model and the prompt's text), not"
+    " the whole request Gemini CLI builds"
+)
 
 
 class GeminiSession(Session):
@@ -82,7 +95,10 @@ class GeminiSession(Session):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.requests = 0  # model requests in this chat; the first sees an empty history
+        # An auto compaction step is the compression check before the next request: that
+        # request does not fire PreCompress a second time.
+        self.compressed = False
+        self.runs = 0  # headless: the ``gemini -p`` runs of this session so far
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         instant = dt.datetime.fromtimestamp(self.info.now_ms() / 1000, dt.timezone.utc)
@@ -100,11 +116,34 @@ class GeminiSession(Session):
         self.launched = True
         return self.fire("SessionStart", self.payload("SessionStart", source=source), match=source)
 
-    def _request(self) -> None:
-        """One model request: the compression check before it fires PreCompress(auto)."""
-        if self.requests:
+    def _request(self, prompt: str) -> bool:
+        """One model request: the compression check fires PreCompress(auto), then BeforeModel
+        and BeforeToolSelection, and AfterModel for the reply (one streamed chunk in hooksim).
+        False when a hook stopped the agent or blocked the request."""
+        if self.compressed:
+            self.compressed = False
+        else:
             self.fire("PreCompress", self.payload("PreCompress", trigger="auto"), match="auto")
-        self.requests += 1
+        request = {"model": self.info.model, "messages": [{"role": "user", "content": prompt}]}
+        before = self.fire("BeforeModel", self.payload("BeforeModel", llm_request=request))
+        if self.halted(before):
+            return False
+        if before.blocked:
+            before.effect = "the request is not sent; the hook's llm_response, if any, is the reply"
+            return False
+        selection = self.fire(
+            "BeforeToolSelection", self.payload("BeforeToolSelection", llm_request=request)
+        )
+        if self.halted(selection):
+            return False
+        after = self.fire("AfterModel", self.payload("AfterModel", llm_request=request,
+                                                      llm_response={"candidates": []}))  # fmt: skip
+        if self.halted(after):
+            return False
+        if after.blocked:
+            after.effect = "the reply is dropped; the turn ends with the reason"
+            return False
+        return True
 
     def _before_agent(self, prompt: str) -> bool:
         """BeforeAgent for a prompt, then its first request; False when the prompt goes no further."""
@@ -116,8 +155,7 @@ class GeminiSession(Session):
             return False
         if before.context:
             before.effect = "the context joins the prompt as <hook_context>…</hook_context>"
-        self._request()
-        return True
+        return self._request(prompt)
 
     def _tool(self, call: ToolCall) -> bool:
         fields = {"tool_name": call.name, "tool_input": call.args}
@@ -134,12 +172,23 @@ class GeminiSession(Session):
                 return False
             if post.blocked:
                 post.effect = f"the {call.name} result is replaced by the reason"
-        self._request()  # the tool's result goes back to the model
-        return True
+        return self._request(call.name)  # the tool's result goes back to the model
 
     def turn(self, turn: Turn) -> None:
+        if self.host.headless:
+            # Each prompt is a ``gemini -p`` run of its own: it starts (or resumes) the session
+            # and ends it when the prompt is done.
+            self._start("resume" if self.runs else "startup")
+            self.runs += 1
+            self._prompt(turn)
+            self.fire("SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit")
+            self.launched = False
+            return
         if not self.launched:
             self._start("startup")  # its continue and decision are ignored
+        self._prompt(turn)
+
+    def _prompt(self, turn: Turn) -> None:
         if not self._before_agent(turn.user):
             return
         if not all(self._tool(call) for call in turn.tools):
@@ -175,12 +224,17 @@ class GeminiSession(Session):
         self.fire(
             "PreCompress", self.payload("PreCompress", trigger=step.trigger), match=step.trigger
         )
+        # An automatic compression happens in the check before the next request.
+        self.compressed = step.trigger == "auto"
 
     def new_session(self, step: NewSession) -> None:
+        if self.host.headless:  # the next run starts a session of its own
+            self.next_session_id(step)
+            self.runs = 0
+            return
         if self.launched:
             self.fire("SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear")
         self.next_session_id(step)
-        self.requests = 0
         self._start("clear")
 
     def exit(self) -> None:
@@ -224,13 +278,29 @@ class GeminiCli(Host):
         " an untrusted folder refuses to start (GEMINI_CLI_TRUST_WORKSPACE=true trusts it)"
     )
     exit_codes_since_0_30 = True
+    headless = False  # ``hosts.gemini-cli.launch: headless``: each prompt a ``gemini -p`` run
+    # hooksim compare --real also watches the model events, which fire on every request.
+    probe_extra = ("BeforeModel", "BeforeToolSelection", "AfterModel")
+    real_tolerances = {
+        "payload/BeforeModel/llm_request": _SKETCH,
+        "payload/BeforeToolSelection/llm_request": _SKETCH,
+        "payload/AfterModel/llm_*": _SKETCH,
+    }
     facts = (
         fact(
             "events",
-            "SessionStart, BeforeAgent, BeforeTool/AfterTool, AfterAgent, PreCompress,"
-            " SessionEnd (and BeforeModel, AfterModel, BeforeToolSelection, Notification)",
+            "SessionStart, BeforeAgent, BeforeModel, BeforeToolSelection, AfterModel,"
+            " BeforeTool/AfterTool, AfterAgent, PreCompress, SessionEnd (and Notification)",
             _src("packages/core/src/hooks/types.ts", 43),
             _src(REFERENCE, 77),
+        ),
+        fact(
+            "headless",
+            "gemini -p is a session of its own: SessionStart(startup), or (resume) with"
+            " --resume, then the prompt, then SessionEnd(exit); hosts.gemini-cli.launch: headless",
+            _src(GEMINI_TSX, 823, "resumedSessionData ? Resume : Startup"),
+            _src(GEMINI_TSX, 660, "await fireSessionEndEvent(Exit)"),
+            observed("0.61.0", "SessionStart(resume) and SessionEnd(exit) on every -p run"),
         ),
         fact(
             "not_awaited",
@@ -241,18 +311,32 @@ class GeminiCli(Host):
                 "await firePreCompressEvent",
             ),
             _src("packages/cli/src/ui/commands/clearCommand.ts", 31, "await fireSessionEndEvent"),
-            _src("packages/cli/src/gemini.tsx", 660, "await fireSessionEndEvent on exit"),
-            _src(REFERENCE, 298, "docs: fired asynchronously; the code wins"),
-            _src(REFERENCE, 267, "docs: SessionEnd will not wait; the code wins"),
+            _src(GEMINI_TSX, 660, "await fireSessionEndEvent on exit"),
+            _src(REFERENCE, 287, "docs: fired asynchronously; the code wins"),
+            _src(REFERENCE, 260, "docs: SessionEnd will not wait; the code wins"),
             observed("0.61.0", "PreCompress and SessionEnd awaited"),
         ),
         fact(
             "PreCompress",
-            "fires (trigger auto) before every model request but a chat's first,"
-            " before the token check decides whether to compress",
-            _src("packages/core/src/context/chatCompressionService.ts", 264),
+            "fires (trigger auto) before every model request, a session's first included"
+            " (the history starts with the environment context, so it is never empty), before"
+            " the token check decides whether to compress; an automatic compression is that"
+            " check, so it fires once",
+            _src("packages/core/src/context/chatCompressionService.ts", 252, "only if empty"),
+            _src("packages/core/src/context/chatCompressionService.ts", 266),
+            _src("packages/core/src/utils/environmentContext.ts", 101, "history's first entry"),
             _src(CLIENT, 689, "processTurn calls tryCompressChat before each request"),
-            observed("0.61.0", "PreCompress(auto) before every request"),
+            observed("0.61.0", "PreCompress(auto) before the first request too"),
+        ),
+        fact(
+            "model events",
+            "BeforeModel, then BeforeToolSelection, before every request; AfterModel for"
+            " each streamed chunk of the reply (hooksim's replies are one chunk); a BeforeModel"
+            " deny sends no request",
+            _src(CHAT, 932),
+            _src(CHAT, 944, "blocked: the hook's synthetic response instead"),
+            _src(CHAT, 987),
+            _src(CHAT, 1400, "per chunk"),
         ),
         fact(
             "spawn",
@@ -263,37 +347,51 @@ class GeminiCli(Host):
         fact(
             "environment",
             "Gemini's whole environment (redacted only with GITHUB_SHA set or"
-            " redaction on), plus GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID,"
-            " GEMINI_PLANS_DIR and CLAUDE_PROJECT_DIR",
-            _src(RUNNER, 349),
-            _src("packages/core/src/services/environmentSanitization.ts", 17),
-            observed("0.61.0", "GEMINI_API_KEY reached the hook"),
+            " redaction on), its relaunched process's GEMINI_CLI_NO_RELAUNCH=true, then"
+            " GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR, GEMINI_CWD, GEMINI_SESSION_ID and"
+            " CLAUDE_PROJECT_DIR, then the hook's own env",
+            _src(RUNNER, 348),
+            _src(RUNNER, 355, "hookConfig.env last"),
+            _src("packages/core/src/services/environmentSanitization.ts", 18),
+            _src("packages/cli/src/utils/processUtils.ts", 85, "GEMINI_CLI_NO_RELAUNCH"),
+            observed("0.61.0", "GEMINI_API_KEY and GEMINI_CLI_NO_RELAUNCH reached the hook"),
+        ),
+        fact(
+            "GEMINI_PLANS_DIR",
+            "~/.gemini/tmp/<project's short id>/<session id>/plans (the short id is the"
+            " project folder's name as a slug)",
+            _src(RUNNER, 351),
+            _src("packages/core/src/config/storage.ts", 321),
+            _src("packages/core/src/config/projectRegistry.ts", 163),
+            observed("0.61.0", "~/.gemini/tmp/project/<session id>/plans"),
         ),
         fact(
             "command substitution",
-            "$GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_SESSION_ID,"
-            " $GEMINI_PLANS_DIR and $CLAUDE_PROJECT_DIR in the command string are replaced,"
-            " shell-quoted, before the shell runs it",
+            "$GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_PLANS_DIR, $GEMINI_SESSION_ID and"
+            " $CLAUDE_PROJECT_DIR in the command string are replaced, shell-quoted, before the"
+            " shell runs it",
             _src(RUNNER, 526),
-        ),
-        unverified(
-            "GEMINI_PLANS_DIR",
-            "its value (Storage.getPlansDir) is not modelled; hooks do not get it in hooksim",
-            _src(RUNNER, 351),
         ),
         fact(
             "parallel",
             "matching hooks run in parallel unless any has sequential: true",
             _src(PLANNER, 54),
+            _src(RUNNER, 119),
         ),
         fact(
             "sequential input",
-            "in a sequential run each hook's output changes the next hook's"
-            " input (BeforeAgent prompt += additionalContext, BeforeTool tool_input merged);"
-            " hooksim does not model this yet",
+            "in a sequential run a hook that exits 0 with JSON output changes the next"
+            " hook's input: BeforeAgent prompt += blank line + additionalContext, BeforeModel"
+            " llm_request merged, BeforeTool tool_input merged; other events pass it unchanged",
+            _src(RUNNER, 157),
             _src(RUNNER, 172),
         ),
-        fact("dedupe", "identical hooks of one firing run once", _src(PLANNER, 48)),
+        fact(
+            "dedupe",
+            "identical hooks of one firing run once (key: name and command)",
+            _src(PLANNER, 48),
+            _src("packages/core/src/hooks/types.ts", 121),
+        ),
         fact(
             "matcher",
             "trimmed; '' or '*' match all; tool events: a RegExp test (unanchored),"
@@ -329,13 +427,14 @@ class GeminiCli(Host):
         ),
         fact(
             "blocking",
-            "BeforeAgent, BeforeTool, BeforeModel, BeforeToolSelection and AfterAgent"
-            " (a retry) can deny; an AfterTool deny replaces the tool's result with the reason",
+            "BeforeAgent, BeforeTool, BeforeModel, AfterModel and AfterAgent (a retry) can"
+            " deny; an AfterTool deny replaces the tool's result with the reason",
             _src(
                 "packages/core/src/core/coreToolHookTriggers.ts",
-                208,
+                211,
                 "llmContent: Tool result blocked: <reason>",
             ),
+            _src(CHAT, 1411),
             _src(REFERENCE, 114),
         ),
         fact(
@@ -364,14 +463,22 @@ class GeminiCli(Host):
             "continue and decision are ignored; additionalContext joins the"
             " history (interactive) or the prompt (headless) as <hook_context>",
             _src(REFERENCE, 257),
-            _src("packages/cli/src/gemini.tsx", 838),
-            _src("packages/cli/src/ui/AppContainer.tsx", 503),
+            _src(GEMINI_TSX, 838),
+            _src("packages/cli/src/ui/AppContainer.tsx", 504),
         ),
         fact(
             "trust",
-            "project hooks do not run in an untrusted folder",
+            "in an untrusted folder no settings hooks are registered (the user's included:"
+            " all settings hooks count as the project's); new project hooks in a trusted"
+            " folder are trusted with a warning; a headless run refuses an untrusted folder",
+            _src("packages/core/src/hooks/hookRegistry.ts", 180),
+            _src("packages/core/src/hooks/hookRegistry.ts", 151),
             _src(RUNNER, 64),
-            _src("packages/core/src/hooks/hookRegistry.ts", 139),
+        ),
+        fact(
+            "type",
+            "a hook without type (command, plugin or runtime) is discarded",
+            _src("packages/core/src/hooks/hookRegistry.ts", 301),
         ),
         fact(
             "config_files",
@@ -395,13 +502,26 @@ class GeminiCli(Host):
             changes["exit_2"] = "blocks, stderr is the reason (before v0.30.0)"
         return as_version(self, version, changes)
 
+    def launched(self, how: str) -> Host:
+        """``headless``: every prompt a ``gemini -p`` run (``--resume latest`` after the first)."""
+        if how == "interactive":
+            return self
+        if how != "headless":
+            raise ValueError(f"{how!r}: hooksim runs Gemini CLI interactive or headless")
+        headless: type[Host] = type(
+            f"{type(self).__name__}Headless", (type(self),), {"headless": True}
+        )
+        return headless()
+
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
-        return parse_matcher_groups(
-            block,
+        typed, warnings = _typed_only(block)
+        specs, more = parse_matcher_groups(
+            typed,
             events=EVENTS,
             matcher_events=MATCHER_EVENTS,
             timeout_unit_s=0.001 if self.config_timeout_unit == "ms" else 1.0,
         )
+        return specs, warnings + more
 
     def matches(self, spec: HookSpec, value: str | None) -> bool:
         """hookPlanner: a regex test for tool names, the exact string for triggers and sources."""
@@ -421,12 +541,41 @@ class GeminiCli(Host):
         return ["bash", "-c", command]
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        slug = re.sub(r"[^a-z0-9]+", "-", Path(info.cwd).name.lower()).strip("-") or "project"
+        plans = Path(info.home or "~") / ".gemini" / "tmp" / slug / info.session_id / "plans"
         return {
+            "GEMINI_CLI_NO_RELAUNCH": "true",  # set for its relaunched process, inherited
             "GEMINI_PROJECT_DIR": info.cwd,
+            "GEMINI_PLANS_DIR": str(plans),
             "GEMINI_CWD": info.cwd,
             "GEMINI_SESSION_ID": info.session_id,
             "CLAUDE_PROJECT_DIR": info.cwd,
         }
+
+    def next_input(self, event: str, stdin: bytes, run: HookRun) -> bytes:
+        """hookRunner.applyHookOutputToInput: in a sequential run, what the next hook reads."""
+        if run.exit_code != 0 or run.timed_out or run.spawn_error:
+            return stdin
+        output, _ = self._output(run, 0)
+        specific = output.get("hookSpecificOutput") if output else None
+        if not isinstance(specific, dict):
+            return stdin
+        try:
+            payload = json.loads(stdin)
+        except ValueError:
+            return stdin
+        if not isinstance(payload, dict):
+            return stdin
+        context = specific.get("additionalContext")
+        if event == "BeforeAgent" and isinstance(context, str) and "prompt" in payload:
+            payload["prompt"] = f"{payload['prompt']}\n\n{context}"
+        elif event == "BeforeModel" and isinstance(specific.get("llm_request"), dict):
+            payload["llm_request"] = {**payload.get("llm_request", {}), **specific["llm_request"]}
+        elif event == "BeforeTool" and isinstance(specific.get("tool_input"), dict):
+            payload["tool_input"] = {**payload.get("tool_input", {}), **specific["tool_input"]}
+        else:
+            return stdin
+        return self.encode(payload)
 
     def read(self, event: str, run: HookRun) -> Verdict:
         if run.timed_out or run.spawn_error:
@@ -478,3 +627,29 @@ class GeminiCli(Host):
             return Verdict(f"{why}: the model gets {first_line(blocked)!r}", block=reason,
                            context=blocked)  # fmt: skip
         return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
+
+
+def _typed_only(block: Any) -> tuple[Any, list[str]]:
+    """The hooks block without the hooks Gemini CLI discards for lacking a ``type``."""
+    if not isinstance(block, dict):
+        return block, []
+    warnings: list[str] = []
+    kept: dict[str, Any] = {}
+    for event, groups in block.items():
+        if not isinstance(groups, list):
+            kept[event] = groups
+            continue
+        kept[event] = []
+        for g, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(handlers, list):
+                typed = [h for h in handlers if not isinstance(h, dict) or "type" in h]
+                warnings += [
+                    f"hooks.{event}[{g}].hooks[{h}] has no type; Gemini CLI discards it"
+                    for h, handler in enumerate(handlers)
+                    if isinstance(handler, dict) and "type" not in handler
+                ]
+                kept[event].append({**group, "hooks": typed})
+            else:
+                kept[event].append(group)
+    return kept, warnings

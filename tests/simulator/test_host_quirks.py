@@ -11,9 +11,12 @@ from typing import Any, ClassVar
 import pytest
 from hooksim import expect
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
+from hooksim.hosts.base import parse_matcher_groups
 from hooksim.hosts.claude_code import EXACT_MATCHER_BEFORE_2_1_195, ClaudeCode, ClaudeSession
 from hooksim.hosts.codex import Codex, CodexSession
 from hooksim.hosts.cursor import Cursor
+from hooksim.hosts.gemini_cli import EVENTS as GEMINI_EVENTS
+from hooksim.hosts.gemini_cli import MATCHER_EVENTS as GEMINI_MATCHER_EVENTS
 from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
 from hooksim.hosts.hermes import Hermes, HermesSession, block_message
 from hooksim.runner import run_scenario
@@ -290,8 +293,9 @@ class GeminiPreCompressNotAwaited(GeminiCli):
 
 
 class _CompressOnlyWhenCompacting(GeminiSession):
-    def _request(self) -> None:
-        self.requests += 1
+    def _request(self, prompt: str) -> bool:
+        self.compressed = True
+        return super()._request(prompt)
 
 
 class GeminiPreCompressOnlyAtCompaction(GeminiCli):
@@ -323,10 +327,12 @@ class GeminiRegexTriggers(GeminiCli):
 
 
 class _RetryWithoutBeforeAgent(GeminiSession):
+    prompted = False
+
     def _before_agent(self, prompt: str) -> bool:
-        if self.requests:  # the retry: straight to the model
-            self._request()
-            return True
+        if self.prompted:  # the retry: straight to the model
+            return self._request(prompt)
+        self.prompted = True
         return super()._before_agent(prompt)
 
 
@@ -350,6 +356,85 @@ class GeminiKillsAtOnce(GeminiCli):
 
 class GeminiCapped(GeminiCli):
     stop_cap = 8
+
+
+class _FirstRequestWithoutPreCompress(GeminiSession):
+    """The old fact: a chat's first request sees an empty history, so no PreCompress."""
+
+    first = True
+
+    def _request(self, prompt: str) -> bool:
+        if self.first:
+            self.first = False
+            self.compressed = True
+        return super()._request(prompt)
+
+
+class GeminiFirstRequestWithoutPreCompress(GeminiCli):
+    session_class = _FirstRequestWithoutPreCompress
+
+
+class _CompressionCheckedTwice(GeminiSession):
+    def compact(self, step: Compact) -> None:
+        super().compact(step)
+        self.compressed = False
+
+
+class GeminiPreCompressTwiceAtCompaction(GeminiCli):
+    session_class = _CompressionCheckedTwice
+
+
+class _ModelEventsOncePerPrompt(GeminiSession):
+    asked = False
+
+    def _before_agent(self, prompt: str) -> bool:
+        self.asked = False
+        return super()._before_agent(prompt)
+
+    def _request(self, prompt: str) -> bool:
+        if self.asked:  # later requests of the prompt: only the compression check
+            if not self.compressed:
+                self.fire("PreCompress", self.payload("PreCompress", trigger="auto"), match="auto")
+            self.compressed = False
+            return True
+        self.asked = True
+        return super()._request(prompt)
+
+
+class GeminiModelEventsOncePerPrompt(GeminiCli):
+    session_class = _ModelEventsOncePerPrompt
+
+
+class GeminiSequentialInputUnchanged(GeminiCli):
+    def next_input(self, event: str, stdin: bytes, run: HookRun) -> bytes:
+        return stdin
+
+
+class GeminiSequential(GeminiCli):
+    parallel = False
+
+
+class GeminiWithoutOwnVariables(GeminiCli):
+    def env(self, event: str, info: Any) -> dict[str, str]:
+        env = super().env(event, info)
+        del env["GEMINI_PLANS_DIR"], env["GEMINI_CLI_NO_RELAUNCH"]
+        return env
+
+
+class GeminiNoSubstitution(GeminiCli):
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        return ["bash", "-c", command]
+
+
+class GeminiHeadlessAsInteractive(GeminiCli):
+    def launched(self, how: str) -> Host:
+        return self
+
+
+class GeminiUntypedHooksRun(GeminiCli):
+    def parse_hooks(self, block: Any) -> Any:
+        return parse_matcher_groups(block, events=GEMINI_EVENTS,
+                                    matcher_events=GEMINI_MATCHER_EVENTS, timeout_unit_s=0.001)  # fmt: skip
 
 
 # --- Hermes ---------------------------------------------------------------------------------
@@ -508,6 +593,21 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     GeminiTimeoutInSeconds: ["gemini-cli/04-timeout-in-milliseconds.yaml"],
     GeminiKillsAtOnce: ["gemini-cli/04-timeout-in-milliseconds.yaml"],
     GeminiCapped: ["across/stop-loop.yaml"],
+    GeminiFirstRequestWithoutPreCompress: [
+        "gemini-cli/01-precompress-awaited.yaml",
+        "across/memory-session.yaml",
+    ],
+    GeminiPreCompressTwiceAtCompaction: ["across/memory-session.yaml"],
+    GeminiModelEventsOncePerPrompt: ["gemini-cli/11-model-events-every-request.yaml"],
+    GeminiSequentialInputUnchanged: ["gemini-cli/03-sequential-groups.yaml"],
+    GeminiSequential: ["gemini-cli/03-sequential-groups.yaml"],
+    GeminiWithoutOwnVariables: ["gemini-cli/12-environment-and-substitution.yaml"],
+    GeminiNoSubstitution: ["gemini-cli/12-environment-and-substitution.yaml"],
+    GeminiHeadlessAsInteractive: [
+        "gemini-cli/13-headless-runs.yaml",
+        "across/memory-session.yaml",
+    ],
+    GeminiUntypedHooksRun: ["gemini-cli/14-hooks-need-a-type.yaml"],
     HermesWithCompactionEvent: [
         "hermes/35-compaction-fires-nothing.yaml",
         "across/memory-session.yaml",

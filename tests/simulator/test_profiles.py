@@ -125,12 +125,13 @@ def test_timelines_side_by_side() -> None:
         "beforeSubmitPrompt", "afterAgentResponse", "stop",
         "sessionEnd",
     ]  # fmt: skip
+    model = ["BeforeModel", "BeforeToolSelection", "AfterModel"]  # around every request
     assert events["gemini-cli"] == [
-        "SessionStart", "BeforeAgent", "AfterAgent",
-        "PreCompress",
-        "BeforeAgent", "PreCompress", "AfterAgent",
+        "SessionStart", "BeforeAgent", "PreCompress", *model, "AfterAgent",
+        "PreCompress",  # the auto compaction is the check before the next request
+        "BeforeAgent", *model, "AfterAgent",
         "SessionEnd", "SessionStart",
-        "BeforeAgent", "AfterAgent",
+        "BeforeAgent", "PreCompress", *model, "AfterAgent",
         "SessionEnd",
     ]  # fmt: skip
     assert events["hermes"] == [
@@ -290,7 +291,7 @@ def test_timeouts_per_host() -> None:
     (spec,), _ = codex.parse_hooks({"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]})
     assert codex.timeout_s(spec, {}) == 1
     (spec,), _ = gemini.parse_hooks(
-        {"AfterAgent": [{"hooks": [{"command": "x", "timeout": 1500}]}]}
+        {"AfterAgent": [{"hooks": [{"type": "command", "command": "x", "timeout": 1500}]}]}
     )
     assert gemini.timeout_s(spec, {}) == 1.5
 
