@@ -59,11 +59,11 @@ EVENTS = frozenset(
         "SessionEnd", "Interrupt",
     }
 )  # fmt: skip
-# common.rs matcher_pattern_for_event: PreCompact, PostCompact, UserPromptSubmit and Stop drop
-# their matcher.
+# dispatcher.rs select_handlers_for_matcher_inputs: UserPromptSubmit and Stop drop their
+# matcher; PreCompact and PostCompact match the trigger (real 0.171.0 too).
 MATCHER_EVENTS = frozenset(
     {"PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart", "SessionEnd",
-     "SubagentStart", "SubagentStop", "StopFailure"}
+     "SubagentStart", "SubagentStop", "StopFailure", "PreCompact", "PostCompact"}
 )  # fmt: skip
 TURN_SCOPE = frozenset(
     {"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact",
@@ -74,7 +74,6 @@ SESSION_END_MAX_S = 3.0  # SESSION_END_MAX_TIMEOUT_SEC: below the app server's 5
 EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]+")  # common.rs is_exact_matcher
 # The commits on openai/codex main the citations read (each file as last stored).
 TURN_RS = "000c857ecc17e5ab40a985bdaa40816450ee5ebf"
-COMMON_RS = "0b9770ed4bc3ddf3025c5c422db1df83addd7f7c"
 COMPACT_RS = "0082977cebb9fbd524046914dbc4305e5b8e0b95"
 RUNNER_RS = "017466574b7728379ab53e9c279433388c089ff1"
 # hook_runtime.rs as hooks first shipped (SessionStart and UserPromptSubmit only).
@@ -267,6 +266,7 @@ class Codex(ClaudeStyleReading, Host):
     has_stop_failure = True
     has_interrupt = True
     match_search = True
+    matcher_events = MATCHER_EVENTS
     exec_launch = False  # True: each turn is one `codex exec` process (launched("exec"))
     sends_transcript_path = True  # the rollout file, since the first hooks (hook_runtime.rs)
     # What a real run shows that is no behaviour of Codex's own, each with the reason.
@@ -298,8 +298,14 @@ class Codex(ClaudeStyleReading, Host):
             _src(
                 COMPACT_RS,
                 "hooks/src/events/compact.rs",
-                "parse_pre_completed",
-                "should_stop from continue: false",
+                275,
+                "parse_pre_completed: continue: false sets should_stop",
+            ),
+            _src(
+                COMPACT_RS,
+                "hooks/src/events/compact.rs",
+                301,
+                "any other exit, 2 included, is a failed hook",
             ),
         ),
         fact(
@@ -375,14 +381,22 @@ class Codex(ClaudeStyleReading, Host):
         fact(
             "parallel",
             "all matching hooks of an event run at once",
-            _src(COMPACT_RS, "hooks/src/engine/dispatcher.rs", "execute_handlers"),
+            _src(
+                COMPACT_RS,
+                "hooks/src/engine/dispatcher.rs",
+                189,
+                "execute_handlers: FuturesUnordered",
+            ),
         ),
         fact(
             "async",
             "async: true hooks are started and not awaited; hooksim runs them after the step"
             " and passes nothing of their output on",
             _src(
-                "d57e752091ce15487f05097373836137c2b5da7e", "hooks/src/engine/async_command.rs", 1
+                COMPACT_RS,
+                "hooks/src/engine/dispatcher.rs",
+                187,
+                "execute_handlers: async handlers spawned, not awaited",
             ),
             observed("0.171.0", "a 2 s async UserPromptSubmit hook did not hold the turn"),
         ),
@@ -400,11 +414,20 @@ class Codex(ClaudeStyleReading, Host):
             "matcher",
             "'' or '*' match all; only letters, digits, _ and |: a list of exact names"
             " ('Bash' does not match BashOutput); anything else: a regex, unanchored ('^Bash'"
-            " matches BashOutput), an invalid one matches nothing; PreCompact, PostCompact,"
-            " UserPromptSubmit and Stop ignore their matcher",
+            " matches BashOutput), an invalid one matches nothing; UserPromptSubmit and Stop"
+            " ignore their matcher, PreCompact and PostCompact match the trigger",
             _src(MATCHER_RS, "hooks/src/events/common.rs", 123, "matches_matcher"),
             _src(MATCHER_RS, "hooks/src/events/common.rs", 155, "is_exact_matcher"),
-            _src(COMMON_RS, "hooks/src/events/common.rs", "matcher_pattern_for_event"),
+            _src(
+                COMPACT_RS,
+                "hooks/src/engine/dispatcher.rs",
+                61,
+                "select_handlers_for_matcher_inputs: which events read their matcher",
+            ),
+            observed(
+                "0.171.0",
+                "PreCompact and PostCompact hooks with matcher manual skip an auto compaction",
+            ),
         ),
         fact(
             "default_timeout_s",
@@ -501,7 +524,7 @@ class Codex(ClaudeStyleReading, Host):
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         return parse_matcher_groups(
-            block, events=EVENTS, matcher_events=MATCHER_EVENTS, min_timeout_s=1.0,
+            block, events=EVENTS, matcher_events=self.matcher_events, min_timeout_s=1.0,
             timeout_keys=("timeout", "timeoutSec"),
         )  # fmt: skip
 

@@ -44,6 +44,7 @@ FILES = {
         "across/stop-loop.yaml",
         "codex/12-exec-per-turn.yaml",
         "codex/14-stdout-forms.yaml",
+        "codex/16-compact-matchers.yaml",
         *probes("codex"),
     ],
     "hermes": ["across/memory-session.yaml", "hermes/32-new-session.yaml", *probes("hermes")],

@@ -252,6 +252,10 @@ class CodexNoTranscriptPath(Codex):
     sends_transcript_path = False
 
 
+class CodexCompactIgnoresMatcher(Codex):
+    matcher_events = Codex.matcher_events - {"PreCompact", "PostCompact"}
+
+
 class CodexBraceTextIsContext(Codex):
     brace_text_is_context = True
 
@@ -570,6 +574,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     CodexExecAsksForApproval: ["codex/12-exec-per-turn.yaml"],
     CodexNoTranscriptPath: ["codex/13-transcript-path.yaml"],
     CodexBraceTextIsContext: ["codex/14-stdout-forms.yaml"],
+    CodexCompactIgnoresMatcher: ["codex/16-compact-matchers.yaml"],
     CodexContinueDropsContext: ["codex/15-continue-false-keeps-context.yaml"],
     CursorUnlimited: ["cursor/01-followup-loop-limit.yaml", "across/stop-loop.yaml"],
     CursorAwaitsSessionStart: ["cursor/03-session-start-not-awaited.yaml"],
