@@ -567,3 +567,27 @@ def test_validate_and_the_timeline_name_the_trust_gate_and_unverified_facts(
     assert "unverified: parallel: whether hooks of one event run in parallel" in "\n".join(
         result.notes
     )
+
+
+def test_launch_exec_only_where_the_host_has_it(tmp_path: Path, capsys: Any) -> None:
+    """hosts.<host>.launch: exec replays codex exec; a host without it is refused by file and key."""
+    turns = "turns: [{user: hi, assistant: ho}]\n"
+    codex = tmp_path / "codex.yaml"
+    codex.write_text(
+        "name: exec\ntool: codex\nhosts: {codex: {launch: exec}}\n"
+        "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n" + turns
+    )
+    result = run_scenario(load_scenario(codex))
+    assert [f.event for f in result.firings] == ["SessionStart", "UserPromptSubmit", "Stop",
+                                                 "SessionEnd"]  # fmt: skip
+    claude = tmp_path / "claude.yaml"
+    claude.write_text(
+        "name: exec\ntool: claude-code\nhosts: {claude-code: {launch: exec}}\n"
+        "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n" + turns
+    )
+    assert main(["run", str(claude)]) != 0
+    out = capsys.readouterr()
+    assert (
+        f"{claude}: hosts.claude-code.launch: 'exec': hooksim runs Claude Code interactively"
+        in (out.out + out.err)
+    )
