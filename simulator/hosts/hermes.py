@@ -140,7 +140,6 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
             if not isinstance(raw, dict) or not str(raw.get("command") or "").strip():
                 warnings.append(f"hooks.{event}[{i}] has no command; skipped")
                 continue
-            timeout = _timeout(raw, f"hooks.{event}[{i}]", warnings)
             matcher = raw.get("matcher")
             if matcher is not None and not isinstance(matcher, str):
                 warnings.append(f"hooks.{event}[{i}].matcher is not a string; dropped")
@@ -150,6 +149,7 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
                     f"hooks.{event}[{i}].matcher is honoured only for tool events; dropped"
                 )
                 matcher = None
+            timeout = _timeout(raw, f"hooks.{event}[{i}]", warnings)  # after the matcher, as logged
             spec = HookSpec(
                 event, str(raw["command"]).strip(), float(timeout), (matcher or "").strip() or None
             )

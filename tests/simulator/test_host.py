@@ -196,9 +196,11 @@ def test_hooks_block_parsed_like_hermes() -> None:
     assert not hermes.matches(specs[3], "terminal")  # '*' is no regex: equality, so no match
     assert warnings == [
         "unknown hook event 'PreCompact' in hooks: config; skipped",
+        "hooks.pre_llm_call[0].timeout=999s exceeds max 300s; clamping",
         "hooks.pre_llm_call[1] has no command; skipped",
         "hooks.pre_llm_call[2] has no command; skipped",
         "hooks.post_llm_call[0].matcher is honoured only for tool events; dropped",
+        "hooks.post_llm_call[0].timeout must be an int (got 'soon'); using default 60s",
     ]
 
 
