@@ -342,6 +342,13 @@ class Codex(ClaudeStyleReading, Host):
             ),
             observed("0.171.0", "codex exec, then codex exec resume --last, per turn"),
         ),
+        unverified(
+            "exec resume of a stopped session",
+            "a real 0.171.0 codex exec whose first turn a hook stopped before any model request"
+            " was not resumed: the next codex exec resume --last fired SessionStart(startup) for a"
+            " new session; hooksim resumes it (one run seen, the cause not read in the source)",
+            observed("0.171.0", "scenarios/codex/15-continue-false-keeps-context.yaml as exec"),
+        ),
         fact(
             "permission_mode",
             "default (approval on request, the TUI's); bypassPermissions under approval"
@@ -471,11 +478,18 @@ class Codex(ClaudeStyleReading, Host):
             "trust",
             "project and user hooks do not run until trusted",
             observed("0.169.0", "hooks.json silently skipped until trusted"),
+            observed(
+                "0.171.0",
+                "without --dangerously-bypass-hook-trust no hook ran, and codex exec said nothing",
+            ),
         ),
         fact(
             "config_files",
             "~/.codex/hooks.json, [hooks] in config.toml, <repo>/.codex/",
             _src(COMPACT_RS, "hooks/src/engine/discovery.rs", "discover"),
+            observed(
+                "0.171.0", "the same hooks under [hooks] in config.toml ran as from hooks.json"
+            ),
         ),
     )
 
