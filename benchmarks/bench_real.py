@@ -2,9 +2,10 @@
 
     python benchmarks/bench_real.py --real claude-code=PATH [--rounds N]
     python benchmarks/bench_real.py --real codex=PATH [--rounds N]
+    python benchmarks/bench_real.py --real gemini-cli=PATH [--rounds N]
 
 The session: four turns a minute apart with the stand-in memory hook on session start, prompt
-and stop, one Bash call in the second turn. Each round runs it once on the real host (offline,
+and stop, one shell call in the second turn. Each round runs it once on the real host (offline,
 against the fake model server, hooks behind the recorder) and once under hooksim (plain
 replay, as ``hooksim run`` does); rounds interleave the two and the medians are compared
 (aim: the replay under a tenth of the real run).
@@ -28,9 +29,16 @@ MIND = '"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/hooks/mind_hook.py"'
 EVENTS = {
     "claude-code": ("SessionStart", "UserPromptSubmit", "Stop"),
     "codex": ("SessionStart", "UserPromptSubmit", "Stop"),
+    "gemini-cli": ("SessionStart", "BeforeAgent", "AfterAgent"),
 }
-# How each host is run for real, so the replay runs the same session (Codex: an exec per turn).
-LAUNCH = {"codex": "hosts: {codex: {launch: exec}}\n"}
+# How each host is run for real, so the replay runs the same session (Codex: an exec per turn;
+# Gemini CLI: a gemini -p run per turn).
+LAUNCH = {
+    "codex": "hosts: {codex: {launch: exec}}\n",
+    "gemini-cli": "hosts: {gemini-cli: {launch: headless}}\n",
+}
+# The host's shell tool, as the scenario names it.
+SHELL_CALL = {"gemini-cli": "{name: run_shell_command, args: {command: ls}, result: ok}"}
 
 
 def write_scenario(directory: Path, tool: str) -> Path:
@@ -46,8 +54,9 @@ def write_scenario(directory: Path, tool: str) -> Path:
         f"name: four turns\ntool: {tool}\nenv: {{MIND_HOST: {tool}}}\n{LAUNCH.get(tool, '')}"
         f"hooks:\n{hooks}\nturns:\n"
         "  - {user: plan it, assistant: the plan}\n"
-        "  - {after: 1m, user: list files, assistant: listed,"
-        " tools: [{name: Bash, args: {command: ls, description: list}, result: ok}]}\n"
+        "  - {after: 1m, user: list files, assistant: listed, tools: ["
+        + SHELL_CALL.get(tool, "{name: Bash, args: {command: ls, description: list}, result: ok}")
+        + "]}\n"
         "  - {after: 1m, user: go on, assistant: going}\n"
         "  - {after: 1m, user: done?, assistant: done}\n"
         "expect: {exit_codes: 0, calls: {save_memory: 8}}\n"

@@ -823,6 +823,9 @@ def build_result(
         result.runs.append(run)
         same = [(f, p) for f, p in firings if p["event"] == record["event"]
                 and p["stdin"] == record["stdin"]]  # fmt: skip
+        if not same:  # a sequential run changed the input (Gemini CLI): the probe runs last
+            same = [(f, p) for f, p in firings if p["event"] == record["event"]
+                    and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
         if same:
             firing = min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
             firing.runs.append(run)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -71,7 +70,10 @@ ADVISORY = frozenset({"SessionStart", "SessionEnd", "PreCompress", "Notification
 MAX_TURNS = 100  # client.ts: the per-prompt turn budget
 EXIT_CODES_SINCE = (0, 30, 0)  # hookRunner.ts: "all other non-zero exit codes are blocking"
 # The variables hookRunner.expandCommand substitutes into the command string.
-SUBSTITUTED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR")
+SUBSTITUTED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
+               "CLAUDE_PROJECT_DIR")  # fmt: skip
+# shell-quote's quote(): what escapeShellArg gives bash (backslashes, not quotes, where it can).
+_QUOTE_SPECIAL = re.compile(r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}])")
 
 
 def _src(path: str, line: int, note: str = "") -> Any:
@@ -84,6 +86,7 @@ CLIENT = "packages/core/src/core/client.ts"
 REFERENCE = "docs/hooks/reference.md"
 CHAT = "packages/core/src/core/geminiChat.ts"
 GEMINI_TSX = "packages/cli/src/gemini.tsx"
+_RAN = "the tool really runs on the host: its output is not the scenario's scripted result"
 _SKETCH = (
     "hooksim's llm_request and llm_response are a sketch (the model and the prompt's text), not"
     " the whole request Gemini CLI builds"
@@ -165,7 +168,8 @@ class GeminiSession(Session):
         if pre.blocked:
             pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
         else:
-            result = {"tool_response": {"llmContent": call.result}}
+            # coreToolHookTriggers: the tool's llmContent and returnDisplay (its error, if any)
+            result = {"tool_response": {"llmContent": call.result, "returnDisplay": call.result}}
             post = self.fire("AfterTool", self.payload("AfterTool", **fields, **result),
                              match=call.name)  # fmt: skip
             if self.halted(post):
@@ -247,7 +251,10 @@ class GeminiCli(Host):
     title = "Gemini CLI"
     modelled = "v0.61.0 (code on main, real binary)"
     versions = "v0.21.0 to v0.61.0 (default v0.61.0)"
-    checked = f"source ({GEMINI}@{GEMINI_MAIN[:12]}) and a real 0.61.0 run"
+    checked = (
+        f"source ({GEMINI}@{GEMINI_MAIN[:12]}), real 0.61.0 compared by `hooksim compare --real`"
+        " (gemini -p per turn; tox -e conformance-gemini-cli)"
+    )
     events = {
         "session_start": "SessionStart",
         "prompt_submit": "BeforeAgent",
@@ -274,17 +281,21 @@ class GeminiCli(Host):
     exit_2 = "denies when it prints; silent exit 2 only fails (v0.30.0 on)"
     session_class = GeminiSession
     trust = (
-        "project hooks (.gemini/settings.json) run only in a trusted folder; a headless run in"
-        " an untrusted folder refuses to start (GEMINI_CLI_TRUST_WORKSPACE=true trusts it)"
+        "in an untrusted folder Gemini CLI registers no settings hooks, the user's included,"
+        " and a headless run refuses to start; in a trusted one new project hooks"
+        " (.gemini/settings.json) run after a warning (GEMINI_CLI_TRUST_WORKSPACE=true trusts"
+        " the folder)"
     )
     exit_codes_since_0_30 = True
     headless = False  # ``hosts.gemini-cli.launch: headless``: each prompt a ``gemini -p`` run
     # hooksim compare --real also watches the model events, which fire on every request.
     probe_extra = ("BeforeModel", "BeforeToolSelection", "AfterModel")
     real_tolerances = {
-        "payload/BeforeModel/llm_request": _SKETCH,
-        "payload/BeforeToolSelection/llm_request": _SKETCH,
+        "payload/BeforeModel/llm_request*": _SKETCH,
+        "payload/BeforeToolSelection/llm_request*": _SKETCH,
         "payload/AfterModel/llm_*": _SKETCH,
+        "payload/AfterTool/tool_response.llmContent": _RAN,
+        "payload/AfterTool/tool_response.returnDisplay": _RAN,
     }
     facts = (
         fact(
@@ -368,9 +379,11 @@ class GeminiCli(Host):
         fact(
             "command substitution",
             "$GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_PLANS_DIR, $GEMINI_SESSION_ID and"
-            " $CLAUDE_PROJECT_DIR in the command string are replaced, shell-quoted, before the"
-            " shell runs it",
+            " $CLAUDE_PROJECT_DIR in the command string are replaced, shell-quoted as"
+            " shell-quote quotes (backslashes where it can, nothing for an empty value), before"
+            " the shell runs it",
             _src(RUNNER, 526),
+            _src("packages/core/src/utils/shell-utils.ts", 714),
         ),
         fact(
             "parallel",
@@ -537,7 +550,7 @@ class GeminiCli(Host):
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         for name in SUBSTITUTED:
             if name in env:
-                command = command.replace(f"${name}", shlex.quote(env[name]))
+                command = command.replace(f"${name}", shell_quote(env[name]))
         return ["bash", "-c", command]
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
@@ -653,3 +666,14 @@ def _typed_only(block: Any) -> tuple[Any, list[str]]:
             else:
                 kept[event].append(group)
     return kept, warnings
+
+
+def shell_quote(arg: str) -> str:
+    """escapeShellArg for bash: nothing for an empty value, else shell-quote's ``quote``."""
+    if not arg:
+        return ""
+    if re.search(r'["\s\\]', arg) and "'" not in arg:
+        return "'" + arg + "'"
+    if re.search(r"[\"'\s]", arg):
+        return '"' + re.sub(r'(["\\$`!])', r"\\\1", arg) + '"'
+    return _QUOTE_SPECIAL.sub(lambda m: (m.group(1) or "") + "\\" + m.group(2), arg)

@@ -1,9 +1,9 @@
 """Conformance with the real binaries: each shipped cross-host scenario and probe, run on the
 real host offline and replayed by hooksim, differs only where the profile tolerates it.
 
-Runs in ``tox -e conformance-claude-code`` and ``tox -e conformance-codex`` (each installs the
-pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE`` or ``REAL_CODEX``)
-and, for Hermes, in ``tox -e conformance`` (``REAL_HERMES``); skipped elsewhere, and skipped
+Runs in ``tox -e conformance-claude-code``, ``-codex`` and ``-gemini-cli`` (each installs the
+pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE``, ``REAL_CODEX`` or
+``REAL_GEMINI_CLI``) and, for Hermes, in ``tox -e conformance`` (``REAL_HERMES``); skipped elsewhere, and skipped
 with the reason when the package could not be installed.
 """
 
@@ -26,6 +26,7 @@ BINARIES = {
     "claude-code": os.environ.get("REAL_CLAUDE_CODE"),
     "codex": os.environ.get("REAL_CODEX"),
     "hermes": os.environ.get("REAL_HERMES"),
+    "gemini-cli": os.environ.get("REAL_GEMINI_CLI"),
 }
 
 
@@ -48,6 +49,9 @@ FILES = {
         *probes("codex"),
     ],
     "hermes": ["across/memory-session.yaml", "hermes/32-new-session.yaml", *probes("hermes")],
+    # stop-loop is left out: Gemini CLI never caps the loop (its turn budget is 100); hooksim
+    # ends it at 50, and a real run of it would take minutes.
+    "gemini-cli": ["across/memory-session.yaml", *probes("gemini-cli")],
 }
 
 

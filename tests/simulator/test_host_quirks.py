@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -430,6 +431,13 @@ class GeminiNoSubstitution(GeminiCli):
         return ["bash", "-c", command]
 
 
+class GeminiShlexQuoting(GeminiCli):
+    def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        for name in ("GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PROJECT_DIR"):
+            command = command.replace(f"${name}", shlex.quote(env[name]))
+        return ["bash", "-c", command]
+
+
 class GeminiHeadlessAsInteractive(GeminiCli):
     def launched(self, how: str) -> Host:
         return self
@@ -608,6 +616,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     GeminiSequential: ["gemini-cli/03-sequential-groups.yaml"],
     GeminiWithoutOwnVariables: ["gemini-cli/12-environment-and-substitution.yaml"],
     GeminiNoSubstitution: ["gemini-cli/12-environment-and-substitution.yaml"],
+    GeminiShlexQuoting: ["gemini-cli/12-environment-and-substitution.yaml"],
     GeminiHeadlessAsInteractive: [
         "gemini-cli/13-headless-runs.yaml",
         "across/memory-session.yaml",
