@@ -68,6 +68,9 @@ CONTEXT_EVENTS = frozenset({"SessionStart", "BeforeAgent", "AfterTool"})
 # Their docs: flow control (continue, decision) is ignored.
 ADVISORY = frozenset({"SessionStart", "SessionEnd", "PreCompress", "Notification"})
 MAX_TURNS = 100  # client.ts: the per-prompt turn budget
+# The commits on main that changed the hook environment (first released in v0.39.0 and v0.23.0).
+VARIABLES_SINCE = "a4318f22ece9c8fbcbafb87e4ec0a84f71b11d2e"
+QUOTED_SINCE = "41a1a3eed15f0dd6566c0eaf9ef6a6b5d6b7408c"
 EXIT_CODES_SINCE = (0, 30, 0)  # hookRunner.ts: "all other non-zero exit codes are blocking"
 # The variables hookRunner.expandCommand substitutes into the command string.
 SUBSTITUTED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
@@ -287,6 +290,13 @@ class GeminiCli(Host):
         " the folder)"
     )
     exit_codes_since_0_30 = True
+    # The variables hookRunner sets (and substitutes into the command string), in its order;
+    # before v0.39.0 only the project directory's two names.
+    hook_variables = (
+        "GEMINI_PROJECT_DIR", "GEMINI_PLANS_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID",
+        "CLAUDE_PROJECT_DIR",
+    )  # fmt: skip
+    quoted_substitution = True  # v0.23.0 on; before, the values went into the string raw
     headless = False  # ``hosts.gemini-cli.launch: headless``: each prompt a ``gemini -p`` run
     # hooksim compare --real also watches the model events, which fire on every request.
     probe_extra = ("BeforeModel", "BeforeToolSelection", "AfterModel")
@@ -303,7 +313,7 @@ class GeminiCli(Host):
             "SessionStart, BeforeAgent, BeforeModel, BeforeToolSelection, AfterModel,"
             " BeforeTool/AfterTool, AfterAgent, PreCompress, SessionEnd (and Notification)",
             _src("packages/core/src/hooks/types.ts", 43),
-            _src(REFERENCE, 77),
+            _src(REFERENCE, 77, "tool, agent, model and lifecycle hooks: 77, 143, 185, 243"),
         ),
         fact(
             "headless",
@@ -323,8 +333,8 @@ class GeminiCli(Host):
             ),
             _src("packages/cli/src/ui/commands/clearCommand.ts", 31, "await fireSessionEndEvent"),
             _src(GEMINI_TSX, 660, "await fireSessionEndEvent on exit"),
-            _src(REFERENCE, 287, "docs: fired asynchronously; the code wins"),
-            _src(REFERENCE, 260, "docs: SessionEnd will not wait; the code wins"),
+            _src(REFERENCE, 296, "docs: fired asynchronously; the code wins"),
+            _src(REFERENCE, 269, "docs: SessionEnd will not wait; the code wins"),
             observed("0.61.0", "PreCompress and SessionEnd awaited"),
         ),
         fact(
@@ -365,6 +375,14 @@ class GeminiCli(Host):
             _src(RUNNER, 355, "hookConfig.env last"),
             _src("packages/core/src/services/environmentSanitization.ts", 18),
             _src("packages/cli/src/utils/processUtils.ts", 85, "GEMINI_CLI_NO_RELAUNCH"),
+            code(
+                GEMINI,
+                VARIABLES_SINCE,
+                RUNNER,
+                351,
+                "GEMINI_PLANS_DIR, GEMINI_CWD and"
+                " GEMINI_SESSION_ID from v0.39.0; before, the project directory only",
+            ),
             observed("0.61.0", "GEMINI_API_KEY and GEMINI_CLI_NO_RELAUNCH reached the hook"),
         ),
         fact(
@@ -384,6 +402,7 @@ class GeminiCli(Host):
             " the shell runs it",
             _src(RUNNER, 526),
             _src("packages/core/src/utils/shell-utils.ts", 714),
+            code(GEMINI, QUOTED_SINCE, RUNNER, 362, "quoted from v0.23.0; before, raw"),
         ),
         fact(
             "parallel",
@@ -501,7 +520,9 @@ class GeminiCli(Host):
     )
 
     def at_version(self, version: str) -> Host:
-        """Gemini CLI at ``version`` (v0.21.0 on): before v0.30.0 only exit 2 with stderr denied."""
+        """Gemini CLI at ``version`` (v0.21.0 on): before v0.39.0 hooks got only the project
+        directory's variables, before v0.30.0 only exit 2 with stderr denied, before v0.23.0
+        the substituted values went into the command string unquoted."""
         v = parse_version(self.title, version)
         if v < (0, 21, 0):
             raise ValueError(
@@ -510,6 +531,10 @@ class GeminiCli(Host):
         if v > (0, 61, 0):
             raise ValueError(f"hooksim models Gemini CLI up to v0.61.0, not {version}")
         changes: dict[str, Any] = {}
+        if v < (0, 39, 0):
+            changes["hook_variables"] = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+        if v < (0, 23, 0):
+            changes["quoted_substitution"] = False
         if v < EXIT_CODES_SINCE:
             changes["exit_codes_since_0_30"] = False
             changes["exit_2"] = "blocks, stderr is the reason (before v0.30.0)"
@@ -548,22 +573,25 @@ class GeminiCli(Host):
     match_search = True  # RegExp.test: a search
 
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
+        quote = shell_quote if self.quoted_substitution else str
         for name in SUBSTITUTED:
-            if name in env:
-                command = command.replace(f"${name}", shell_quote(env[name]))
+            if name in env and name in self.hook_variables:
+                command = command.replace(f"${name}", quote(env[name]))
         return ["bash", "-c", command]
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
         slug = re.sub(r"[^a-z0-9]+", "-", Path(info.cwd).name.lower()).strip("-") or "project"
         plans = Path(info.home or "~") / ".gemini" / "tmp" / slug / info.session_id / "plans"
-        return {
-            "GEMINI_CLI_NO_RELAUNCH": "true",  # set for its relaunched process, inherited
+        variables = {
             "GEMINI_PROJECT_DIR": info.cwd,
             "GEMINI_PLANS_DIR": str(plans),
             "GEMINI_CWD": info.cwd,
             "GEMINI_SESSION_ID": info.session_id,
             "CLAUDE_PROJECT_DIR": info.cwd,
         }
+        env = {"GEMINI_CLI_NO_RELAUNCH": "true"}  # set for its relaunched process, inherited
+        env.update((k, v) for k, v in variables.items() if k in self.hook_variables)
+        return env
 
     def next_input(self, event: str, stdin: bytes, run: HookRun) -> bytes:
         """hookRunner.applyHookOutputToInput: in a sequential run, what the next hook reads."""

@@ -438,6 +438,13 @@ class GeminiShlexQuoting(GeminiCli):
         return ["bash", "-c", command]
 
 
+class GeminiVariablesWithoutHistory(GeminiCli):
+    def at_version(self, version: str) -> Host:
+        host = super().at_version(version)
+        type(host).hook_variables = GeminiCli.hook_variables
+        return host
+
+
 class GeminiHeadlessAsInteractive(GeminiCli):
     def launched(self, how: str) -> Host:
         return self
@@ -617,6 +624,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     GeminiWithoutOwnVariables: ["gemini-cli/12-environment-and-substitution.yaml"],
     GeminiNoSubstitution: ["gemini-cli/12-environment-and-substitution.yaml"],
     GeminiShlexQuoting: ["gemini-cli/12-environment-and-substitution.yaml"],
+    GeminiVariablesWithoutHistory: ["gemini-cli/15-variables-before-0.39.yaml"],
     GeminiHeadlessAsInteractive: [
         "gemini-cli/13-headless-runs.yaml",
         "across/memory-session.yaml",

@@ -591,3 +591,13 @@ def test_launch_exec_only_where_the_host_has_it(tmp_path: Path, capsys: Any) -> 
         f"{claude}: hosts.claude-code.launch: 'exec': hooksim runs Claude Code interactively"
         in (out.out + out.err)
     )
+
+
+def test_gemini_substitutes_quoted_from_0_23() -> None:
+    """Gemini CLI puts the project directory into the command string quoted from v0.23.0 (shell-quote's way), raw before."""
+    gemini = HOSTS["gemini-cli"]
+    env = {"GEMINI_PROJECT_DIR": "/w/my project", "GEMINI_SESSION_ID": "s:1"}
+    command = "ls $GEMINI_PROJECT_DIR; echo $GEMINI_SESSION_ID"
+    assert gemini.argv(command, env) == ["bash", "-c", "ls '/w/my project'; echo s\\:1"]
+    old = gemini.at_version("0.22.0")
+    assert old.argv(command, env) == ["bash", "-c", "ls /w/my project; echo $GEMINI_SESSION_ID"]
