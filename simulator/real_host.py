@@ -222,17 +222,66 @@ class Driver:
         return out.strip().splitlines()[0] if rc == 0 and out.strip() else "unknown"
 
 
-class ClaudeCodeDriver(Driver):
+class LineDriver(Driver):
+    """A host kept running for the whole session, one JSON line per step on its stdin, each
+    step over when the host writes ``{"type": "result"}`` on stdout."""
+
+    def __init__(self, run: RealSession) -> None:
+        super().__init__(run)
+        self.proc: subprocess.Popen[str] | None = None
+
+    def spawn(self, argv: list[str]) -> None:
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.run.stderr_file,
+            env=self.run.launch_env,
+            cwd=self.run.project,
+            text=True,
+            encoding="utf-8",
+            start_new_session=True,
+        )
+
+    def write_line(self, line: dict[str, Any]) -> None:
+        assert self.proc is not None
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(line) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise RealHostError(f"{self.name} exited early: {self.run.stderr_tail()}") from None
+        self.run.read_until(self.proc, lambda msg: msg.get("type") == "result")
+
+    def finish(self) -> None:
+        if self.proc is None:
+            return
+        assert self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
+        self.run.read_until(self.proc, lambda msg: False)
+        self.run.wait(self.proc)
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
+class ClaudeCodeDriver(LineDriver):
     """Claude Code: one ``claude -p`` process for the session, a turn per stdin line."""
 
     name = "claude-code"
     dialect = "anthropic"
     binary = "claude"
     package = "@anthropic-ai/claude-code"
-
-    def __init__(self, run: RealSession) -> None:
-        super().__init__(run)
-        self.proc: subprocess.Popen[str] | None = None
 
     def install(self, wrapped: dict[str, Any]) -> list[str]:
         settings = self.run.home / ".claude" / "settings.json"
@@ -261,49 +310,10 @@ class ClaudeCodeDriver(Driver):
             argv += ["--model", model]
         # Claude Code refuses to skip permissions as root; --allowedTools lets the scripted
         # tools run without a prompt instead.
-        self.proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.run.stderr_file,
-            env=self.run.launch_env,
-            cwd=self.run.project,
-            text=True,
-            encoding="utf-8",
-            start_new_session=True,
-        )
+        self.spawn(argv)
 
     def send(self, text: str) -> None:
-        assert self.proc is not None
-        assert self.proc.stdin is not None
-        line = {"type": "user", "message": {"role": "user", "content": text}}
-        try:
-            self.proc.stdin.write(json.dumps(line) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise RealHostError(f"{self.name} exited early: {self.run.stderr_tail()}") from None
-        self.run.read_until(self.proc, lambda msg: msg.get("type") == "result")
-
-    def finish(self) -> None:
-        if self.proc is None:
-            return
-        assert self.proc.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            self.proc.stdin.close()
-        self.run.read_until(self.proc, lambda msg: False)
-        self.run.wait(self.proc)
-
-    def close(self) -> None:
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
+        self.write_line({"type": "user", "message": {"role": "user", "content": text}})
 
 
 class CodexDriver(Driver):
@@ -427,7 +437,7 @@ class GeminiCliDriver(Driver):
         self.started = False
 
 
-class HermesDriver(Driver):
+class HermesDriver(LineDriver):
     """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hooksim.hermes_loop``) in
     one process run by the interpreter of the ``hermes`` executable, against a fake
     OpenAI-compatible server (its ``custom`` provider). Hooks are consented in the config
@@ -441,7 +451,6 @@ class HermesDriver(Driver):
     def __init__(self, run: RealSession) -> None:
         super().__init__(run)
         self.hermes_home = run.home / ".hermes"
-        self.proc: subprocess.Popen[str] | None = None
 
     def install(self, wrapped: dict[str, Any]) -> list[str]:
         self.hermes_home.mkdir(parents=True, exist_ok=True)
@@ -467,54 +476,13 @@ class HermesDriver(Driver):
         return first[2:].strip().split()[0]
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [self.python(), "-I", str(Path(__file__).with_name("hermes_loop.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.run.stderr_file,
-            env=self.run.launch_env,
-            cwd=self.run.project,
-            text=True,
-            encoding="utf-8",
-            start_new_session=True,
-        )
-
-    def _step(self, line: dict[str, Any]) -> None:
-        assert self.proc is not None
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps(line) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise RealHostError(f"{self.name} exited early: {self.run.stderr_tail()}") from None
-        self.run.read_until(self.proc, lambda msg: msg.get("type") == "result")
+        self.spawn([self.python(), "-I", str(Path(__file__).with_name("hermes_loop.py"))])
 
     def send(self, text: str) -> None:
-        self._step({"user": text})
+        self.write_line({"user": text})
 
     def new_session(self) -> None:
-        self._step({"new": True})
-
-    def finish(self) -> None:
-        if self.proc is None:
-            return
-        assert self.proc.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            self.proc.stdin.close()
-        self.run.read_until(self.proc, lambda msg: False)
-        self.run.wait(self.proc)
-
-    def close(self) -> None:
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
+        self.write_line({"new": True})
 
 
 DRIVERS: dict[str, type[Driver]] = {

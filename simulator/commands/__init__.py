@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
+from ..picture import write_html
+from ..report import Outcome, to_json, write_json, write_junit
 
 AddParser = Callable[..., argparse.ArgumentParser]
 """``add_parser`` of the ``hooksim`` parser's subcommands (``name``, then keyword arguments)."""
@@ -64,3 +66,13 @@ def workers_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 __all__ = ["AddParser", "check_tool", "positive_int", "report_path", "workers_option"]
+
+
+def write_reports(outcomes: list[Outcome], args: argparse.Namespace) -> None:
+    """The report files ``run`` was asked for (``--junit-xml``, ``--json``, ``--html``)."""
+    if args.junit_xml:
+        write_junit(outcomes, args.junit_xml)
+    if args.json:
+        write_json(outcomes, args.json)
+    if args.html:
+        write_html(to_json(outcomes), args.html)

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from .. import expect
 from ..hosts import get_host
-from ..picture import write_html
 from ..real_compare import compare_real, differences_text
 from ..real_host import DRIVERS, NOT_JUDGED, RealHostError, RealRun, run_real
-from ..report import Outcome, summary, timeline, to_json, write_json, write_junit
+from ..report import Outcome, summary, timeline
 from ..scenario import ScenarioError, load_scenario
+from . import write_reports
 
 
 def add_run_option(parser: argparse.ArgumentParser) -> None:
@@ -84,12 +84,7 @@ def run(args: argparse.Namespace, paths: list[Path]) -> int:
             if outcome.bad and args.exitfirst:
                 break
     finally:
-        if args.junit_xml:
-            write_junit(outcomes, args.junit_xml)
-        if args.json:
-            write_json(outcomes, args.json)
-        if args.html:
-            write_html(to_json(outcomes), args.html)
+        write_reports(outcomes, args)
     print(summary(outcomes, time.monotonic() - started))
     return 1 if any(o.bad for o in outcomes) else 0
 

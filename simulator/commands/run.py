@@ -19,20 +19,16 @@ from typing import TextIO
 
 from ..hosts import HOSTS, get_host
 from ..judge import run_one
-from ..picture import write_html
 from ..report import (
     Outcome,
     failure_text,
     summary,
     timeline,
-    to_json,
-    write_json,
-    write_junit,
 )
 from ..runner import SetupError, load_hooks_config
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from ..selection import PatternError, matches
-from . import AddParser, check_tool, real, report_path, workers_option
+from . import AddParser, check_tool, real, report_path, workers_option, write_reports
 
 
 def register(add_parser: AddParser) -> None:
@@ -221,12 +217,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         status.clear()
         outcomes = [o for path in paths for o in results.get(path, [])]
-        if args.junit_xml:
-            write_junit(outcomes, args.junit_xml)
-        if args.json:
-            write_json(outcomes, args.json)
-        if args.html:
-            write_html(to_json(outcomes), args.html)
+        write_reports(outcomes, args)
     print(summary(outcomes, time.monotonic() - started))
     return 1 if any(o.bad for o in outcomes) else 0
 
