@@ -324,6 +324,17 @@ class GeminiCli(Host):
             observed("0.61.0", "SessionStart(resume) and SessionEnd(exit) on every -p run"),
         ),
         fact(
+            "headless /compress",
+            "gemini -p '/compress' (or /compact) runs the command, PreCompress(manual), and then"
+            " sends its text to the model as a prompt all the same (a command that returns"
+            " nothing falls through); hooksim's headless manual compaction is PreCompress(manual)"
+            " only",
+            _src("packages/cli/src/nonInteractiveCliCommands.ts", 112, "returns nothing"),
+            _src("packages/cli/src/nonInteractiveCli.ts", 272, "falls through to the prompt"),
+            _src("packages/cli/src/ui/commands/compressCommand.ts", 12, "altNames compact"),
+            observed("0.61.0", "BeforeAgent and a model request after PreCompress(manual)"),
+        ),
+        fact(
             "not_awaited",
             "PreCompress and SessionEnd are awaited (the docs say they are not)",
             _src(
