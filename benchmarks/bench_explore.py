@@ -9,7 +9,8 @@
    and the speed-up.
 3. For each mutant hook of ``tests/simulator/mutant_hook.py``, with the default budget, the
    seed, and ``-n 2``: seconds and examples until the first failure, total seconds with
-   shrinking, and the steps of the written file (aim: every mutant found in under 60 s).
+   shrinking, and the steps of the written file (aim: every mutant found in under 60 s);
+   with ``--files``, the file itself.
 
 Times are real seconds on this machine and move with its load; the example counts do not.
 """
@@ -118,10 +119,11 @@ def throughput(examples: int, seed: int) -> None:
     print(f"   speed-up of -n 2: {rates[2] / rates[1]:.2f}x")
 
 
-def mutants(names: list[str], seed: int, workers: int) -> None:
+def mutants(names: list[str], seed: int, workers: int, files: bool) -> None:
     print(f"3. mutants (default budget {Space().examples}, seed {seed}, -n {workers}):")
     print(f"   {'mutant':<32}{'found':>9}{'examples':>10}{'total':>9}  steps")
     slowest = 0.0
+    written: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             own = Path(tmp, name)
@@ -133,13 +135,17 @@ def mutants(names: list[str], seed: int, workers: int) -> None:
                 slowest = float("inf")
                 continue
             first = min(result.failures, key=lambda f: f.found_s)
-            smallest = min(f.steps for f in result.failures)
+            least = min(result.failures, key=lambda f: f.steps)
+            smallest = least.steps
+            written[name] = scenario_text({**least.document, "expect": least.finding.expect})
             slowest = max(slowest, first.found_s)
             print(
                 f"   {name:<32}{first.found_s:>8.1f}s{first.found_at:>10}"
                 f"{result.seconds:>8.1f}s  {smallest}"
             )
     print(f"   slowest to find: {slowest:.1f}s (aim: under 60 s)")
+    for name, text in written.items() if files else ():
+        print(f"\n--- {name}\n{text}", end="")
 
 
 def main() -> int:
@@ -148,6 +154,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mutants", default=",".join(MUTANTS))
     parser.add_argument("--skip", default="", help="parts to skip, e.g. 1,2")
+    parser.add_argument("--files", action="store_true", help="print each mutant's smallest file")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     if "1" not in skip:
@@ -155,7 +162,8 @@ def main() -> int:
     if "2" not in skip:
         throughput(args.examples, args.seed)
     if "3" not in skip:
-        mutants([m for m in args.mutants.split(",") if m], args.seed, workers=2)
+        names = [m for m in args.mutants.split(",") if m]
+        mutants(names, args.seed, workers=2, files=args.files)
     return 0
 
 

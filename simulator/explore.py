@@ -12,7 +12,8 @@ clock, mock bridge), then judged by
 A failing session is shrunk by Hypothesis and written back as an ordinary scenario file whose
 ``expect:`` is the failing invariant, with a comment saying how it was found; ``hooksim run``
 replays it. Searches run side by side in threads (``workers``), each with its own seed: the
-examples' time is spent in hook processes, so threads use both cores.
+examples' time is spent in hook processes, so threads use both cores. The first search to find
+a failure shrinks it; the others stop.
 """
 
 from __future__ import annotations
@@ -61,6 +62,11 @@ class SessionFailed(AssertionError):
         self.findings = findings
 
 
+class _SearchEnded(BaseException):
+    """Raised through Hypothesis (it lets a BaseException pass) to end a search: its shrinking
+    budget is spent, or another search found a failure first and shrinks that one."""
+
+
 @dataclass
 class Failure:
     """A shrunk failing session, how it was found, and where it was written."""
@@ -104,6 +110,13 @@ class Progress:
         self.started = time.monotonic()
         self._lock = threading.Lock()
         self._shown = 0.0
+
+    def claim(self) -> bool:
+        """True for the first search to find a failure (it shrinks it; the others stop)."""
+        with self._lock:
+            first = not self.failed.is_set()
+            self.failed.set()
+            return first
 
     def tick(self) -> None:
         with self._lock:
@@ -195,23 +208,39 @@ class Explorer:
             return self.judge(scenario, result)
 
     def search(self, seed: int, budget: int, progress: Progress) -> Failure | None:
-        """One Hypothesis search of ``budget`` examples; its shrunk failure, if any."""
+        """One Hypothesis search of ``budget`` examples; its shrunk failure, if any.
+
+        A session is run once: drawn again (shrinking draws the same session in many ways),
+        its verdict is reused, so a race decided once stays decided. Once ``shrink_runs``
+        sessions have run while shrinking, the shrink ends with the smallest failing session so
+        far (Hypothesis only tries sessions smaller than the one it holds, so that is the last
+        one that failed).
+        """
         count = 0
         found_at = 0
         found_s = 0.0
+        verdicts: dict[str, list[Finding]] = {}
+        smallest: SessionFailed | None = None
 
         def test(document: dict[str, Any]) -> None:
-            nonlocal count, found_at, found_s
+            nonlocal count, found_at, found_s, smallest
             if progress.failed.is_set() and not found_at:
                 return  # another search found one: spend the rest of this budget on nothing
-            count += 1
-            progress.tick()
-            findings = self.run(document)
+            key = scenario_text(document)
+            findings = verdicts.get(key)
+            if findings is None:
+                if found_at and count - found_at >= self.space.shrink_runs:
+                    raise _SearchEnded
+                count += 1
+                progress.tick()
+                findings = verdicts[key] = self.run(document)
             if findings:
                 if not found_at:
+                    if not progress.claim():
+                        raise _SearchEnded
                     found_at, found_s = count, time.monotonic() - progress.started
-                progress.failed.set()
-                raise SessionFailed(document, findings)
+                smallest = SessionFailed(document, findings)
+                raise smallest
 
         wrapped: Callable[[], None] = settings(
             max_examples=budget,
@@ -225,6 +254,10 @@ class Explorer:
         )(hypothesis_seed(seed)(given(sessions(self.space, self.base))(test)))
         try:
             wrapped()
+        except _SearchEnded:
+            if smallest is None:
+                return None
+            failed = smallest
         except SessionFailed as e:
             failed = e
         except Exception as e:

@@ -15,6 +15,7 @@ lines of pure Python, independently of ``hermes_hooks`` (a bug there must not be
   remembered instant more than a window in the future (the clock went back) is forgotten.
 - Concurrent Stops (a gateway's sessions) compact at most once between them: the first to hold
   the gate's lock decides, the others skip while it holds the lock, or see what it remembered.
+  With no state file to write there is no lock file either: each of them compacts.
 - Every hook exits 0 and prints nothing on stdout (checked as invariants, not here).
 
 The event timeline comes from the Hermes host profile, the same one the runner drives, so the
@@ -183,6 +184,7 @@ class Expected:
     calls: list[Call] = field(default_factory=list)
     notes: dict[int, list[str]] = field(default_factory=dict)
     last_compaction_ms: int | None = None  # what the gate remembers at the end
+    last_try_ms: int | None = None  # the last compaction tried, failed or not
     races: list[Race] = field(default_factory=list)  # concurrent Stops that broke the lock's rule
 
     def tools_by_turn(self) -> dict[int, list[str]]:
@@ -303,6 +305,7 @@ def expected(scenario: Scenario, recorded: list[dict[str, Any]] | None = None) -
         result.notes.setdefault(turn, []).append(text)
 
     def compact(ev: _Event) -> None:
+        result.last_try_ms = ev.now_ms
         failed = call(ev, COMPACT)
         if failed:
             note(ev.turn, f"the compaction failed ({failed}): not remembered")
@@ -364,6 +367,13 @@ def _race(
 ) -> None:
     """Stops of several sessions at one instant: at most one compacts, after failed tries only."""
     now_ms = stops[0].now_ms
+    if not gate.config.remembers:
+        # No state file, so no lock file beside it: the hook degrades to compacting at every
+        # Stop (the design prefers that to never compacting), each racing one included.
+        for ev in stops:
+            note(ev.turn, "due: nothing can be remembered (and no lock taken)")
+            compact(ev)
+        return
     due, why = gate.due(now_ms)
     turns = [ev.turn for ev in stops]
     for turn in turns:

@@ -49,22 +49,23 @@ DAY_S = 86_400
 OUTCOMES = ("reply", "empty", "interrupted", "error")
 # Failed model calls: an HTTP status or a named cause (Hermes fires nothing after pre_llm_call).
 ERRORS: tuple[int | str, ...] = (400, 429, 500, "context_length")
-BRIDGE_OUTCOMES = ("ok", "empty", "fail", "exit 3", "hang", "slow 200ms", "garbage")
+BRIDGE_OUTCOMES = ("ok", "empty", "fail", "exit 3", "hang", "slow 200ms", "garbage", "meet")
 BRIDGE_TOOLS = (gate_model.SAVE, gate_model.COMPACT, gate_model.START)
 # A hanging bridge costs its timeout in real time; sessions that draw one get a short timeout,
 # far above what a healthy call takes even on a loaded machine.
 HANG_TIMEOUT_S = "2"
-# The variants of hermes-hooks' variables, with weights: most sessions have the gate on, with a
-# state file it can write, so that the window's rules get exercised. The first value of each is
-# where shrinking goes.
+# The variants of hermes-hooks' variables, with weights: about two sessions in three have the
+# gate on, with a state file it can write, so that the window's rules get exercised; half set a
+# window of their own (minutes: long, short, tiny), one in five an unusable one. The first value
+# of each is where shrinking goes.
 HOOK_ENV: dict[str, tuple[tuple[str | None, int], ...]] = {
     gate_model.FLAG: (
-        ("1", 6), ("true", 2), ("TRUE", 1), ("yes", 2),
-        (None, 2), ("", 1), ("0", 2), ("false", 1), ("FALSE", 1), ("False", 1), ("fAlSe", 1),
+        ("1", 9), ("true", 3), ("TRUE", 2), ("yes", 3),
+        (None, 3), ("", 1), ("0", 2), ("false", 1), ("FALSE", 1), ("False", 1), ("fAlSe", 1),
     ),
     gate_model.WINDOW: (
-        (None, 6), ("5", 4), ("1", 2), ("30", 2), ("0.5", 1),
-        ("abc", 1), ("-5", 1), ("0", 1), ("inf", 1), ("nan", 1), ("", 1), ("0.001", 1),
+        (None, 6), ("5", 3), ("1", 3), ("30", 2), ("0.5", 1), ("0.001", 1),
+        ("abc", 1), ("-5", 1), ("0", 1), ("inf", 1), ("nan", 1), ("", 1),
     ),
     "HERMES_HOME": ((None, 15), ("/dev/null", 1)),
 }  # fmt: skip
@@ -76,6 +77,10 @@ class Space:
     """How far each dimension of a drawn session varies (None or False: it does not)."""
 
     examples: int = 120
+    # Sessions run while shrinking a failure, at most: past them Hypothesis keeps the smallest
+    # failing session it has (its own shrinker goes on to 500 shrinks or 5 minutes, which on a
+    # loaded machine is many minutes of real sessions for a step or two fewer).
+    shrink_runs: int = 40
     max_turns: int = 6
     model: bool | None = None  # None: when the hooks are hermes-hooks' own
     gaps: tuple[float, float] | None = (1.0, 3.0 * DAY_S)
@@ -102,6 +107,7 @@ class Space:
             "new_session",
             "compact",
             "bare_stop",
+            "sessions",
         ):
             if key in block:
                 changes[key] = block[key]
@@ -141,7 +147,7 @@ def _weighted(draw: st.DrawFn, choices: Sequence[tuple[Any, int]]) -> Any:
 
 def _turn_entry(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], Step]:
     user = draw(st.sampled_from((f"message {n}", "", "héllo ✓ 🙂")))
-    outcome = _weighted(draw, [(o, 4 if o == "reply" else 1) for o in space.outcomes])
+    outcome = _weighted(draw, [(o, 5 if o == "reply" else 1) for o in space.outcomes])
     entry: dict[str, Any] = {"user": user}
     assistant = error = None
     if outcome == "reply":
@@ -191,16 +197,28 @@ def _step(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], Step]:
     return _turn_entry(draw, space, n)
 
 
-def _gap_s(
-    draw: st.DrawFn, space: Space, now_ms: int, last_ms: int | None, window_ms: float
-) -> int:
-    """Seconds before the next step: a minute, a window's edge (±1 s), or anything in range."""
+def _gap_s(draw: st.DrawFn, space: Space, now_ms: int, gate: gate_model.Expected) -> int:
+    """Seconds before the next step: a minute, a window's edge (±1 s), half a window, or
+    anything in range.
+
+    The edge is that of the window since the last successful compaction, or since the last one
+    tried (a failed compaction must not be remembered: a Stop just inside the window of the
+    failure tells the two apart).
+    """
     assert space.gaps is not None
     low, high = int(space.gaps[0]), max(int(space.gaps[0]), int(space.gaps[1]))
-    kind = _weighted(draw, (("minute", 3), ("edge", 4), ("any", 3)))
+    window_ms = gate.config.window_ms
+    # After a failed compaction, a Stop inside the window of that failure more often.
+    failed = gate.last_try_ms != gate.last_compaction_ms
+    kind = _weighted(draw, (("minute", 2), ("edge", 5), ("half", 4 if failed else 2), ("any", 1)))
     if kind == "minute":
         return min(max(60, low), high)
+    if kind == "half":
+        return min(max(int(window_ms // 2000), low), high)
     if kind == "edge":
+        last_ms = gate.last_compaction_ms
+        if gate.last_try_ms != last_ms and (last_ms is None or draw(st.booleans())):
+            last_ms = gate.last_try_ms
         delta_s = draw(st.sampled_from((1, -1, 0)))
         since = now_ms - last_ms if last_ms is not None and last_ms <= now_ms else 0
         target_s = int((window_ms - since) // 1000) + delta_s
@@ -217,15 +235,17 @@ def _clock_back_s(
     assert space.clock_back is not None
     top = max(1, int(space.clock_back))
     if last_ms is not None and draw(st.booleans()):
-        # Land the clock one window (±1 s) behind the remembered compaction.
-        back_s = int((now_ms - last_ms + window_ms) // 1000) + draw(st.sampled_from((1, -1, 0)))
-        return min(max(back_s, 1), top)
+        # Land the clock one window (±1 s) behind the remembered compaction, or further.
+        edge_s = int((now_ms - last_ms + window_ms) // 1000)
+        if _weighted(draw, ((False, 2), (True, 1))):
+            return min(max(edge_s + draw(st.sampled_from((1, -1, 0))), 1), top)
+        return min(max(edge_s + draw(st.integers(2, DAY_S)), 1), top)
     return draw(st.integers(1, top))
 
 
 def _outcome(draw: st.DrawFn, outcomes: tuple[str, ...]) -> str:
     """One call's outcome: ``ok`` half the time, a hanging bridge (seconds of real time) rarely."""
-    others = [o for o in outcomes if o not in ("ok", "hang")]
+    others = [o for o in outcomes if o not in ("ok", "hang", "meet")]
     hang = "hang" in outcomes
     pick = draw(st.integers(0, 31))
     if pick < 16 or not (others or hang):
@@ -235,15 +255,32 @@ def _outcome(draw: st.DrawFn, outcomes: tuple[str, ...]) -> str:
     return others[pick % len(others)]
 
 
-def _bridge_plan(draw: st.DrawFn, space: Space) -> dict[str, list[str]]:
-    """Per tool, the outcomes of its first calls; most sessions script one tool or none."""
+def _bridge_plan(draw: st.DrawFn, space: Space, sessions: int) -> dict[str, list[str]]:
+    """Per tool, the outcomes of its first calls; most sessions script one tool or none.
+
+    Compactions get a plan more often than other calls, starting with a failure half the time
+    (is it retried at the next Stop, even inside the window?). With several sessions, they
+    mostly ``meet``: the sessions' Stops are then at the gate together, on any machine.
+    """
     if not space.bridge:
         return {}
     plan: dict[str, list[str]] = {}
     for tool in BRIDGE_TOOLS:
-        if not draw(st.booleans()):
+        compact = tool == gate_model.COMPACT
+        if sessions > 1 and compact and "meet" in space.bridge and draw(st.integers(0, 3)) != 0:
+            plan[tool] = ["meet"]
             continue
-        outcomes = [_outcome(draw, space.bridge) for _ in range(draw(st.integers(1, 3)))]
+        if not _weighted(draw, ((False, 2 if compact else 3), (True, 3 if compact else 2))):
+            continue
+        failures = [o for o in space.bridge if not gate_model.call_succeeds(o)]
+        first = (
+            [draw(st.sampled_from(failures))]
+            if compact and failures and _weighted(draw, ((False, 1), (True, 2)))
+            else []
+        )
+        outcomes = first + [
+            _outcome(draw, space.bridge) for _ in range(draw(st.integers(1 - len(first), 3)))
+        ]
         # The last outcome repeats for every later call: repeat it only when it is cheap (a
         # hanging or slow bridge on every call would cost real seconds per call).
         last = outcomes[-1]
@@ -282,7 +319,8 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
     of several, all at that instant, so their hooks run at the same time.
     """
     env = _draw_env(draw, space, base.get("env", {}))
-    plan = _bridge_plan(draw, space)
+    count = _session_count(draw, space)
+    plan = _bridge_plan(draw, space, count)
     if any(o == "hang" for outcomes in plan.values() for o in outcomes):
         env.setdefault(gate_model.TIMEOUT, HANG_TIMEOUT_S)
     start = dt.datetime.fromisoformat(
@@ -290,7 +328,6 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
     )
     model_of = Scenario(Path("explored.yaml"), "explored", (), env=env, bridge=plan, start=start)
     window_ms = gate_model.GateConfig.from_env(env).window_ms
-    count = _session_count(draw, space)
     entries: list[list[dict[str, Any]]] = [[] for _ in range(count)]
     steps: list[list[Step]] = [[] for _ in range(count)]
     last_s = [0] * count  # each session's previous step, in seconds since the start
@@ -300,16 +337,23 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
     while True:
         gap_s = back_s = 0
         if n:
-            last_ms = gate_model.expected(_partial(model_of, steps)).last_compaction_ms
-            if space.clock_back is not None and _weighted(draw, ((False, 3), (True, 1))):
+            gate = gate_model.expected(_partial(model_of, steps))
+            last_ms = gate.last_compaction_ms
+            # The clock goes back more often when the gate remembers a compaction: that is
+            # when it matters (is an instant in the future forgotten?).
+            odds = ((False, 2), (True, 1)) if last_ms is not None else ((False, 7), (True, 1))
+            if space.clock_back is not None and _weighted(draw, odds):
                 back_s = _clock_back_s(draw, space, now_ms, last_ms, window_ms)
             elif space.gaps is not None:
-                gap_s = _gap_s(draw, space, now_ms, last_ms, window_ms)
+                gap_s = _gap_s(draw, space, now_ms, gate)
             else:
                 gap_s = 60
         offset_s += gap_s
         now_ms += (gap_s - back_s) * 1000
-        acting = [k for k in range(count) if count > 1 and draw(st.booleans())] or [0]
+        # Every session at once half the time (their Stops race for the gate), else any.
+        together = count > 1 and draw(st.booleans())
+        acting = list(range(count)) if together else None
+        acting = acting or [k for k in range(count) if count > 1 and draw(st.booleans())] or [0]
         for i, k in enumerate(acting):
             n += 1
             entry, step = _step(draw, space, n)

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import pytest
+from hooksim import gate_model
 from hooksim.cli import main
 from hooksim.explore import scenario_text
 from hooksim.runner import run_scenario
-from hooksim.scenario import load_scenario
+from hooksim.scenario import Scenario, ScheduledStep, load_scenario
+from hooksim.session_space import Space, sessions
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
 
 # A Hermes hook that prints on stdout (Hermes would read it) at every prompt.
 CHATTY = """\
@@ -142,3 +152,110 @@ def test_a_frozen_clock_set_back_and_invariants_in_run(
     out = capsys.readouterr().out
     assert "stdout of on_session_start at turn 1: expected 'never printed', got ''" in out
     assert "compactions" not in out
+
+
+def test_an_explore_block_narrows_each_dimension() -> None:
+    """Each key of an explore: block sets its dimension; sessions: 1 draws one session at a time."""
+    space = Space().narrowed(
+        {
+            "sessions": 1,
+            "bridge": False,
+            "clock_back": False,
+            "gaps": {"min": "1m", "max": "2h"},
+            "env": {"X": [None, "1"]},
+            "examples": 7,
+        }
+    )
+    assert (space.sessions, space.bridge, space.clock_back) == (1, None, None)
+    assert (space.gaps, space.examples) == ((60.0, 7200.0), 7)
+    assert space.env["X"] == ((None, 1), ("1", 1))
+
+
+def _stale_future_stamp(gate: gate_model.Gate, now_ms: int) -> tuple[bool, str]:
+    """The gate's rule, except that a remembered instant in the future is never forgotten."""
+    if gate.last_ms is not None and gate.last_ms > now_ms:
+        return False, "the remembered compaction is in the future"
+    return REAL_DUE(gate, now_ms)
+
+
+def _failed_compaction_counts(plan: gate_model.BridgePlan, tool: str) -> str:
+    """The scripted outcome, except that a failed compaction counts as done (and remembered)."""
+    outcome = REAL_TAKE(plan, tool)
+    return "ok" if tool == gate_model.COMPACT else outcome
+
+
+def _on_unless_turned_off(value: str | None) -> bool:
+    """The flag's rule, except that unset means on."""
+    return REAL_FLAG_ON("1" if value is None else value)
+
+
+REAL_FLAG_ON = gate_model.flag_on
+REAL_DUE = gate_model.Gate.due
+REAL_TAKE = gate_model.BridgePlan.take
+# The rules the mutant hooks get wrong, applied to the gate model.
+WRONG_RULES: dict[str, Callable[[], AbstractContextManager[Any]]] = {
+    "ignores the window": lambda: mock.patch.object(gate_model, "window_ms", return_value=0.0),
+    "ignores the window variable": lambda: mock.patch.object(
+        gate_model, "window_ms", return_value=gate_model.DEFAULT_WINDOW_MS
+    ),
+    "stamps a failed compaction": lambda: mock.patch.object(
+        gate_model.BridgePlan, "take", _failed_compaction_counts
+    ),
+    "keeps a stamp from the future": lambda: mock.patch.object(
+        gate_model.Gate, "due", _stale_future_stamp
+    ),
+    "misreads false": lambda: mock.patch.object(gate_model, "flag_on", bool),
+    "on by default": lambda: mock.patch.object(gate_model, "flag_on", _on_unless_turned_off),
+}
+
+
+def _instants(scenario: Scenario) -> Iterator[tuple[float, list[ScheduledStep]]]:
+    for offset, steps in itertools.groupby(scenario.schedule, key=lambda s: s.offset_s):
+        yield offset, list(steps)
+
+
+def _drawn(count: int, seeds: range) -> list[Scenario]:
+    """``count`` sessions of the default space from each seed, as explore draws them, loaded as
+    scenarios."""
+    documents: list[dict[str, Any]] = []
+
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(sessions(Space(), {"name": "drawn"}))
+    def collect(document: dict[str, Any]) -> None:
+        documents.append(document)
+
+    for seed in seeds:
+        hypothesis_seed(seed)(collect)()
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [Path(tmp, f"{i}.yaml") for i in range(len(documents))]
+        for path, document in zip(paths, documents, strict=True):
+            path.write_text(scenario_text(document))
+        return [load_scenario(path) for path in paths]
+
+
+def test_the_default_space_tells_each_rule_of_the_gate_apart() -> None:
+    """Of 300 drawn sessions, at least 1 in 100 tells each wrong rule from the gate model's own:
+    the weights reach the window's edges, failed compactions, the clock set back, a window of
+    one's own, and a gateway's Stops meeting at the gate."""
+    drawn = _drawn(60, range(1, 6))
+    told_apart = dict.fromkeys(WRONG_RULES, 0)
+    for scenario in drawn:
+        right = [(c.turn, c.tool) for c in gate_model.expected(scenario).calls]
+        for name, wrong in WRONG_RULES.items():
+            with wrong():
+                if [(c.turn, c.tool) for c in gate_model.expected(scenario).calls] != right:
+                    told_apart[name] += 1
+    meeting = sum(
+        1
+        for s in drawn
+        if "meet" in str(s.bridge.get("cleanup_frames"))
+        and any(len({i.session for i in g}) > 1 for _, g in _instants(s))
+    )
+    told_apart["no lock (Stops meeting at the gate)"] = meeting
+    assert all(n >= len(drawn) // 100 for n in told_apart.values()), told_apart

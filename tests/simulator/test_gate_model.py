@@ -17,7 +17,7 @@ from hooksim.gate_model import (
     window_ms,
 )
 from hooksim.runner import run_scenario
-from hooksim.scenario import NewSession, RawEvent, Scenario, Turn, load_scenario
+from hooksim.scenario import NewSession, RawEvent, Scenario, SessionPlan, Turn, load_scenario
 
 ROOT = Path(__file__).parents[2]
 HERMES = sorted((ROOT / "scenarios" / "hermes").glob("*.yaml"))
@@ -87,6 +87,22 @@ def test_unwritable_state_is_never_remembered() -> None:
         1: ["start_session", "save_memory", "save_memory", "cleanup_frames"],
         2: ["save_memory", "save_memory", "cleanup_frames"],
     }
+
+
+def test_unwritable_state_has_no_lock_either() -> None:
+    """With HERMES_HOME a file, a gateway's Stops at one instant each compact: the gate has
+    neither a state nor a lock file, and degrades to compacting at every Stop."""
+    sc = dataclasses.replace(
+        session(WAGGLE_HERMES_COMPACT_ON_STOP="1", HERMES_HOME="/dev/null"),
+        sessions=(
+            SessionPlan("chat-1", (Turn("a", "b"),)),
+            SessionPlan("chat-2", (Turn("c", "d"),)),
+        ),
+    )
+    recorded = [{"turn": turn, "tool": "cleanup_frames", "outcome": "ok"} for turn in (1, 2)]
+    want = expected(sc, recorded)
+    assert want.races == []
+    assert [c.tool for c in want.calls].count("cleanup_frames") == 2
 
 
 def test_failed_save_skips_the_gate_and_failed_compaction_is_retried() -> None:
