@@ -1,7 +1,7 @@
 """hooksim explore finds every wrong hook within its default budget, and writes a file that
 fails on that hook and passes on the real one.
 
-Slow (each search runs dozens of real sessions): marked ``slow``, run by ``tox -e explore``.
+Slow (each search runs dozens of real sessions): marked ``slow``, run by ``tox -e slow``.
 The seed is fixed and every drawn session runs the same way on any machine (virtual clock, a
 gateway's coinciding Stops held together by the bridge's ``meet``), so which session is found
 does not depend on the machine's speed.

@@ -150,6 +150,7 @@ def test_compare_names_each_turn_that_differs() -> None:
     )
 
 
+@pytest.mark.slow  # every shipped Hermes scenario again: once per CI run, in tox -e slow
 @pytest.mark.parametrize("path", HERMES, ids=lambda p: p.stem)
 def test_model_agrees_with_the_hook_on_shipped_scenarios(path: Path) -> None:
     """On every shipped Hermes scenario the real hook makes exactly the calls the model expects."""

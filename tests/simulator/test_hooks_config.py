@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from hooksim.runner import default_hooks_block
 
 from tests.simulator.console import console, summary
@@ -29,6 +30,7 @@ def second_config(tmp_path: Path) -> Path:
     return config
 
 
+@pytest.mark.slow  # the Hermes corpus again: once per CI run, in tox -e slow
 def test_the_shipped_corpus_passes_with_a_second_implementation(tmp_path: Path) -> None:
     """Every shipped scenario that runs the installed hooks (Hermes' own and the cross-host
     ones; the others name hooks of their own, which --hooks-config leaves alone) passes with
