@@ -86,6 +86,23 @@ def test_show_refuses_a_file_that_is_not_a_saved_run(
     )
 
 
+def test_show_names_a_missing_file_broken_json_and_an_unwritable_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each problem is one line and exit 2, before anything is written."""
+    missing, broken = tmp_path / "missing.json", tmp_path / "broken.json"
+    broken.write_text("{")
+    assert main(["show", str(missing), "--html", str(tmp_path / "p.html")]) == 2
+    assert capsys.readouterr().err.startswith(f"hooksim show: cannot read {missing} (")
+    assert main(["show", str(broken), "--html", str(tmp_path / "p.html")]) == 2
+    assert capsys.readouterr().err.startswith(f"hooksim show: {broken} is not JSON (")
+    saved = tmp_path / "run.json"
+    saved.write_text("[]")
+    assert main(["show", str(saved), "--html", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert not (tmp_path / "p.html").exists()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, driven by Playwright (no browser download)."""
