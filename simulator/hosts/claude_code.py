@@ -381,6 +381,8 @@ class ClaudeCode(ClaudeStyleReading, Host):
         "payload/*/effort": "sent for models with an effort setting; the real default has one",
         "env/CLAUDE_EFFORT": "the model's effort setting, as above",
         "payload/PostCompact/compact_summary": "the model writes the summary",
+        "payload/PostToolUse/tool_response": "a file tool's result (Read, Write, Edit) is an"
+        " object the real tool builds; a scenario gives a tool's result as text",
         "payload/SessionEnd/reason": "print mode (-p) ends with reason other; hooksim replays"
         " an interactive session the user quits (prompt_input_exit)",
         "env/CLAUDE_ENV_FILE": "a file of the host's own per session; hooksim names one beside"
