@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hooksim.explore import HOOK_INVARIANTS, Explorer, explore, scenario_text
-from hooksim.runner import run_scenario
+from hooksim.explore.search import HOOK_INVARIANTS, Explorer, explore, scenario_text
+from hooksim.explore.session_space import Space, sessions
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
-from hooksim.session_space import Space, sessions
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 

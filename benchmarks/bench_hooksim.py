@@ -25,7 +25,7 @@ from pathlib import Path
 
 from hooksim.cli import main as hooksim
 from hooksim.hosts import HOSTS, Firing, SessionInfo
-from hooksim.runner import ScenarioRun, default_hooks_block, run_scenario
+from hooksim.replay.runner import ScenarioRun, default_hooks_block, run_scenario
 from hooksim.scenario import load_scenario
 
 ROOT = Path(__file__).parents[1]

@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from hooksim.real_host import run_real
-from hooksim.runner import run_scenario
+from hooksim.real.host import run_real
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
 ROOT = Path(__file__).parents[1]

@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from hooksim import tap as tap_module
-from hooksim.record import tapped
+from hooksim.record import tap as tap_module
+from hooksim.record.recording import tapped
 
 HOOK = "cat >/dev/null"
 PAYLOAD = json.dumps({"hook_event_name": "Stop", "session_id": "s", "prompt": "x" * 2000}).encode()

@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(e.code) if isinstance(e.code, int) else 2
         raise
     if parsed.command in ("install", "verify", "uninstall"):
-        from .tool_output import run_tool
+        from .config_tools import run_tool
 
         return run_tool(
             parsed.command,

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words[:1] == ["tap"]:
         # The tap runs in front of every hook of a recorded session: it skips the parser and
         # the rest of hooksim (benchmarks/bench_tap.py measures what is left).
-        from .tap import main as tap
+        from .record.tap import main as tap
 
         return tap(words[1:])
     args, unknown = parser().parse_known_args(argv)

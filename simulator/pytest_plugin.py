@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from .judge import not_applicable, run_on
-from .report import failure_text
+from .judge.verdict import not_applicable, run_on
+from .report.formats import failure_text
 from .scenario import Scenario, ScenarioError, load_scenario
 
 

@@ -60,9 +60,7 @@ def _planted_copy(tmp_path: Path, module: str, line: str) -> dict[str, str]:
         ),
     ],
 )
-def test_a_planted_break_is_reported(
-    tmp_path: Path, module: str, line: str, expected: str
-) -> None:
+def test_a_planted_break_is_reported(tmp_path: Path, module: str, line: str, expected: str) -> None:
     env = _planted_copy(tmp_path, module, line)
     done = subprocess.run(
         [sys.executable, str(CHECK)], env=env, capture_output=True, text=True, check=False

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
-from ..picture import write_html
-from ..report import Outcome, to_json, write_json, write_junit
+from ..report.formats import Outcome, to_json, write_json, write_junit
+from ..report.picture import write_html
 
 AddParser = Callable[..., argparse.ArgumentParser]
 """``add_parser`` of the ``hooksim`` parser's subcommands (``name``, then keyword arguments)."""

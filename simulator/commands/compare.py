@@ -7,8 +7,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..judge import run_on
-from ..report import Outcome, compare_text, write_json
+from ..judge.verdict import run_on
+from ..report.formats import Outcome, compare_text, write_json
 from ..scenario import ScenarioError, load_scenario
 from . import AddParser, check_tool, real, workers_option
 

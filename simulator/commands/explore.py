@@ -17,8 +17,8 @@ from ..scenario import ScenarioError, find_scenarios, load_scenario
 from . import AddParser, check_tool, positive_int, workers_option
 
 if TYPE_CHECKING:
-    from ..explore import Explorer
-    from ..session_space import Space
+    from ..explore.search import Explorer
+    from ..explore.session_space import Space
 
 DEFAULT_OUT = "hooksim-failures"
 
@@ -73,8 +73,8 @@ def _raw(path: Path) -> dict[str, Any]:
 
 def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
     """(title, explorer, examples) for each space to explore; raises ScenarioError."""
-    from ..explore import HOOK_INVARIANTS, Explorer
-    from ..session_space import HOOK_ENV, Space, base_document
+    from ..explore.search import HOOK_INVARIANTS, Explorer
+    from ..explore.session_space import HOOK_ENV, Space, base_document
 
     tool = args.tool or "hermes"
     ours = tool == "hermes"
@@ -142,8 +142,8 @@ def _overridden(space: Space, args: argparse.Namespace) -> Space:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explore import explore, summary, write_failure
-    from ..runner import SetupError
+    from ..explore.search import explore, summary, write_failure
+    from ..replay.runner import SetupError
 
     problem = check_tool(args.tool)
     if problem:

@@ -1,8 +1,8 @@
 """``--real``: ``hooksim run --real HOST[=PATH]`` and ``hooksim compare FILE --tool HOST --real PATH``.
 
-The real host runs offline against hooksim's fake model server (see ``hooksim.real_host``);
+The real host runs offline against hooksim's fake model server (see ``hooksim.real.host``);
 ``run`` judges the scenario's ``expect:`` block on what really happened, ``compare`` lists
-how the real run and hooksim's replay differ (see ``hooksim.real_compare``).
+how the real run and hooksim's replay differ (see ``hooksim.real.compare``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .. import expect
 from ..hosts import get_host
-from ..real_compare import compare_real, differences_text
-from ..real_host import DRIVERS, NOT_JUDGED, RealHostError, RealRun, run_real
-from ..report import Outcome, summary, timeline
+from ..judge import expect
+from ..real.compare import compare_real, differences_text
+from ..real.host import DRIVERS, NOT_JUDGED, RealHostError, RealRun, run_real
+from ..report.formats import Outcome, summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports
 

@@ -52,7 +52,7 @@ def _fail(message: str) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    from ..record import RecordError, start
+    from ..record.recording import RecordError, start
 
     problem = check_tool(args.tool)
     if problem:
@@ -66,7 +66,7 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _stop(args: argparse.Namespace) -> int:
-    from ..record import RecordError, stop
+    from ..record.recording import RecordError, stop
 
     try:
         print(stop(args.out, force=args.force))
@@ -76,8 +76,8 @@ def _stop(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from ..export import export
-    from ..record import RecordError
+    from ..record.export import export
+    from ..record.recording import RecordError
 
     try:
         text = export(args.dir, tool=args.tool, redact=args.redact)

@@ -18,16 +18,16 @@ from pathlib import Path
 from typing import TextIO
 
 from ..hosts import HOSTS, get_host
-from ..judge import run_one
-from ..report import (
+from ..judge.verdict import run_one
+from ..replay.runner import SetupError, load_hooks_config
+from ..report.formats import (
     Outcome,
     failure_text,
     summary,
     timeline,
 )
-from ..runner import SetupError, load_hooks_config
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
-from ..selection import PatternError, matches
+from ..scenario.selection import PatternError, matches
 from . import AddParser, check_tool, real, report_path, workers_option, write_reports
 
 

@@ -18,7 +18,7 @@ def register(add_parser: AddParser) -> None:
 
 
 def show(args: argparse.Namespace) -> int:
-    from ..picture import write_html
+    from ..report.picture import write_html
 
     try:
         entries = json.loads(args.run.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """``hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL``: run one hook, record it.
 
-``hooksim.cli`` hands ``tap`` to ``hooksim.tap`` before building any parser (it runs in front of
+``hooksim.cli`` hands ``tap`` to ``hooksim.record.tap`` before building any parser (it runs in front of
 every recorded hook); this registration only lists it in ``hooksim --help``.
 """
 
@@ -22,6 +22,6 @@ def register(add_parser: AddParser) -> None:
 
 
 def _tap(args: argparse.Namespace) -> int:
-    from ..tap import main
+    from ..record.tap import main
 
     return main(args.rest)

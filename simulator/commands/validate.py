@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..hosts import HOSTS
-from ..judge import hook_warnings
+from ..judge.verdict import hook_warnings
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from . import AddParser
 

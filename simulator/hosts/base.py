@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from ..scenario import Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from ..steps import Compact, NewSession, RawEvent, Step, ToolCall, Turn
 from .sources import Fact
 
 # The lifecycle points every host is described by, in session order.

@@ -30,8 +30,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..permission_rules import FILE_PATH_FIELDS, Places, Rule
-from ..scenario import Compact, NewSession, ToolCall, Turn
+from ..steps import Compact, NewSession, ToolCall, Turn
 from .base import (
     Firing,
     HookRun,
@@ -47,6 +46,7 @@ from .base import (
     parse_matcher_groups,
     parse_version,
 )
+from .claude_code_rules import FILE_PATH_FIELDS, Places, Rule
 from .sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN, changelog, docs, fact, observed, unverified
 
 # A failed model call ends the turn with StopFailure instead of Stop; its ``error`` (also the

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..scenario import Compact, NewSession, Turn
+from ..steps import Compact, NewSession, Turn
 from .base import (
     ConfigError,
     HookRun,

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from ..scenario import Compact, NewSession, Turn
+from ..steps import Compact, NewSession, Turn
 from .base import (
     Firing,
     HookRun,

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..scenario import Compact, NewSession, ToolCall, Turn
+from ..steps import Compact, NewSession, ToolCall, Turn
 from .base import (
     SAFETY_LOOP_LIMIT,
     Firing,

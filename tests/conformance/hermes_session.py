@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from hooksim.fake_models import Failure, FakeModelServer, Hold, Reply, ToolCallReply
+from hooksim.real.fake_models import Failure, FakeModelServer, Hold, Reply, ToolCallReply
 
 
 def scripted(raw: dict[str, Any]) -> Reply | Failure | Hold:

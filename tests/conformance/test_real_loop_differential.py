@@ -149,7 +149,7 @@ def run_real(
 
 
 def run_hooksim(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[str, Any]], Any]:
-    from hooksim.runner import run_scenario
+    from hooksim.replay.runner import run_scenario
     from hooksim.scenario import load_scenario
 
     out = tmp_path / "sim.jsonl"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 from hooksim.commands.real import check
-from hooksim.real_compare import compare_real, differences_text
+from hooksim.real.compare import compare_real, differences_text
 from hooksim.scenario import load_scenario
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"

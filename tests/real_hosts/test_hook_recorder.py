@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hooksim.hook_recorder import read_records
-from hooksim.real_host import recorder_command
+from hooksim.real.hook_recorder import read_records
+from hooksim.real.host import recorder_command
 
 
 def setup(tmp_path: Path, command: str) -> Path:
@@ -47,7 +47,7 @@ def test_a_probe_only_records_and_an_exec_host_gets_argv(tmp_path: Path) -> None
         ["/bin/sh", "-c", recorder_command(spec, "probe.Stop")],
         input=b"{}", capture_output=True, check=False,
     )  # fmt: skip
-    argv = [sys.executable, "-I", "-m", "hooksim.hook_recorder", str(spec), "Stop.0.0"]
+    argv = [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), "Stop.0.0"]
     exec_run = subprocess.run(argv, input=b"{}", capture_output=True, check=False)
     assert (probe.returncode, probe.stdout) == (0, b"")
     assert (exec_run.returncode, exec_run.stdout) == (0, b"42\n")

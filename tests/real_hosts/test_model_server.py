@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hooksim.model_server import SUMMARY, ModelScript, ModelServer, Reply, ToolUse
+from hooksim.real.model_server import SUMMARY, ModelScript, ModelServer, Reply, ToolUse
 
 
 def post(url: str, body: dict[str, Any]) -> tuple[int, bytes]:

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from hooksim.hosts import get_host
-from hooksim.real_compare import Side, differences, differences_text
-from hooksim.runner import RunResult
+from hooksim.real.compare import Side, differences, differences_text
+from hooksim.replay.runner import RunResult
 from hooksim.scenario import Scenario
 
 

@@ -8,7 +8,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from hooksim.runner import default_hooks_block
+from hooksim.replay.runner import default_hooks_block
 
 from tests.simulator.console import console
 

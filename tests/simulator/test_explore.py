@@ -12,12 +12,12 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hooksim import gate_model
+from hooksim.explore import gate_model
 from hooksim.cli import main
-from hooksim.explore import scenario_text
-from hooksim.runner import run_scenario
+from hooksim.explore.search import scenario_text
+from hooksim.explore.session_space import Space, sessions
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Scenario, ScheduledStep, load_scenario
-from hooksim.session_space import Space, sessions
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 

@@ -6,8 +6,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hooksim import gate_model
-from hooksim.gate_model import (
+from hooksim.explore import gate_model
+from hooksim.explore.gate_model import (
     Gate,
     GateConfig,
     call_succeeds,
@@ -16,7 +16,7 @@ from hooksim.gate_model import (
     flag_on,
     window_ms,
 )
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import NewSession, RawEvent, Scenario, SessionPlan, Turn, load_scenario
 
 ROOT = Path(__file__).parents[2]

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hooksim.report import timeline
-from hooksim.runner import RunResult, run_scenario
+from hooksim.replay.runner import RunResult, run_scenario
+from hooksim.report.formats import timeline
 from hooksim.scenario import load_scenario
 
 # Prints a context for pre_llm_call and, for pre_verify, asks to continue while attempt < 5.

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooksim.runner import default_hooks_block
+from hooksim.replay.runner import default_hooks_block
 
 from tests.simulator.console import console, summary
 from tests.simulator.test_cli_hosts import TWO_HOSTS

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hooksim.hosts import HOSTS
 from hooksim.hosts.hermes import parse_hooks_block, payload_bytes
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, NewSession, Step, Turn, load_scenario
 
 from tests.processes import alive
@@ -208,8 +208,8 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Asking for the faketime clock where libfaketime is missing is one line saying what to install."""
-    from hooksim import hook_process
-    from hooksim.runner import SetupError
+    from hooksim.replay import hook_process
+    from hooksim.replay.runner import SetupError
 
     monkeypatch.setattr(hook_process, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
     path = tmp_path / "s.yaml"
@@ -222,7 +222,7 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
 
 
 @pytest.mark.skipif(
-    __import__("hooksim.runner").runner.faketime_library() is None,
+    __import__("hooksim.replay.runner").replay.runner.faketime_library() is None,
     reason="libfaketime is not installed",
 )
 def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:

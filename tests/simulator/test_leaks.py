@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from hooksim.cli import main
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
 from tests.processes import alive
@@ -139,7 +139,7 @@ def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
     and the hook ends before the walk decides; the hook itself is then gone, not leaked. The two
     moments are forced here by wrapping the walk's readers, since threads hit them only by luck.
     """
-    from hooksim import leaks
+    from hooksim.replay import leaks
     from hooksim.hosts.base import HookRun
 
     watch = leaks.LeakWatch()

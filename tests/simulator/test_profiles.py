@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, Compact, NewSession, Turn, load_scenario
 
 from tests.simulator.sessions import Fired, recording_session
@@ -432,7 +432,7 @@ def test_versions_change_only_what_their_history_says() -> None:
 
 def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> None:
     """hosts.codex.version names the key and why it cannot be honoured."""
-    from hooksim.runner import SetupError
+    from hooksim.replay.runner import SetupError
 
     path = tmp_path / "s.yaml"
     path.write_text(

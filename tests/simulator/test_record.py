@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS
-from hooksim.runner import run_scenario
+from hooksim.record.tap import SHELLS
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
-from hooksim.tap import SHELLS
 
 HOOKSIM = [sys.executable, "-m", "hooksim"]
 SESSION = """\

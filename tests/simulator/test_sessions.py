@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooksim.report import timeline
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
+from hooksim.report.formats import timeline
 from hooksim.scenario import ScenarioError, Turn, load_scenario
 
 # Waits (up to 30 s, in real time) for the other session's hook to be running too: it exits 0

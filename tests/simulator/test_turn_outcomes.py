@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from hooksim.hosts.hermes import EMPTY_REPLY_EXPLANATION
-from hooksim.runner import run_scenario
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, ScenarioError, Turn, load_scenario
 
 from tests.simulator.sessions import recording_session

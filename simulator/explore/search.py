@@ -1,10 +1,10 @@
 """Generated sessions against real hooks: Hypothesis draws, hooksim runs, an oracle judges.
 
-Each example is a session drawn from a ``Space`` (``hooksim.session_space``), written as a
+Each example is a session drawn from a ``Space`` (``hooksim.explore.session_space``), written as a
 scenario file, loaded and run by hooksim's runner like any other (real hook processes, virtual
 clock, mock bridge), then judged by
 
-- the model of the compaction gate (``hooksim.gate_model``), call for call, when the hooks are
+- the model of the compaction gate (``hooksim.explore.gate_model``), call for call, when the hooks are
   hermes-hooks' own or another implementation of the same contract (``--hooks-config``);
 - the scenario's ``invariants:`` (the expectations that hold for every session);
 - the built-in checks every ``hooksim run`` makes (a hook that cannot run, and the like).
@@ -33,9 +33,10 @@ from typing import Any, TextIO
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from . import builtin_checks, expect, gate_model
-from .runner import RunResult, run_scenario
-from .scenario import Scenario, load_scenario
+from ..judge import builtin_checks, expect
+from ..replay.runner import RunResult, run_scenario
+from ..scenario import Scenario, load_scenario
+from . import gate_model
 from .session_space import Space, sessions
 
 MODEL = "gate model"

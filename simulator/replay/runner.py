@@ -3,7 +3,7 @@
 Each scenario gets its own work directory with a temporary HOME (and HERMES_HOME); nothing
 touches the real home. The host profile (``hooksim.hosts``) decides which events fire and
 what their payloads are; this module fires them as that host does (in parallel or one after
-another, awaited or not), has ``hooksim.hook_process`` spawn each hook (argv, environment,
+another, awaited or not), has ``hooksim.replay.hook_process`` spawn each hook (argv, environment,
 virtual clock, timeout and kill), hands every finished process back to the profile to read,
 and records it all.
 """
@@ -14,29 +14,27 @@ import itertools
 import json
 import shutil
 import tempfile
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .attribution import attribute
-from .hook_process import HookLauncher, SetupError, Workspace, faketime_library
-from .hosts import (
+from ..hosts import (
     ConfigError,
     Firing,
-    HookRun,
-    HookSpec,
     Host,
     SessionInfo,
     UnknownHost,
     get_host,
 )
-from .leaks import LeakedProcess
+from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan
+from .attribution import attribute
+from .dispatch import Dispatcher, RunningSession
+from .hook_process import HookLauncher
 from .mock_bridge import temporary_frames
-from .scenario import Compact, Scenario, ScheduledStep, SessionPlan
+from .result import RunResult
+from .workspace import HookEnvironment, SetupError, Workspace, faketime_library
 
 __all__ = [
     "RunResult",
@@ -47,24 +45,6 @@ __all__ = [
     "load_hooks_config",
     "run_scenario",
 ]
-
-
-@dataclass
-class RunResult:
-    scenario: Scenario
-    runs: list[HookRun] = field(default_factory=list)
-    firings: list[Firing] = field(default_factory=list)
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    turn_ms: dict[int, int] = field(default_factory=dict)
-    temporary_frames: dict[int, int] = field(default_factory=dict)
-    state_file: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # trust gates, unverified facts
-    workdir: Path | None = None
-    host_title: str = "Hermes"
-    leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
-    leak_detection: bool = True  # False where leaked processes cannot be seen (not Linux)
-    specs: list[HookSpec] = field(default_factory=list)  # every hook the host registered
 
 
 def default_hooks_block() -> dict[str, list[dict[str, str]]]:
@@ -80,20 +60,6 @@ def load_hooks_config(path: str | Path, host: Host) -> Any:
         return host.load_config(Path(path))
     except ConfigError as e:
         raise SetupError(str(e)) from None
-
-
-@dataclass
-class RunningSession:
-    """One session of a run: the host's session loop, its ids, where it is on the clock."""
-
-    info: SessionInfo
-    label: str  # shown in the timeline when a scenario runs several sessions
-    env: dict[str, str]  # added to its hooks' environment (its own bridge plan)
-    host_session: Any = None  # the profile's Session, set once ``fire`` can be bound
-    turn: int = 0
-    now_ms: int = 0
-    # Hooks the host does not wait for, run when the step that fired them is over.
-    deferred: list[tuple[partial[None], HookRun]] = field(default_factory=list)
 
 
 def _session_env(plan: SessionPlan) -> dict[str, str]:
@@ -128,9 +94,10 @@ class ScenarioRun:
         self.workspace = Workspace(workdir)
         self.workspace.create()
         self.project = self.workspace.project
-        self.launcher = HookLauncher(scenario, host, self.workspace)
+        self.environment = HookEnvironment(scenario, host, self.workspace)
+        self.launcher = HookLauncher(host, self.workspace)
+        self.dispatcher = Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
         self.start_ms = int(scenario.start.timestamp() * 1000)
-        self._lock = threading.Lock()  # the result's lists, appended to by several sessions
         self.sessions = self._sessions()
 
     def _sessions(self) -> list[RunningSession]:
@@ -178,14 +145,14 @@ class ScenarioRun:
                 now_ms=self.start_ms,
             )
             state.info.now_ms = partial(_clock_of, state)
-            state.host_session = host.session(state.info, partial(self.fire_in, state))
+            state.host_session = host.session(state.info, partial(self.dispatcher.fire, state))
             sessions.append(state)
         return sessions
 
     @property
     def base_env(self) -> dict[str, str]:
         """The environment every hook of this run starts from."""
-        return self.launcher.base_env
+        return self.environment.base_env
 
     def run(self) -> RunResult:
         back_s = 0.0  # how far the wall clock has been set back (``clock_back``) so far
@@ -221,7 +188,7 @@ class ScenarioRun:
                     )
         for state in self.sessions:
             state.host_session.exit()
-            self._run_deferred(state)
+            self.dispatcher.run_deferred(state)
         self.launcher.kill_leftovers()
         self.result.leaks = list(self.launcher.leaks.found)
         self.result.leak_detection = self.launcher.leaks.available
@@ -250,18 +217,13 @@ class ScenarioRun:
             state.now_ms, state.turn = now, item.turn
             fired_before = sum(f.session == state.label for f in self.result.firings)
             state.host_session.step(step)
-            self._run_deferred(state)
+            self.dispatcher.run_deferred(state)
             fired = sum(f.session == state.label for f in self.result.firings)
             if isinstance(step, Compact) and fired == fired_before:
-                self._record(
+                self.dispatcher.record(
                     Firing(item.turn, f"(compact {step.trigger})", now, session=state.label,
                            effect=f"{self.host.title} fires no hook event for a compaction")
                 )  # fmt: skip
-
-    def _record(self, firing: Firing, runs: Sequence[HookRun] = ()) -> None:
-        with self._lock:
-            self.result.firings.append(firing)
-            self.result.runs.extend(runs)
 
     def _collect(self) -> RunResult:
         """What the mock bridge saw and the state file the hook left, added to the result."""
@@ -275,98 +237,6 @@ class ScenarioRun:
             state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
         )
         return self.result
-
-    def fire_in(
-        self,
-        state: RunningSession,
-        event: str,
-        payload: dict[str, Any] | bytes,
-        *,
-        match: str | None = None,
-    ) -> Firing:
-        """Spawn the hooks bound to one event of one session as the host does; return the
-        host's reading."""
-        host = self.host
-        wait = event not in host.not_awaited
-        stdin = payload if isinstance(payload, bytes) else host.encode(payload)
-        fields = payload if isinstance(payload, dict) else {}
-        specs = [s for s in self.specs if s.event == event and host.selects(s, match, fields)]
-        if host.dedupe:
-            specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
-        turn, now = state.turn, state.now_ms
-        firing = Firing(turn, event, now, match, waited=wait, session=state.label)
-        runs = [
-            HookRun(turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin)
-            for s in specs
-        ]
-        self._record(firing, runs)
-        if not specs:
-            return firing
-        env = self.launcher.env_for(event, state.info, now, turn)
-        env.update(state.env)
-        firing.runs = runs
-        spawn = self.launcher.spawn
-        jobs = [partial(spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
-        if wait and any(s.background for s in specs):  # async hooks: started, not awaited
-            state.deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
-                               if s.background]  # fmt: skip
-            jobs = [j for j, s in zip(jobs, specs, strict=True) if not s.background]
-            firing.runs = [r for r, s in zip(runs, specs, strict=True) if not s.background]
-            specs = [s for s in specs if not s.background]
-        if not wait:
-            firing.effect = (
-                f"{host.title} does not wait for {event}; its hooks run after the step's other"
-                " hooks"
-            )
-            state.deferred.extend(zip(jobs, runs, strict=True))
-            return firing
-        if host.parallel and len(jobs) > 1 and not any(s.sequential for s in specs):
-            with ThreadPoolExecutor(len(jobs)) as pool:
-                list(pool.map(lambda job: job(), jobs))
-        else:
-            # One after another: the host may hand each hook's output on in the next's input.
-            for spec, run in zip(specs, firing.runs, strict=True):
-                run.stdin = stdin
-                spawn(spec, stdin, env, run)
-                stdin = host.next_input(event, stdin, run)
-        self._read(firing)
-        return firing
-
-    def _read(self, firing: Firing) -> None:
-        """The host reads each finished hook; their verdicts together are the firing's outcome."""
-        reasons = []
-        for run in firing.runs:
-            verdict = self.host.read(firing.event, run)
-            run.verdict = verdict.note
-            run.context = verdict.context
-            if verdict.block is not None:
-                firing.blocked = True
-                reasons.append(verdict.block)
-            if verdict.context is not None:
-                firing.context.append(verdict.context)
-            firing.stop = firing.stop or verdict.stop
-            if verdict.followup is not None and firing.followup is None:
-                firing.followup = verdict.followup
-                firing.loop_limit = verdict.loop_limit
-        firing.reason = self.host.join_reasons(reasons)
-
-    def _run_deferred(self, state: RunningSession) -> None:
-        """Run the hooks the host did not wait for, now that the step that fired them is over.
-
-        The host goes on without them, so the latest they can finish is after everything else
-        the step does: hooksim runs them then, one after another, and never races them against
-        other hooks. What they set for later hooks (Cursor's ``env``) reaches the next step's
-        hooks, as a hook that needs them to have finished first would see on a busy machine.
-        """
-        while state.deferred:  # what follows from one (a rewake turn) may defer more
-            deferred, state.deferred = state.deferred, []
-            for job, run in deferred:
-                job()
-                verdict = self.host.read(run.event, run)
-                run.verdict = f"not awaited: {verdict.note}"
-                if verdict.env:
-                    self.launcher.remember_env(verdict.env)
-                state.host_session.finished_in_background(run)
 
 
 def run_scenario(

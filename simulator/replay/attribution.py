@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .hosts import HookRun
+from ..hosts import HookRun
 
 
 def caller(call: dict[str, Any], runs: Sequence[HookRun]) -> int | None:

@@ -17,286 +17,27 @@ import datetime as dt
 import difflib
 import json
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..hosts import OPENCLAW
+from ..steps import OUTCOME_HINT, ApiError, Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from .events import check_events
+from .model import (
+    DURATION_FORMS,
+    HostPart,
+    Scenario,
+    ScenarioError,
+    SessionPlan,
+    parse_duration,
+)
+
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 DEFAULT_START = "2026-06-01T09:00:00Z"
-
-
-class ScenarioError(Exception):
-    """A scenario file that cannot run; ``str()`` is ``file:line: what is wrong``."""
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    name: str
-    args: dict[str, Any] = field(default_factory=dict)
-    result: str = "ok"
-    id: str | None = None  # the model's tool call id; None: the host's own numbering
-    duration_s: float = 0.0  # how long the tool ran (virtual)
-
-
-# Named causes of a failed model call, and the cause of each HTTP status a scenario may give.
-ERROR_CAUSES = (
-    "authentication",
-    "billing",
-    "context_length",
-    "invalid_request",
-    "invalid_tool_call",
-    "max_output_tokens",
-    "overloaded",
-    "payload_too_large",
-    "rate_limit",
-    "server_error",
-    "timeout",
-    "unknown",
-)
-_STATUS_CAUSES = {
-    400: "invalid_request",
-    401: "authentication",
-    402: "billing",
-    403: "authentication",
-    413: "payload_too_large",
-    429: "rate_limit",
-    529: "overloaded",
-}
-OUTCOME_HINT = (
-    'add `assistant: TEXT` (a reply; `assistant: ""` is an empty reply), `interrupted: true`,'
-    " or `error: 400` (another HTTP status, or a cause: " + ", ".join(ERROR_CAUSES) + ")"
-)
-
-
-@dataclass(frozen=True)
-class ApiError:
-    """A model call that failed: an HTTP status, or a named cause without one."""
-
-    status: int | None
-    cause: str
-
-    @classmethod
-    def parse(cls, value: int | str) -> ApiError:
-        if isinstance(value, int):
-            cause = _STATUS_CAUSES.get(value, "server_error" if value >= 500 else "invalid_request")
-            return cls(value, cause)
-        return cls(None, value)
-
-    def __str__(self) -> str:
-        return f"{self.status} ({self.cause})" if self.status is not None else self.cause
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One user turn of the agent loop, and how it ended.
-
-    A reply (``assistant``, ``""`` for an empty one), an interruption while the model answers
-    (``interrupted``; ``assistant`` is then what had streamed before the stop, if anything) or a
-    failed model call (``error``), after the turn's tool calls.
-    """
-
-    user: str
-    assistant: str | None = None
-    interrupted: bool = False
-    tools: tuple[ToolCall, ...] = ()
-    after_s: float = 0.0
-    line: int = 0
-    error: ApiError | None = None
-    edited: tuple[str, ...] | None = None  # files the turn changed; None: from its tool calls
-    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
-
-    @property
-    def replied(self) -> bool:
-        """The model answered (possibly with nothing): not interrupted, no failed call."""
-        return not self.interrupted and self.error is None
-
-    @property
-    def empty_reply(self) -> bool:
-        return self.replied and not (self.assistant or "").strip()
-
-
-@dataclass(frozen=True)
-class NewSession:
-    """``/new``: finalize the current session and start another."""
-
-    session_id: str | None = None
-    after_s: float = 0.0
-    line: int = 0
-    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
-
-
-@dataclass(frozen=True)
-class RawEvent:
-    """One event fired on its own, with exact stdin bytes or hand-written ``extra`` keys."""
-
-    event: str
-    stdin: bytes | None = None
-    extra: dict[str, Any] | None = None
-    after_s: float = 0.0
-    line: int = 0
-    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
-
-
-@dataclass(frozen=True)
-class Compact:
-    """The host compacts its context: ``auto`` (the window is full) or ``manual`` (/compact)."""
-
-    trigger: str
-    instructions: str = ""
-    after_s: float = 0.0
-    line: int = 0
-    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
-
-
-Step = Turn | NewSession | RawEvent | Compact
-
-
-@dataclass(frozen=True)
-class SessionPlan:
-    """One of several sessions running at once (``sessions:``), as a gateway serves chats."""
-
-    id: str
-    steps: tuple[Step, ...]
-    platform: str = "telegram"
-    model: str | None = None
-    cwd: str | None = None
-    sender: str = ""
-    line: int = 0
-    bridge: dict[str, list[str]] | None = None  # its own bridge plan; None: the scenario's
-
-
-@dataclass(frozen=True)
-class ScheduledStep:
-    """A step placed on the run's one virtual clock: when, which turn, which session."""
-
-    offset_s: float  # since the scenario's start
-    turn: int  # 1-based turn number across all sessions; 0 for a /new
-    session: int  # index into ``Scenario.sessions`` (0 for a one-session scenario)
-    step: Step
-
-
-@dataclass(frozen=True)
-class HostPart:
-    """What one host needs beyond the shared session: its hooks, variables, expectations."""
-
-    hooks: Any = None  # that host's hooks block, in its own config shape; None: not given
-    env: dict[str, str] = field(default_factory=dict)
-    expect: dict[str, Any] = field(default_factory=dict)
-    version: str | None = None  # the host's version to replay; None: the profile's own
-    launch: str | None = None  # how the user runs the host (Codex: exec); None: interactive
-
-
-@dataclass(frozen=True)
-class Scenario:
-    path: Path
-    name: str
-    steps: tuple[Step, ...]
-    description: str = ""
-    tool: str = "hermes"
-    env: dict[str, str] = field(default_factory=dict)
-    start: dt.datetime = dt.datetime(2026, 6, 1, 9, tzinfo=dt.timezone.utc)
-    clock_driver: str = "python"
-    session: dict[str, str] = field(default_factory=dict)
-    hooks: dict[str, Any] | None = None
-    bridge: dict[str, list[str]] = field(default_factory=dict)
-    temporary_ttl_s: float = 0.0
-    expect: dict[str, Any] = field(default_factory=dict)
-    hosts: dict[str, HostPart] = field(default_factory=dict)
-    version: str | None = None  # set by on(): the version of the host it runs on
-    launch: str | None = None  # set by on(): how the user runs that host (None: interactive)
-    timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
-    checks: bool | dict[str, Any] = True  # the built-in checks: all, none, or chosen ones
-    clock_tick: bool = True  # False: every hook reads exactly its firing's instant
-    invariants: dict[str, Any] = field(default_factory=dict)  # hold for every session
-    explore: dict[str, Any] = field(default_factory=dict)  # the space hooksim explore draws from
-    runs_on: tuple[str, ...] = ()  # the hosts the file names (its tool and hosts:); () = tool
-    sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
-
-    def tools(self, only: str | None = None) -> list[str]:
-        """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
-        if only:
-            return [only]
-        if self.runs_on:
-            return list(self.runs_on)
-        return [self.tool, *(name for name in self.hosts if name != self.tool)]
-
-    def on(self, tool: str) -> Scenario:
-        """This session as run on ``tool``: that host's hooks, with its env and expect merged in."""
-        part = self.hosts.get(tool, HostPart())
-        hooks = (
-            part.hooks if part.hooks is not None else (self.hooks if tool == self.tool else None)
-        )
-        return replace(
-            self,
-            tool=tool,
-            hooks=hooks,
-            env={**self.env, **part.env},
-            expect={**self.expect, **part.expect},
-            hosts={},
-            version=part.version,
-            launch=part.launch,
-        )
-
-    @property
-    def numbered_steps(self) -> list[tuple[int, Step]]:
-        """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
-        return [(s.turn, s.step) for s in self.schedule]
-
-    @property
-    def schedule(self) -> list[ScheduledStep]:
-        """Every step on the one virtual clock, in the order it starts.
-
-        Each session's ``after`` counts from that session's previous step (the first from the
-        scenario's start). Steps of different sessions starting at the same instant keep the
-        sessions' order here; the runner runs them at the same time. Turns are numbered in
-        this order, across sessions.
-        """
-        placed: list[tuple[float, int, int, Step]] = []
-        plans = [plan.steps for plan in self.sessions] or [self.steps]
-        for k, steps in enumerate(plans):
-            offset = 0.0
-            for i, step in enumerate(steps):
-                offset += step.after_s
-                placed.append((offset, k, i, step))
-        placed.sort(key=lambda p: (p[0], p[1], p[2]))
-        schedule: list[ScheduledStep] = []
-        n = 0
-        for offset, k, _, step in placed:
-            number = 0 if isinstance(step, NewSession) else n + 1
-            n = max(n, number)
-            schedule.append(ScheduledStep(offset, number, k, step))
-        return schedule
-
-
 _OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
-_UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-MAX_DURATION_S = 366 * 86400  # a year of virtual time: more is a typo, and beyond a clock
-DURATION_FORMS = "seconds as a number, or e.g. 90s, 1m, 1h30m, 250ms, 2d; from 0 up to 366d"
-
-
-def parse_duration(value: float | str) -> float:
-    """Seconds from a number of seconds or a string such as ``90s``, ``1h30m``, ``250ms``.
-
-    ValueError names the value and the forms allowed; negative, infinite and longer than
-    ``MAX_DURATION_S`` are refused.
-    """
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = float(value)
-    elif isinstance(value, str):
-        text = value.strip()
-        parts = _DURATION_PART.findall(text)
-        if not parts or _DURATION_PART.sub("", text).strip():
-            raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
-        seconds = sum(float(n) * _UNIT_S[unit] for n, unit in parts)
-    else:
-        raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
-    if not 0 <= seconds <= MAX_DURATION_S:  # also false for NaN
-        raise ValueError(f"{value!r} is out of range: use {DURATION_FORMS}")
-    return seconds
 
 
 _DURATION_KEYS = ("after", "temporary_ttl", "window", "max_duration", "duration")
@@ -454,56 +195,25 @@ def load_scenario(path: str | Path) -> Scenario:
     return _build(path, doc, plain)
 
 
+Fail = Callable[[list[str | int], str], ScenarioError]
+
+
 def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
+    """A ``Scenario`` from a document the schema accepted, after the checks it cannot make."""
+
     def fail(where: list[str | int], message: str) -> ScenarioError:
         return ScenarioError(f"{path}:{_line_of(doc, where)}: {message}")
 
     clock = data.get("clock", {})
-    try:
-        start = dt.datetime.fromisoformat(
-            str(clock.get("start", DEFAULT_START)).replace("Z", "+00:00")
-        )
-    except ValueError:
-        raise fail(
-            ["clock", "start"], f"clock.start is not an ISO 8601 instant: {clock.get('start')!r}"
-        ) from None
-    if start.tzinfo is None:
-        start = start.replace(tzinfo=dt.timezone.utc)
-
-    sessions: list[SessionPlan] = []
-    if "sessions" in data:
-        steps: list[Step] = []
-        seen: dict[str, int] = {}
-        for k, raw_session in enumerate(data["sessions"]):
-            sid = raw_session["id"]
-            if sid in seen:
-                raise fail(["sessions", k, "id"], f"session id {sid!r} is used twice")
-            seen[sid] = k
-            sessions.append(
-                SessionPlan(
-                    sid,
-                    tuple(_steps(raw_session["turns"], ["sessions", k, "turns"], fail, doc)),
-                    raw_session.get("platform", "telegram"),
-                    raw_session.get("model"),
-                    raw_session.get("cwd"),
-                    raw_session.get("sender", ""),
-                    _line_of(doc, ["sessions", k]),
-                    None if "bridge" not in raw_session else _plans(raw_session["bridge"]),
-                )
-            )
-    else:
-        steps = _steps(data["turns"], ["turns"], fail, doc)
-
+    start = _start(clock, fail)
+    sessions = _sessions(data, fail, doc)
+    steps = [] if sessions else _steps(data["turns"], ["turns"], fail, doc)
     bridge_raw = dict(data.get("bridge", {}))
     try:
         ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
     except ValueError as e:
         raise fail(["bridge", "temporary_ttl"], f"bridge/temporary_ttl: {e}") from None
-    bridge = _plans(bridge_raw)
-
     if data.get("tool") == "openclaw":
-        from .hosts import OPENCLAW
-
         raise fail(["tool"], f"tool 'openclaw' cannot run: {OPENCLAW} (see README, Hosts)")
     hosts = {
         name: HostPart(
@@ -515,30 +225,103 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         )
         for name, part in data.get("hosts", {}).items()
     }
-    expect = data.get("expect", {})
+    expects = [(["expect"], data.get("expect", {}))] + [
+        (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
+    ]
+    for where, block in expects:
+        _check_durations(block, where, fail)
+    tools = _tools(data, hosts, fail)
     turns = sum(
         not isinstance(step, NewSession)
         for plan_steps in [steps, *(plan.steps for plan in sessions)]
         for step in plan_steps
     )
+    _check_expectations(data, hosts, tools, turns, fail)
+    return Scenario(
+        path=path,
+        name=data["name"],
+        description=data.get("description", ""),
+        tool=data.get("tool", "hermes"),
+        steps=tuple(steps),
+        env=dict(data.get("env", {})),
+        start=start,
+        clock_driver=clock.get("driver", "python"),
+        session=dict(data.get("session", {})),
+        hooks=data.get("hooks"),
+        bridge=_plans(bridge_raw),
+        temporary_ttl_s=ttl,
+        expect=data.get("expect", {}),
+        hosts=hosts,
+        timeline=data.get("timeline", "on_failure"),
+        checks=data.get("checks", True),
+        clock_tick=clock.get("tick", True),
+        invariants=dict(data.get("invariants", {})),
+        explore=dict(data.get("explore", {})),
+        runs_on=tuple(tools),
+        sessions=tuple(sessions),
+    )
+
+
+def _start(clock: dict[str, Any], fail: Fail) -> dt.datetime:
+    """``clock.start`` as an aware instant (UTC when it names no zone)."""
+    try:
+        start = dt.datetime.fromisoformat(
+            str(clock.get("start", DEFAULT_START)).replace("Z", "+00:00")
+        )
+    except ValueError:
+        raise fail(
+            ["clock", "start"], f"clock.start is not an ISO 8601 instant: {clock.get('start')!r}"
+        ) from None
+    return start if start.tzinfo is not None else start.replace(tzinfo=dt.timezone.utc)
+
+
+def _sessions(data: dict[str, Any], fail: Fail, doc: Any) -> list[SessionPlan]:
+    """The sessions of a ``sessions:`` file (none for a file with ``turns:``)."""
+    sessions: list[SessionPlan] = []
+    seen: dict[str, int] = {}
+    for k, raw_session in enumerate(data.get("sessions", [])):
+        sid = raw_session["id"]
+        if sid in seen:
+            raise fail(["sessions", k, "id"], f"session id {sid!r} is used twice")
+        seen[sid] = k
+        sessions.append(
+            SessionPlan(
+                sid,
+                tuple(_steps(raw_session["turns"], ["sessions", k, "turns"], fail, doc)),
+                raw_session.get("platform", "telegram"),
+                raw_session.get("model"),
+                raw_session.get("cwd"),
+                raw_session.get("sender", ""),
+                _line_of(doc, ["sessions", k]),
+                None if "bridge" not in raw_session else _plans(raw_session["bridge"]),
+            )
+        )
+    return sessions
+
+
+def _tools(data: dict[str, Any], hosts: dict[str, HostPart], fail: Fail) -> list[str]:
+    """The hosts the file runs on: its tool (Hermes by default) and those under ``hosts:``."""
+    tool = data.get("tool", "hermes")
+    if "tool" in data or not hosts:
+        return [tool, *(h for h in hosts if h != tool)]
+    if "hooks" in data and "hermes" not in hosts:  # hosts: without tool: runs on exactly those
+        raise fail(
+            ["hooks"],
+            "hooks: are the hooks of the scenario's tool (hermes when no tool: is given),"
+            " which this file does not run on: add tool:, or move them under"
+            " hosts.NAME.hooks",
+        )
+    return list(hosts)
+
+
+def _check_expectations(
+    data: dict[str, Any], hosts: dict[str, HostPart], tools: list[str], turns: int, fail: Fail
+) -> None:
+    """Event names and turn numbers in ``expect:`` and each host's ``expect:``."""
+    expect = data.get("expect", {})
     blocks = [(["expect"], expect)] + [
         (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
     ]
-    for where, block in blocks:
-        _check_durations(block, where, fail)
-    own_tool = "tool" in data
-    tools = [data.get("tool", "hermes"), *(h for h in hosts if h != data.get("tool", "hermes"))]
-    if not own_tool and hosts:
-        tools = list(hosts)  # hosts: without tool: runs on exactly the hosts it names
-        if "hooks" in data and "hermes" not in hosts:
-            raise fail(
-                ["hooks"],
-                "hooks: are the hooks of the scenario's tool (hermes when no tool: is given),"
-                " which this file does not run on: add tool:, or move them under"
-                " hosts.NAME.hooks",
-            )
-    from .scenario_events import check_events
-
     check_events(
         tools,
         [(["expect"], tools, expect)]
@@ -553,29 +336,6 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
                     [*where, key],
                     f"{'.'.join(map(str, where))}.{key} names turn {n}, but the scenario has {turns} turns",
                 )
-    return Scenario(
-        path=path,
-        name=data["name"],
-        description=data.get("description", ""),
-        tool=data.get("tool", "hermes"),
-        steps=tuple(steps),
-        env=dict(data.get("env", {})),
-        start=start,
-        clock_driver=clock.get("driver", "python"),
-        session=dict(data.get("session", {})),
-        hooks=data.get("hooks"),
-        bridge=bridge,
-        temporary_ttl_s=ttl,
-        expect=expect,
-        hosts=hosts,
-        timeline=data.get("timeline", "on_failure"),
-        checks=data.get("checks", True),
-        clock_tick=clock.get("tick", True),
-        invariants=dict(data.get("invariants", {})),
-        explore=dict(data.get("explore", {})),
-        runs_on=tuple(tools),
-        sessions=tuple(sessions),
-    )
 
 
 def _plans(raw: dict[str, Any]) -> dict[str, list[str]]:

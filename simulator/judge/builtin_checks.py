@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .hosts import HookSpec, get_host
-from .runner import RunResult
+from ..hosts import HookSpec, get_host
+from ..replay.runner import RunResult
 
 NAMES = ("hooks_run", "known_events", "command_hooks", "matchers")
 _UNKNOWN_EVENT = re.compile(r"^unknown .*?'(?P<event>[^']+)'")

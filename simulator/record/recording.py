@@ -21,7 +21,7 @@ from typing import Any
 
 from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
 
-from .hosts import get_host
+from ..hosts import get_host
 
 STATE = "recording.json"
 BACKUP_SUFFIX = ".hooksim-record.bak"

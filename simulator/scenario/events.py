@@ -19,7 +19,7 @@ Where = list[str | int]
 @cache
 def knows(tool: str, event: str) -> bool:
     """Whether ``tool``'s profile accepts hooks on ``event`` (so it is an event it can fire)."""
-    from .hosts import HOSTS
+    from ..hosts import HOSTS
 
     _, warnings = HOSTS[tool].parse_hooks({event: []})
     return not any(w.startswith("unknown ") for w in warnings)
@@ -27,7 +27,7 @@ def knows(tool: str, event: str) -> bool:
 
 def suggestion(tool: str, event: str) -> str:
     """`` (did you mean 'X'?)`` with the closest event ``tool`` has, or ``""``."""
-    from .hosts import HOSTS
+    from ..hosts import HOSTS
 
     host = HOSTS[tool]
     names = {e for e in host.events.values() if e}
@@ -62,7 +62,7 @@ def check_events(
     ``expects``: ``(where, hosts it applies to, expect block)``; ``raw_events``: ``(where,
     event)`` of raw event steps, which must be known to at least one of ``tools``.
     """
-    from .hosts import HOSTS
+    from ..hosts import HOSTS
 
     for where, hosts, block in expects:
         for inner, event in _named_events(block):

@@ -9,8 +9,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from .runner import RunResult
-from .scenario import parse_duration
+from ..replay.runner import RunResult
+from ..scenario import parse_duration
 
 COMPACT_TOOL = "cleanup_frames"
 # A timestamp written by the hook reads its (virtual) clock a little after the turn began.

@@ -32,11 +32,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..hosts import Host, get_host
+from ..replay.runner import RunResult, run_scenario
+from ..scenario import Scenario
 from .hook_recorder import PROBE, read_records
-from .hosts import Host, get_host
-from .real_host import payload_of, run_real, with_hooks, wrap_hooks
-from .runner import RunResult, run_scenario
-from .scenario import Scenario
+from .host import payload_of, run_real, with_hooks, wrap_hooks
 
 # Values that differ on every run by nature: compared by presence, not by value.
 _ID_FIELDS = frozenset({"session_id", "prompt_id", "tool_use_id", "turn_id", "transcript_path",
@@ -306,7 +306,7 @@ def replay_recorded(
 
 
 def _is_probe(command: str) -> bool:
-    return f" {PROBE}." in command and "hooksim.hook_recorder" in command
+    return f" {PROBE}." in command and "hooksim.real.hook_recorder" in command
 
 
 def compare_real(

@@ -33,8 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hosts import Firing, SessionInfo, get_host
-from .scenario import Scenario, Turn
+from ..hosts import Firing, SessionInfo, get_host
+from ..scenario import Scenario, Turn
 
 FLAG = "WAGGLE_HERMES_COMPACT_ON_STOP"
 WINDOW = "WAGGLE_HERMES_COMPACT_WINDOW_MIN"

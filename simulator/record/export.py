@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .hosts import HookRun, Host, get_host
-from .record import STATE, Recorded, RecordError, firings, load_runs
+from ..hosts import HookRun, Host, get_host
+from .recording import STATE, Recorded, RecordError, firings, load_runs
 
 NOT_RECORDED = "(reply not recorded)"
 _PROMPT_KEYS = ("prompt", "user_message")

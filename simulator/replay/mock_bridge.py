@@ -1,7 +1,7 @@
 """The mock mind bridge: ``mock_bridge.py call TOOL`` with one JSON object on stdin.
 
 It implements the bridge contract of ``hermes_hooks`` and is what hooksim puts in
-``WAGGLE_MIND_CMD`` for the hooks it runs (``python -I -m hooksim.mock_bridge``). Standard
+``WAGGLE_MIND_CMD`` for the hooks it runs (``python -I -m hooksim.replay.mock_bridge``). Standard
 library only; ``-I`` keeps the virtual-clock start-up of hook processes from being paid again.
 
 Every call is appended to the ledger (``$HOOKSIM_LEDGER``, JSON lines) under an exclusive lock,

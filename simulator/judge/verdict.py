@@ -9,11 +9,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ..hosts import HOSTS
+from ..replay.runner import SetupError, run_scenario
+from ..report.formats import Outcome
+from ..scenario import Scenario, ScenarioError, load_scenario
 from . import builtin_checks, expect
-from .hosts import HOSTS
-from .report import Outcome
-from .runner import SetupError, run_scenario
-from .scenario import Scenario, ScenarioError, load_scenario
 
 
 def run_on(

@@ -33,13 +33,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .hook_process import CHILD_DIR, MOCK_BRIDGE
+from ..hosts import Firing, HookRun, Host, get_host
+from ..replay.mock_bridge import temporary_frames
+from ..replay.runner import RunResult, default_hooks_block
+from ..replay.workspace import NOT_INHERITED, Workspace, hook_environment
+from ..scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
 from .hook_recorder import PROBE, read_records
-from .hosts import Firing, HookRun, Host, get_host
-from .mock_bridge import temporary_frames
 from .model_server import ModelScript, ModelServer, Reply, ToolUse
-from .runner import RunResult, default_hooks_block
-from .scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
 
 # Expectations a real run can judge, and those it cannot (they are hooksim's own words).
 NOT_JUDGED = {"effects": "the host's effects are hooksim's description of its own replay"}
@@ -48,8 +48,8 @@ FULL_CONTEXT_TOKENS = 995_000
 TURN_TIMEOUT_S = 120.0
 # Plumbing every hook gets, as in a hooksim run; the recorder adds it if a host drops it.
 _PLUMBING = ("WAGGLE_MIND_CMD", "HOOKSIM_", "PYTHONPATH", "TZ", "LD_PRELOAD", "FAKETIME")
-_NOT_INHERITED = ("WAGGLE_", "HERMES_", "HOOKSIM_", "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_",
-                  "GEMINI_", "GOOGLE_")  # fmt: skip
+# A real host also reads its own vendor's variables: none of the user's may reach it.
+_NOT_INHERITED = (*NOT_INHERITED, "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_")
 
 
 class RealHostError(Exception):
@@ -73,7 +73,9 @@ class RealRun:
 def recorder_command(spec: Path, hook_id: str, *, shell: bool = True) -> str:
     """The command installed in place of a hook (see ``hook_recorder``); ``shell=False`` for a
     host that splits the command itself and runs it without a shell (Hermes)."""
-    command = shlex.join([sys.executable, "-I", "-m", "hooksim.hook_recorder", str(spec), hook_id])
+    command = shlex.join(
+        [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), hook_id]
+    )
     return command + "; exit $?" if shell else command
 
 
@@ -438,7 +440,7 @@ class GeminiCliDriver(Driver):
 
 
 class HermesDriver(LineDriver):
-    """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hooksim.hermes_loop``) in
+    """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hooksim.real.hermes_loop``) in
     one process run by the interpreter of the ``hermes`` executable, against a fake
     OpenAI-compatible server (its ``custom`` provider). Hooks are consented in the config
     (``hooks_auto_accept``), as a terminal user would at the first prompt."""
@@ -516,11 +518,12 @@ class RealSession:
         self.host = host
         self.binary = binary
         self.workdir = workdir
-        self.home = workdir / "home"
-        self.project = workdir / "project"
+        self.workspace = Workspace(workdir)  # home, project, the mock bridge's ledger and frames
+        self.home = self.workspace.home
+        self.project = self.workspace.project
         self.records_dir = workdir / "records"
-        self.ledger = workdir / "bridge-ledger.jsonl"
-        self.frames = workdir / "frames.sqlite"
+        self.ledger = self.workspace.ledger
+        self.frames = self.workspace.frames
         self.turn_file = workdir / "turn.json"
         self.spec = workdir / "recorder.json"
         self.tmp = workdir / "tmp"
@@ -612,22 +615,16 @@ class RealSession:
 
     # --- the run ---------------------------------------------------------------------------
     def environment(self, url: str) -> dict[str, str]:
-        sc = self.scenario
-        env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
-        env.update(
-            HOME=str(self.home),
-            TMPDIR=str(self.tmp),  # the host's own scratch files stay in the work directory
-            WAGGLE_MIND_CMD=shlex.join([sys.executable, *MOCK_BRIDGE]),
-            HOOKSIM_LEDGER=str(self.ledger),
-            HOOKSIM_BRIDGE_PLAN=json.dumps(sc.bridge),
-            HOOKSIM_FRAMES=str(self.frames),
-            HOOKSIM_TEMPORARY_TTL_MS=str(int(sc.temporary_ttl_s * 1000)),
-            HOOKSIM_SCENARIO_DIR=str(sc.path.resolve().parent),
-            HOOKSIM_PYTHON=sys.executable,
-            SHELL="/bin/sh",  # as hooksim gives every hook (the scenario's env may name another)
-            PYTHONPATH=os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")])),
+        """What the host process starts with: every hook's plumbing, as in a replay, and the
+        driver's own variables (its config home, the fake model's address)."""
+        env = hook_environment(
+            self.scenario,
+            self.workspace,
+            hermes_home=False,  # the Hermes driver names its own
+            not_inherited=_NOT_INHERITED,
         )
-        env.update(sc.env)
+        # The host's own scratch files stay in the work directory.
+        env["TMPDIR"] = str(self.tmp)
         env.update(self.driver.env(url))
         return env
 

@@ -37,7 +37,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from .hosts import HookRun
+from ..hosts import HookRun
 
 MARKER = "HOOKSIM_HOOK_ID"
 _PR_SET_CHILD_SUBREAPER = 36

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .hosts import Firing, HookRun
-from .leaks import LeakedProcess
-from .runner import RunResult
+from ..hosts import Firing, HookRun
+from ..replay.leaks import LeakedProcess
+from ..replay.runner import RunResult
 
 
 @dataclass

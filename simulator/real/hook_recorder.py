@@ -2,7 +2,7 @@
 
 ``hooksim run --real`` installs, in place of each configured hook command, ::
 
-    "<python>" -I -m hooksim.hook_recorder SPEC ID; exit $?
+    "<python>" -I -m hooksim.real.hook_recorder SPEC ID; exit $?
 
 ``SPEC`` is a JSON file written by the run (the original commands by ``ID``, where to record,
 where the current turn is announced); ``ID`` names one hook, or ``probe.EVENT``: a hook that only
@@ -44,7 +44,7 @@ def _parent_cmdline() -> list[str]:
 
 def _argv_for(command: str, parent: list[str]) -> tuple[list[str], list[str]]:
     """How to run ``command`` as the host ran us: ``(argv, shell)``; shell ``[]``: no shell."""
-    if len(parent) >= 2 and "hooksim.hook_recorder" in parent[-1]:
+    if len(parent) >= 2 and "hooksim.real.hook_recorder" in parent[-1]:
         shell = parent[:-1]
         return [*shell, command], shell
     return shlex.split(os.path.expanduser(command)), []

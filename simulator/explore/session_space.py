@@ -30,8 +30,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from . import gate_model
-from .scenario import (
+from ..scenario import (
     DEFAULT_START,
     ApiError,
     Compact,
@@ -44,6 +43,7 @@ from .scenario import (
     Turn,
     parse_duration,
 )
+from . import gate_model
 
 DAY_S = 86_400
 OUTCOMES = ("reply", "empty", "interrupted", "error")

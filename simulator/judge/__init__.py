@@ -1,0 +1,9 @@
+"""Verdicts: a run's results checked against the scenario's ``expect:`` and the built-in checks.
+
+- ``verdict``: load each file, run it on each host, one ``Outcome`` each (bad input becomes the
+  outcome's error, never an exception).
+- ``expect``: each key of ``expect:`` as a check returning ``what: expected X, got Y`` lines.
+- ``builtin_checks``: what every scenario gets without asking (a hook that never ran must fail).
+
+May import ``report`` (for ``Outcome``), ``replay``, ``scenario``, ``hosts`` and ``steps``.
+"""

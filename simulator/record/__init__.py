@@ -1,0 +1,10 @@
+"""Record real sessions and replay them: tap a host's hooks, then export what ran as a scenario.
+
+- ``recording``: ``record start`` and ``stop`` (rewriting a host's config so each hook runs
+  through the tap, and putting it back byte for byte), and reading what was logged.
+- ``tap``: ``hooksim tap``, transparent in front of one hook run, logging it.
+- ``export``: a recording rebuilt as a scenario file through the host's lifecycle.
+
+May import ``hosts`` and ``steps`` (and the hook package's careful file writing); not ``real`` or
+``explore``.
+"""

@@ -1,0 +1,33 @@
+"""What one run of a scenario on one host recorded: firings, hook runs, bridge calls, clock.
+
+Filled in by the runner and the dispatcher as the session goes; read by the judge, the reports,
+explore and the real-host comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..hosts import Firing, HookRun, HookSpec
+from ..scenario import Scenario
+from .leaks import LeakedProcess
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    runs: list[HookRun] = field(default_factory=list)
+    firings: list[Firing] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    turn_ms: dict[int, int] = field(default_factory=dict)
+    temporary_frames: dict[int, int] = field(default_factory=dict)
+    state_file: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # trust gates, unverified facts
+    workdir: Path | None = None
+    host_title: str = "Hermes"
+    leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
+    leak_detection: bool = True  # False where leaked processes cannot be seen (not Linux)
+    specs: list[HookSpec] = field(default_factory=list)  # every hook the host registered

@@ -1,0 +1,181 @@
+"""One run's work directory, and the environment every hook of the run starts from.
+
+Shared by the replay (``hook_process``) and the real-host drivers (``hooksim.real``), so a hook
+sees the same variables whichever runs it. Hooks get, added to what the user's shell gave:
+
+- a temporary ``HOME`` (and, for Hermes, ``HERMES_HOME`` inside it);
+- ``WAGGLE_MIND_CMD`` pointing at the mock bridge (unless the scenario sets it), and the mock
+  bridge's own variables (its ledger, plan, frames and the temporary frames' lifetime);
+- the virtual clock's driver: our ``sitecustomize`` on ``PYTHONPATH`` (Python hooks), or
+  libfaketime through ``LD_PRELOAD`` (any dynamically linked hook);
+- ``HOOKSIM_SCENARIO_DIR`` (the scenario file's folder) and ``HOOKSIM_PYTHON`` (the Python
+  running hooksim), so a scenario can name its own hook scripts;
+- ``SHELL=/bin/sh``, and the scenario's ``env`` last, so it may change any of them;
+- coverage's variables, inherited, so ``coverage``'s subprocess patch measures the hooks.
+
+Variables a user may have exported for their real setup (``WAGGLE_*``, ``HERMES_*``,
+``HOOKSIM_*``) are not inherited: a scenario's result must not depend on the shell it ran in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shlex
+import sys
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..hosts import Host, SessionInfo
+from ..scenario import Scenario
+
+CHILD_DIR = Path(__file__).with_name("_child")
+# Run as a module, not as a file path: ``-I`` keeps the clock start-up and the caller's
+# PYTHONPATH out, and a module of the installed package is one coverage measures.
+MOCK_BRIDGE = ["-I", "-m", "hooksim.replay.mock_bridge"]
+FAKETIME_LIBS = (
+    "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/faketime/libfaketime.so.1",
+)
+NOT_INHERITED = ("WAGGLE_", "HERMES_", "HOOKSIM_", "FAKETIME")
+
+
+class SetupError(Exception):
+    """The scenario cannot start (hooks config unreadable, clock driver missing, ...)."""
+
+
+def faketime_library() -> str | None:
+    """libfaketime's path when installed (Debian: package ``libfaketime``)."""
+    return next((lib for lib in FAKETIME_LIBS if os.path.exists(lib)), None)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """One run's directory: a temporary home, the project, the bridge's ledger and frames."""
+
+    root: Path
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def hermes_home(self) -> Path:
+        return self.home / ".hermes"
+
+    @property
+    def project(self) -> Path:
+        return self.root / "project"
+
+    @property
+    def ledger(self) -> Path:
+        return self.root / "bridge-ledger.jsonl"
+
+    @property
+    def frames(self) -> Path:
+        return self.root / "frames.sqlite"
+
+    @property
+    def clock_file(self) -> Path:
+        return self.root / "faketime"
+
+    def create(self) -> None:
+        for d in (self.home, self.hermes_home, self.project):
+            d.mkdir(parents=True, exist_ok=True)
+        self.ledger.touch()
+
+
+def hook_environment(
+    scenario: Scenario,
+    workspace: Workspace,
+    *,
+    hermes_home: bool,
+    clock: str = "python",
+    not_inherited: tuple[str, ...] = NOT_INHERITED,
+    inherited: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The variables every hook of one run starts from (see the module's docstring).
+
+    ``clock`` is the clock's driver (``python`` or ``faketime``); ``not_inherited`` the
+    prefixes of variables left out of ``inherited`` (default: this process's environment).
+    """
+    source = os.environ if inherited is None else inherited
+    env = {k: v for k, v in source.items() if not k.startswith(not_inherited)}
+    env.update(
+        HOME=str(workspace.home),
+        WAGGLE_MIND_CMD=shlex.join([sys.executable, *MOCK_BRIDGE]),
+        HOOKSIM_LEDGER=str(workspace.ledger),
+        HOOKSIM_BRIDGE_PLAN=json.dumps(scenario.bridge),
+        HOOKSIM_FRAMES=str(workspace.frames),
+        HOOKSIM_TEMPORARY_TTL_MS=str(int(scenario.temporary_ttl_s * 1000)),
+        HOOKSIM_SCENARIO_DIR=str(scenario.path.resolve().parent),
+        HOOKSIM_PYTHON=sys.executable,
+        SHELL="/bin/sh",  # what Codex runs hooks with; a scenario's env may name another
+    )
+    if hermes_home:
+        env["HERMES_HOME"] = str(workspace.hermes_home)
+    if clock == "faketime":
+        lib = faketime_library()
+        if lib is None:
+            raise SetupError(
+                f"{scenario.path}: clock driver 'faketime' needs libfaketime"
+                " (Debian: apt-get install libfaketime)"
+            )
+        env["LD_PRELOAD"] = " ".join(filter(None, [lib, env.get("LD_PRELOAD")]))
+        env["FAKETIME_TIMESTAMP_FILE"] = str(workspace.clock_file)
+        env["FAKETIME_NO_CACHE"] = "1"
+    else:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")]))
+    env.update(scenario.env)
+    return env
+
+
+class HookEnvironment:
+    """The environment of each firing's hooks in one run: ``hook_environment``, then the
+    host's own variables for the event, what earlier hooks set for later ones, the scenario's
+    ``env``, and the virtual instant (``HOOKSIM_NOW``, or libfaketime's clock file).
+
+    Safe to call from several threads at once (concurrent sessions fire at the same time).
+    """
+
+    def __init__(self, scenario: Scenario, host: Host, workspace: Workspace) -> None:
+        self.scenario = scenario
+        self.host = host
+        self.workspace = workspace
+        self._lock = threading.Lock()
+        self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
+        self.base_env = hook_environment(
+            scenario, workspace, hermes_home=host.name == "hermes", clock=scenario.clock_driver
+        )
+
+    def remember_env(self, env: Mapping[str, str]) -> None:
+        """Variables a hook set for later hooks (Cursor's sessionStart ``env``)."""
+        with self._lock:
+            self._late_env.update(env)
+
+    def env_for(self, event: str, info: SessionInfo, now_ms: int, turn: int) -> dict[str, str]:
+        """The environment of every hook of one firing of ``event`` at virtual ``now_ms``."""
+        env = dict(self.base_env)
+        env.update(self.host.env(event, info))
+        with self._lock:
+            env.update(self._late_env)
+        env.update(self.scenario.env)
+        env.update(HOOKSIM_NOW=f"{now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event)
+        if not self.scenario.clock_tick:
+            env["HOOKSIM_TICK"] = "0"
+        if self.scenario.clock_driver == "faketime":
+            instant = dt.datetime.fromtimestamp(now_ms / 1000, dt.timezone.utc)
+            # '@' = start at this instant and tick, no prefix = stay there; the file is re-read
+            # on every call. One virtual clock for the run, so hooks firing together write the
+            # same instant.
+            tick = "@" if self.scenario.clock_tick else ""
+            with self._lock:
+                self.workspace.clock_file.write_text(
+                    tick + instant.strftime("%Y-%m-%d %H:%M:%S") + "\n"
+                )
+            env["TZ"] = "UTC"
+        return env

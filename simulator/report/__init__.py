@@ -1,0 +1,7 @@
+"""What a run looks like: to a person (the timeline), to CI (JUnit XML, JSON), as a picture.
+
+- ``formats``: ``Outcome``, the turn-by-turn timeline, the summary line, JUnit XML and JSON.
+- ``picture``: one self-contained HTML page drawing every run on its virtual clock.
+
+May import ``replay``, ``scenario``, ``hosts`` and ``steps``; nothing above.
+"""

@@ -1,0 +1,49 @@
+"""The scenario format: files in, a validated ``Scenario`` out, or one ``file:line`` error.
+
+- ``model``: the ``Scenario`` a file becomes (its steps on one virtual clock, hosts, bridge
+  plan, expectations) and durations.
+- ``load``: reading a file, the JSON Schema beside it (``scenario.schema.json``), every check
+  that gives ``file:line: what``, and finding scenario files in folders.
+- ``events``: event names a file writes down, checked against the hosts it runs on.
+- ``selection``: ``-k``, choosing scenarios by name or path.
+
+May import ``steps`` and ``hosts`` (to check a file against the hosts it names); nothing above.
+The step kinds are re-exported here, so ``from hooksim.scenario import Turn`` works.
+"""
+
+from __future__ import annotations
+
+from ..steps import ApiError, Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from .load import DEFAULT_START, find_scenarios, load_scenario, schema
+from .model import (
+    DURATION_FORMS,
+    MAX_DURATION_S,
+    HostPart,
+    Scenario,
+    ScenarioError,
+    ScheduledStep,
+    SessionPlan,
+    parse_duration,
+)
+
+__all__ = [
+    "DEFAULT_START",
+    "DURATION_FORMS",
+    "MAX_DURATION_S",
+    "ApiError",
+    "Compact",
+    "HostPart",
+    "NewSession",
+    "RawEvent",
+    "Scenario",
+    "ScenarioError",
+    "ScheduledStep",
+    "SessionPlan",
+    "Step",
+    "ToolCall",
+    "Turn",
+    "find_scenarios",
+    "load_scenario",
+    "parse_duration",
+    "schema",
+]

@@ -1,0 +1,180 @@
+"""A validated scenario: its steps on one virtual clock, its hosts, bridge plan and expectations.
+
+Built by ``load`` from a file; used by every stage above (replay, judge, explore, real).
+Imports only ``steps``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..steps import Compact, NewSession, RawEvent, Step, ToolCall, Turn
+
+__all__ = [
+    "Compact",
+    "HostPart",
+    "NewSession",
+    "RawEvent",
+    "Scenario",
+    "ScenarioError",
+    "ScheduledStep",
+    "SessionPlan",
+    "Step",
+    "ToolCall",
+    "Turn",
+    "parse_duration",
+]
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot run; ``str()`` is ``file:line: what is wrong``."""
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """One of several sessions running at once (``sessions:``), as a gateway serves chats."""
+
+    id: str
+    steps: tuple[Step, ...]
+    platform: str = "telegram"
+    model: str | None = None
+    cwd: str | None = None
+    sender: str = ""
+    line: int = 0
+    bridge: dict[str, list[str]] | None = None  # its own bridge plan; None: the scenario's
+
+
+@dataclass(frozen=True)
+class ScheduledStep:
+    """A step placed on the run's one virtual clock: when, which turn, which session."""
+
+    offset_s: float  # since the scenario's start
+    turn: int  # 1-based turn number across all sessions; 0 for a /new
+    session: int  # index into ``Scenario.sessions`` (0 for a one-session scenario)
+    step: Step
+
+
+@dataclass(frozen=True)
+class HostPart:
+    """What one host needs beyond the shared session: its hooks, variables, expectations."""
+
+    hooks: Any = None  # that host's hooks block, in its own config shape; None: not given
+    env: dict[str, str] = field(default_factory=dict)
+    expect: dict[str, Any] = field(default_factory=dict)
+    version: str | None = None  # the host's version to replay; None: the profile's own
+    launch: str | None = None  # how the user runs the host (Codex: exec); None: interactive
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: Path
+    name: str
+    steps: tuple[Step, ...]
+    description: str = ""
+    tool: str = "hermes"
+    env: dict[str, str] = field(default_factory=dict)
+    start: dt.datetime = dt.datetime(2026, 6, 1, 9, tzinfo=dt.timezone.utc)
+    clock_driver: str = "python"
+    session: dict[str, str] = field(default_factory=dict)
+    hooks: dict[str, Any] | None = None
+    bridge: dict[str, list[str]] = field(default_factory=dict)
+    temporary_ttl_s: float = 0.0
+    expect: dict[str, Any] = field(default_factory=dict)
+    hosts: dict[str, HostPart] = field(default_factory=dict)
+    version: str | None = None  # set by on(): the version of the host it runs on
+    launch: str | None = None  # set by on(): how the user runs that host (None: interactive)
+    timeline: str = "on_failure"  # or "always": hooksim run prints passing runs' timelines too
+    checks: bool | dict[str, Any] = True  # the built-in checks: all, none, or chosen ones
+    clock_tick: bool = True  # False: every hook reads exactly its firing's instant
+    invariants: dict[str, Any] = field(default_factory=dict)  # hold for every session
+    explore: dict[str, Any] = field(default_factory=dict)  # the space hooksim explore draws from
+    runs_on: tuple[str, ...] = ()  # the hosts the file names (its tool and hosts:); () = tool
+    sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
+
+    def tools(self, only: str | None = None) -> list[str]:
+        """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
+        if only:
+            return [only]
+        if self.runs_on:
+            return list(self.runs_on)
+        return [self.tool, *(name for name in self.hosts if name != self.tool)]
+
+    def on(self, tool: str) -> Scenario:
+        """This session as run on ``tool``: that host's hooks, with its env and expect merged in."""
+        part = self.hosts.get(tool, HostPart())
+        hooks = (
+            part.hooks if part.hooks is not None else (self.hooks if tool == self.tool else None)
+        )
+        return replace(
+            self,
+            tool=tool,
+            hooks=hooks,
+            env={**self.env, **part.env},
+            expect={**self.expect, **part.expect},
+            hosts={},
+            version=part.version,
+            launch=part.launch,
+        )
+
+    @property
+    def numbered_steps(self) -> list[tuple[int, Step]]:
+        """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
+        return [(s.turn, s.step) for s in self.schedule]
+
+    @property
+    def schedule(self) -> list[ScheduledStep]:
+        """Every step on the one virtual clock, in the order it starts.
+
+        Each session's ``after`` counts from that session's previous step (the first from the
+        scenario's start). Steps of different sessions starting at the same instant keep the
+        sessions' order here; the runner runs them at the same time. Turns are numbered in
+        this order, across sessions.
+        """
+        placed: list[tuple[float, int, int, Step]] = []
+        plans = [plan.steps for plan in self.sessions] or [self.steps]
+        for k, steps in enumerate(plans):
+            offset = 0.0
+            for i, step in enumerate(steps):
+                offset += step.after_s
+                placed.append((offset, k, i, step))
+        placed.sort(key=lambda p: (p[0], p[1], p[2]))
+        schedule: list[ScheduledStep] = []
+        n = 0
+        for offset, k, _, step in placed:
+            number = 0 if isinstance(step, NewSession) else n + 1
+            n = max(n, number)
+            schedule.append(ScheduledStep(offset, number, k, step))
+        return schedule
+
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
+_UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+MAX_DURATION_S = 366 * 86400  # a year of virtual time: more is a typo, and beyond a clock
+DURATION_FORMS = "seconds as a number, or e.g. 90s, 1m, 1h30m, 250ms, 2d; from 0 up to 366d"
+
+
+def parse_duration(value: float | str) -> float:
+    """Seconds from a number of seconds or a string such as ``90s``, ``1h30m``, ``250ms``.
+
+    ValueError names the value and the forms allowed; negative, infinite and longer than
+    ``MAX_DURATION_S`` are refused.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        parts = _DURATION_PART.findall(text)
+        if not parts or _DURATION_PART.sub("", text).strip():
+            raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
+        seconds = sum(float(n) * _UNIT_S[unit] for n, unit in parts)
+    else:
+        raise ValueError(f"{value!r} is not a duration: use {DURATION_FORMS}")
+    if not 0 <= seconds <= MAX_DURATION_S:  # also false for NaN
+        raise ValueError(f"{value!r} is out of range: use {DURATION_FORMS}")
+    return seconds
