@@ -14,7 +14,6 @@ so a planted circle can be checked in a process whose ``sys.path`` holds a modif
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 
 import grimp
