@@ -127,22 +127,26 @@ class Bridge:
         argv = [*self.command, "call", tool]
         name = f"{_command_name(self.command)} call {tool}"
         stdin = _encode(arguments)
-        proc = _start(argv, name)
-        guard = _DeathGuard(proc.pid) if proc.pid > 0 else None
+        # The watcher first, so that it is out of the hook's process group before the bridge
+        # exists: whatever kills the hook (the whole group included) finds it standing.
+        guard = _DeathGuard()
         try:
-            previous = _signals_end_the_call()
+            proc = _start(argv, name)
+            if proc.pid > 0:
+                guard.watch(proc.pid)
             try:
-                stdout, stderr = _exchange(proc, stdin, self.timeout_s, name)
-            finally:
-                _restore_signals(previous)
-        except BaseException:
-            # A timeout, an oversized answer, a signal to the hook: the bridge's whole process
-            # group goes, and is reaped, before anything else happens.
-            _kill_tree(proc)
-            raise
+                previous = _signals_end_the_call()
+                try:
+                    stdout, stderr = _exchange(proc, stdin, self.timeout_s, name)
+                finally:
+                    _restore_signals(previous)
+            except BaseException:
+                # A timeout, an oversized answer, a signal to the hook: the bridge's whole
+                # process group goes, and is reaped, before anything else happens.
+                _kill_tree(proc)
+                raise
         finally:
-            if guard is not None:
-                guard.release()
+            guard.release()
         if proc.returncode != 0:
             detail = _excerpt(stderr or stdout, stdin)
             raise BridgeError(
@@ -212,6 +216,14 @@ class _Spawned:
             os.kill(self.pid, _SIGKILL)
         except ProcessLookupError:
             return
+
+    def poll(self) -> int | None:
+        """The exit code once the process has exited (reaping it), else None."""
+        if self.returncode is None:
+            reaped, status = os.waitpid(self.pid, os.WNOHANG)
+            if reaped:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         """Reap the process; raise TimeoutError if it is still running after ``timeout``."""
@@ -375,10 +387,18 @@ def _exchange(proc: Any, stdin: bytes, timeout_s: float, name: str) -> tuple[byt
     wake_fd, restore_wakeup = _wake_poll_on_signals()
     if wake_fd >= 0:
         poller.register(wake_fd, select.POLLIN)
+    exit_fd = _exit_fd(proc.pid)
+    if exit_fd >= 0:
+        poller.register(exit_fd, select.POLLIN)
     try:
-        _pump(poller, proc, pending, open_fds, out, err, deadline, wake_fd, name, timeout_s)
+        _pump(
+            poller, proc, pending, open_fds, out, err, deadline, wake_fd, exit_fd, name, timeout_s
+        )
     finally:
         restore_wakeup()
+        if exit_fd >= 0:
+            os.close(exit_fd)
+    proc.stdin.close()  # an exited bridge may have left some of it unread
     proc.stdout.close()
     proc.stderr.close()
     left = max(deadline - time.monotonic(), 0.0)
@@ -389,6 +409,21 @@ def _exchange(proc: Any, stdin: bytes, timeout_s: float, name: str) -> tuple[byt
             raise
         raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
     return b"".join(out), b"".join(err)
+
+
+def _exit_fd(pid: int) -> int:
+    """A descriptor that poll() sees readable once ``pid`` has exited (Linux's pidfd), or -1.
+
+    The call ends when the bridge exits, not when its output closes: a child it leaves
+    running may hold the pipes open for as long as it lives.
+    """
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None or pid <= 0:
+        return -1
+    try:
+        return int(pidfd_open(pid))
+    except OSError:  # a kernel before 5.3, or a sandbox that refuses it
+        return -1
 
 
 def _wake_poll_on_signals() -> tuple[int, Any]:
@@ -417,6 +452,10 @@ def _wake_poll_on_signals() -> tuple[int, Any]:
     return read_fd, restore
 
 
+# Without a pidfd, how often the loop looks whether the bridge has exited.
+_EXIT_POLL_S = 0.05
+
+
 def _pump(  # noqa: PLR0917 - the loop's state, passed once
     poller: Any,
     proc: Any,
@@ -426,51 +465,95 @@ def _pump(  # noqa: PLR0917 - the loop's state, passed once
     err: list[bytes],
     deadline: float,
     wake_fd: int,
+    exit_fd: int,
     name: str,
     timeout_s: float,
 ) -> None:
-    """Feed stdin and drain stdout and stderr until both close; bounded, with a deadline."""
+    """Feed stdin and drain stdout and stderr until both close or the bridge exits; bounded,
+    with a deadline. Once the bridge has exited, what its output pipes hold is read and the
+    call is over, whatever a child it left behind still holds open."""
     import time
 
     in_fd = proc.stdin.fileno() if pending else -1
-    out_fd = proc.stdout.fileno()
-    out_size = err_size = 0
+    sink = _Output(proc.stdout.fileno(), out, err, name)
     while open_fds or pending:
         left = deadline - time.monotonic()
         if left <= 0:
             raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed")
-        for fd, _event in poller.poll(min(left, MAX_TIMEOUT_S) * 1000):
+        wait_s = left if exit_fd >= 0 else min(left, _EXIT_POLL_S)
+        for fd, _event in poller.poll(min(wait_s, MAX_TIMEOUT_S) * 1000):
             if fd == wake_fd:  # a signal: its handler runs as soon as poll() returns
-                while True:
-                    try:
-                        if not os.read(wake_fd, 512):
-                            break
-                    except BlockingIOError:
-                        break
-                continue
-            if fd == in_fd:
-                try:
-                    pending = pending[os.write(in_fd, pending[:65536]) :]
-                except BlockingIOError:
-                    continue
-                except BrokenPipeError:  # the bridge stopped reading: its exit says why
-                    pending = pending[:0]
+                _drain_wakeups(wake_fd)
+            elif fd == exit_fd:
+                sink.rest(open_fds)
+                return
+            elif fd == in_fd:
+                pending = _feed(in_fd, pending)
                 if not pending:
                     poller.unregister(in_fd)
                     proc.stdin.close()
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
+            elif not sink.read(fd):
                 poller.unregister(fd)
                 open_fds.discard(fd)
-            elif fd == out_fd:
-                out_size += len(chunk)
-                if out_size > MAX_OUTPUT_BYTES:
-                    raise BridgeError(f"{name} printed more than {MAX_OUTPUT_BYTES} bytes; killed")
-                out.append(chunk)
-            elif err_size < MAX_STDERR_BYTES:  # keep draining, keep only the start
-                err_size += len(chunk)
-                err.append(chunk)
+        if exit_fd < 0 and proc.poll() is not None:
+            sink.rest(open_fds)
+            return
+
+
+def _drain_wakeups(wake_fd: int) -> None:
+    while True:
+        try:
+            if not os.read(wake_fd, 512):
+                return
+        except BlockingIOError:
+            return
+
+
+def _feed(in_fd: int, pending: memoryview) -> memoryview:
+    """Write what the pipe takes now; what is left to write (nothing once the bridge stopped
+    reading: its exit says why)."""
+    try:
+        return pending[os.write(in_fd, pending[:65536]) :]
+    except BlockingIOError:
+        return pending
+    except BrokenPipeError:
+        return pending[:0]
+
+
+class _Output:
+    """The bridge's stdout (bounded: more is a failed call) and stderr (only its start kept)."""
+
+    __slots__ = ("err", "err_size", "name", "out", "out_fd", "out_size")
+
+    def __init__(self, out_fd: int, out: list[bytes], err: list[bytes], name: str) -> None:
+        self.out_fd, self.out, self.err, self.name = out_fd, out, err, name
+        self.out_size = self.err_size = 0
+
+    def read(self, fd: int) -> bool:
+        """Read one chunk of ``fd``; False at its end."""
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return False
+        if fd == self.out_fd:
+            self.out_size += len(chunk)
+            if self.out_size > MAX_OUTPUT_BYTES:
+                raise BridgeError(f"{self.name} printed more than {MAX_OUTPUT_BYTES} bytes; killed")
+            self.out.append(chunk)
+        elif self.err_size < MAX_STDERR_BYTES:  # keep draining, keep only the start
+            self.err_size += len(chunk)
+            self.err.append(chunk)
+        return True
+
+    def rest(self, open_fds: set[int]) -> None:
+        """What the pipes hold once the bridge has exited, without waiting for more."""
+        for fd in open_fds:
+            os.set_blocking(fd, False)
+            try:
+                while self.read(fd) and (fd == self.out_fd or self.err_size < MAX_STDERR_BYTES):
+                    pass
+            except BlockingIOError:
+                pass
+        open_fds.clear()
 
 
 class CallInterrupted(BaseException):
@@ -509,14 +592,17 @@ class _DeathGuard:
 
     The bridge runs in its own session (so a timeout can kill its children), which also puts
     it out of reach of a signal sent to the hook: Hermes kills only its direct child on its
-    own timeout, with SIGKILL, which no handler sees. The watcher blocks on a pipe whose
-    write end only the hook holds; end of file without a word means the hook is gone, and
-    the watcher kills the group. ``release`` tells it the call ended normally.
+    own timeout, with SIGKILL, which no handler sees; a supervisor may SIGKILL the hook's
+    whole process group. The watcher leaves that group at once (it is forked before the
+    bridge starts, and put in a group of its own by both sides of the fork), then reads a
+    pipe whose write end only the hook holds: the bridge's pid (``watch``), then a word when
+    the call ends (``release``). End of file after a pid and without the word means the
+    hook is gone, and the watcher kills the bridge's group.
     """
 
     __slots__ = ("_pid", "_write_fd")
 
-    def __init__(self, bridge_pid: int) -> None:
+    def __init__(self) -> None:
         self._pid = self._write_fd = -1
         threading = sys.modules.get("threading")
         if threading is not None and threading.active_count() > 1:
@@ -530,28 +616,31 @@ class _DeathGuard:
             os.close(read_fd)
             os.close(write_fd)
             return
-        if pid == 0:  # the watcher: nothing but a blocking read, then maybe a kill
+        if pid == 0:  # the watcher
             try:
                 os.close(write_fd)
-                _close_other_fds(read_fd)
-                for signum in (_SIGINT, _SIGTERM, _SIGHUP):
-                    _signal.signal(signum, _signal.SIG_IGN)
-                try:
-                    word = os.read(read_fd, 1)
-                except OSError:
-                    word = b""
-                if not word:
-                    os.killpg(bridge_pid, _SIGKILL)
+                _watch(read_fd)
             finally:  # whatever happened (the group may be gone already): leave at once
                 os._exit(0)
         os.close(read_fd)
+        try:  # noqa: SIM105 - contextlib is not worth its import here
+            os.setpgid(pid, pid)  # the child does it too; whichever runs first, it is done
+        except OSError:
+            pass
         self._pid, self._write_fd = pid, write_fd
+
+    def watch(self, bridge_pid: int) -> None:
+        """Tell the watcher which process group to kill if the hook dies from now on."""
+        if self._pid >= 0:
+            try:  # noqa: SIM105
+                os.write(self._write_fd, b"%d\n" % bridge_pid)
+            except OSError:  # the watcher is gone: the call goes on without it
+                pass
 
     def release(self) -> None:
         """The call is over (the bridge reaped): let the watcher go without killing."""
         if self._pid < 0:
             return
-        # try/except rather than contextlib.suppress: contextlib is not worth its import here.
         try:  # noqa: SIM105
             os.write(self._write_fd, b"x")
         except OSError:  # the watcher is gone already: nothing to tell it
@@ -562,6 +651,29 @@ class _DeathGuard:
         except ChildProcessError:  # reaped by someone else (a SIGCHLD handler of a host)
             pass
         self._pid = -1
+
+
+def _watch(read_fd: int) -> None:
+    """The watcher's life: out of the hook's group, deaf to its signals, reading the pipe."""
+    try:  # noqa: SIM105
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    _close_other_fds(read_fd)
+    for signum in (_SIGINT, _SIGTERM, _SIGHUP):
+        _signal.signal(signum, _signal.SIG_IGN)
+    said = b""
+    while True:
+        try:
+            chunk = os.read(read_fd, 64)
+        except OSError:
+            break
+        if not chunk:
+            break
+        said += chunk
+    pid = said.split(b"\n", 1)[0]
+    if said.endswith(b"\n") and pid.isdigit():  # a bridge started, and no word came
+        os.killpg(int(pid), _SIGKILL)
 
 
 def _close_other_fds(keep: int) -> None:

@@ -5,7 +5,9 @@ n-th call of a tool is the n-th item of ``$STUB_BRIDGE_<TOOL>`` (comma-separated
 repeats; default ``ok``): ``ok`` prints ``{"ok": true}``, ``empty`` prints nothing, ``fail``
 exits 1, ``exitN`` exits N, ``garbage`` prints a non-JSON line, ``list`` prints a JSON array,
 ``hang`` sleeps for an hour (in a child process too, to test that the whole tree is killed),
-``flood`` prints without end, ``echo`` copies its stdin to stderr and exits 1.
+``flood`` prints without end, ``echo`` copies its stdin to stderr and exits 1, ``daemon``
+prints ``{"ok": true}`` and exits, leaving a child that holds its stdout and stderr open for an
+hour (its pid in ``$STUB_BRIDGE_LOG.grandchild``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ def main() -> int:
     elif outcome == "echo":
         print(json.dumps(arguments), file=sys.stderr)
         return 1
+    elif outcome == "daemon":
+        print(json.dumps({"ok": True}), flush=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(3600)"], start_new_session=True
+        )
+        with open(log + ".grandchild", "w", encoding="utf-8") as f:
+            f.write(str(child.pid))
     elif outcome == "hang":
         # A grandchild keeps the pipe open: only killing the process group ends the call.
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])

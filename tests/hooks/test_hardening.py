@@ -70,6 +70,64 @@ def test_killing_the_hook_kills_the_hanging_bridge_and_its_children(
         assert len(err.decode().splitlines()) == 1
 
 
+def test_killing_the_hooks_whole_process_group_kills_the_bridge(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
+    """A supervisor that SIGKILLs the hook's whole process group leaves no bridge behind.
+
+    The bridge runs in a session of its own (so a timeout can kill its children), out of
+    reach of the group's signal; the watcher that kills it must not be in the group either.
+    """
+    stub_bridge.behave("save_memory", "hang")
+    env.update(stub_bridge.env, WAGGLE_BRIDGE_TIMEOUT_S="3600")
+    marker = Path(str(stub_bridge.log) + ".grandchild")
+    hook = subprocess.Popen(
+        hook_argv("user-prompt-submit"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,  # the hook leads a group of its own, as under a supervisor
+    )
+    assert hook.stdin is not None
+    hook.stdin.write(prompt_payload())
+    hook.stdin.close()
+    wait_for(lambda: marker.exists() and marker.read_text().strip(), "the bridge to start")
+    bridge_pid = int(json.loads(stub_bridge.log.read_text().splitlines()[0])["pid"])
+    grandchild = int(marker.read_text())
+    try:
+        os.killpg(hook.pid, signal.SIGKILL)
+        hook.wait(timeout=60)
+        assert not alive(bridge_pid)
+        assert not alive(grandchild)
+    finally:
+        for pid in (bridge_pid, grandchild):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def test_a_call_ends_when_the_bridge_exits_whatever_its_children_hold_open(
+    stub_bridge: StubBridge, env: dict[str, str]
+) -> None:
+    """A bridge that leaves a child holding its stdout open: the call is its exit, not the
+    timeout (the hook would otherwise wait out WAGGLE_BRIDGE_TIMEOUT_S and report a failure)."""
+    stub_bridge.behave("save_memory", "daemon")
+    env.update(stub_bridge.env, WAGGLE_BRIDGE_TIMEOUT_S="60")
+    marker = Path(str(stub_bridge.log) + ".grandchild")
+    try:
+        done = run_hook("user-prompt-submit", prompt_payload(), env, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr.decode()) == (0, b"", "")
+        assert [c["tool"] for c in stub_bridge.calls()] == ["save_memory"]
+    finally:
+        if marker.exists():
+            try:
+                os.kill(int(marker.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def test_a_huge_timeout_is_clamped_and_the_call_succeeds(
     stub_bridge: StubBridge, env: dict[str, str]
 ) -> None:
