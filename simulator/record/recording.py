@@ -133,14 +133,41 @@ def _tapped_text(tool: str, path: Path, text: str, log_dir: Path) -> tuple[str, 
     return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + ending, original, count
 
 
+EDITED_SUFFIX = ".hooksim-record.edited"
+# What every tapped command contains (``tapped``): a config holding it is being recorded.
+_TAP_MARK = " tap --log "
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_state(out: Path) -> dict[str, Any] | None:
+    try:
+        state = json.loads((out / STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def _write_state(out: Path, state: dict[str, Any]) -> None:
+    (out / STATE).write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+
+
 def start(tool: str, config: Path | None, out: Path) -> str:
-    """Tap every command hook of ``tool``'s config; return the line to print."""
+    """Tap every command hook of ``tool``'s config; return the line to print.
+
+    Safe under any order of starts, stops and kills: the recording's state (with the
+    original's hash) is written before the config is touched, the original is copied to a
+    backup before the config is rewritten (each write atomic), and a config that is being
+    recorded already, or whose backup holds something else, is refused.
+    """
     get_host(tool)
     path = (config or default_config(tool)).expanduser()
     real = Path(os.path.realpath(path))
     out = out.resolve()
-    state_file = out / STATE
-    if state_file.exists() and json.loads(state_file.read_text()).get("active"):
+    state = _read_state(out)
+    if state and state.get("active"):
         raise RecordError(f"{out}: a recording is already running; hooksim record stop --out {out}")
     try:
         old = real.read_bytes()
@@ -152,12 +179,26 @@ def start(tool: str, config: Path | None, out: Path) -> str:
         text = old.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not UTF-8 text; left unchanged") from None
+    backup = Path(str(path) + BACKUP_SUFFIX)
+    _refuse_a_recorded_config(path, text, backup, old)
     new, original, count = _tapped_text(tool, path, text, out)
     if count == 0:
         raise RecordError(f"{path}: no command hooks to record; left unchanged")
     mode = real.stat().st_mode & 0o7777
-    backup = Path(str(path) + BACKUP_SUFFIX)
     out.mkdir(parents=True, exist_ok=True)
+    _write_state(
+        out,
+        {
+            "active": True,
+            "tool": tool,
+            "config": str(path),
+            "backup": str(backup),
+            "original_sha256": _sha(old),
+            "tapped_sha256": _sha(new.encode("utf-8")),
+            "hooks": original,
+            "started": time.time(),
+        },
+    )
     try:
         replace_file(str(backup), old, mode=mode)
         replace_file(str(real), new.encode("utf-8"), mode=mode, expected=old)
@@ -165,16 +206,6 @@ def start(tool: str, config: Path | None, out: Path) -> str:
         raise RecordError(f"{path}: changed while we were editing it; left unchanged") from None
     except (UnsafeFileError, OSError) as e:
         raise RecordError(f"{path}: cannot write ({e}); left unchanged") from None
-    state = {
-        "active": True,
-        "tool": tool,
-        "config": str(path),
-        "backup": str(backup),
-        "tapped_sha256": hashlib.sha256(new.encode("utf-8")).hexdigest(),
-        "hooks": original,
-        "started": time.time(),
-    }
-    state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
     line = (
         f"hooksim: recording {count} hook(s) of {path} into {out}; stop with:"
         f" hooksim record stop --out {shlex.quote(str(out))}"
@@ -185,39 +216,83 @@ def start(tool: str, config: Path | None, out: Path) -> str:
     return line
 
 
-def stop(out: Path, *, force: bool = False) -> str:
-    """Put the original config back byte for byte; return the line to print."""
-    out = out.resolve()
-    state_file = out / STATE
+def _refuse_a_recorded_config(path: Path, text: str, backup: Path, old: bytes) -> None:
+    """A config being recorded already, or a backup that is not this config, stops ``start``.
+
+    A backup equal to the config is what a start killed before its rewrite left: harmless.
+    """
+    if _TAP_MARK in text:
+        recording = _recording_of(path)
+        where = f" into {recording}; hooksim record stop --out {recording}" if recording else ""
+        raise RecordError(f"{path}: already being recorded{where}; left unchanged")
     try:
-        state = json.loads(state_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise RecordError(f"{out}: no recording here (no {STATE})") from None
+        kept = backup.read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise RecordError(f"{backup}: cannot read ({e.strerror}); left unchanged") from None
+    if kept != old:
+        raise RecordError(
+            f"{path}: {backup} holds another version of it, kept by an earlier recording;"
+            " compare the two, keep what you want, then remove the backup"
+        )
+
+
+def _recording_of(path: Path) -> str | None:
+    """The folder a tapped config logs into (the ``--log`` of its first tapped command)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = text.split(_TAP_MARK, 1)[1] if _TAP_MARK in text else ""
+    words = found.replace("\\", "").replace('"', " ").split()
+    return words[0].strip("'") if words else None
+
+
+def stop(out: Path, *, force: bool = False) -> str:
+    """Put the original config back byte for byte; return the line to print.
+
+    Safe to run again after a kill at any point: a config that is the original already
+    finishes the recording; with ``force``, a config edited during the recording is kept
+    beside the original (``*.hooksim-record.edited``), never lost.
+    """
+    out = out.resolve()
+    state = _read_state(out)
+    if state is None:
+        raise RecordError(f"{out}: no recording here (no {STATE})")
     if not state.get("active"):
         raise RecordError(f"{out}: this recording was already stopped")
     path, backup = Path(state["config"]), Path(state["backup"])
     real = Path(os.path.realpath(path))
     current = real.read_bytes() if real.exists() else b""
-    if hashlib.sha256(current).hexdigest() != state["tapped_sha256"] and not force:
-        raise RecordError(
-            f"{path}: changed since hooksim record start (edited by hand or by the host); left"
-            f" as it is. The original is in {backup}; put it back with --force"
-        )
-    try:
-        original = backup.read_bytes()
-    except OSError as e:
-        raise RecordError(f"{backup}: cannot read the backup ({e.strerror})") from None
-    mode = real.stat().st_mode & 0o7777 if real.exists() else 0o600
-    try:
-        replace_file(str(real), original, mode=mode, expected=None if force else current)
-    except FileChangedError:
-        raise RecordError(f"{path}: changed while we were restoring it; left unchanged") from None
-    backup.unlink()
+    kept = ""
+    if _sha(current) != state.get("original_sha256"):
+        if _sha(current) != state["tapped_sha256"] and not force:
+            raise RecordError(
+                f"{path}: changed since hooksim record start (edited by hand or by the host);"
+                f" left as it is. The original is in {backup}; put it back with --force"
+            )
+        try:
+            original = backup.read_bytes()
+        except OSError as e:
+            raise RecordError(f"{backup}: cannot read the backup ({e.strerror})") from None
+        mode = real.stat().st_mode & 0o7777 if real.exists() else 0o600
+        if _sha(current) != state["tapped_sha256"] and real.exists():
+            edited = Path(str(path) + EDITED_SUFFIX)
+            replace_file(str(edited), current, mode=mode)
+            kept = f"; the edited file is kept as {edited}"
+        try:
+            replace_file(
+                str(real), original, mode=mode, expected=current if real.exists() else None
+            )
+        except FileChangedError:
+            raise RecordError(
+                f"{path}: changed while we were restoring it; left unchanged"
+            ) from None
+    if backup.exists():
+        backup.unlink()
     state["active"] = False
     state["stopped"] = time.time()
-    state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    _write_state(out, state)
     runs = len(list(out.glob("*.json"))) - 1
-    return f"hooksim: {path} restored; {runs} hook run(s) recorded in {out}"
+    return f"hooksim: {path} restored; {runs} hook run(s) recorded in {out}{kept}"
 
 
 @dataclass
