@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import hooksim
+import pytest
 
 from .architecture import circles, problems
 

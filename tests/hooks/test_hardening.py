@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -102,10 +103,8 @@ def test_killing_the_hooks_whole_process_group_kills_the_bridge(
         assert not alive(grandchild)
     finally:
         for pid in (bridge_pid, grandchild):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def test_a_call_ends_when_the_bridge_exits_whatever_its_children_hold_open(
@@ -122,10 +121,8 @@ def test_a_call_ends_when_the_bridge_exits_whatever_its_children_hold_open(
         assert [c["tool"] for c in stub_bridge.calls()] == ["save_memory"]
     finally:
         if marker.exists():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(int(marker.read_text()), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def test_a_huge_timeout_is_clamped_and_the_call_succeeds(

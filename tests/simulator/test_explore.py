@@ -12,8 +12,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hooksim.explore import gate_model
 from hooksim.cli import main
+from hooksim.explore import gate_model
 from hooksim.explore.search import scenario_text
 from hooksim.explore.session_space import Space, sessions
 from hooksim.replay.runner import run_scenario

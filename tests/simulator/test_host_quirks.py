@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hooksim.judge import expect
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
 from hooksim.hosts.base import parse_matcher_groups
 from hooksim.hosts.claude_code import EXACT_MATCHER_BEFORE_2_1_195, ClaudeCode, ClaudeSession
@@ -20,6 +19,7 @@ from hooksim.hosts.gemini_cli import EVENTS as GEMINI_EVENTS
 from hooksim.hosts.gemini_cli import MATCHER_EVENTS as GEMINI_MATCHER_EVENTS
 from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
 from hooksim.hosts.hermes import Hermes, HermesSession, block_message
+from hooksim.judge import expect
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Compact, Turn, load_scenario
 
