@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hooksim.real.host import run_real
+from hooksim.real.session import run_real
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 

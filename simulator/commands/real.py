@@ -1,6 +1,6 @@
 """``--real``: ``hooksim run --real HOST[=PATH]`` and ``hooksim compare FILE --tool HOST --real PATH``.
 
-The real host runs offline against hooksim's fake model server (see ``hooksim.real.host``);
+The real host runs offline against hooksim's fake model server (see ``hooksim.real.session``);
 ``run`` judges the scenario's ``expect:`` block on what really happened, ``compare`` lists
 how the real run and hooksim's replay differ (see ``hooksim.real.compare``).
 """
@@ -16,7 +16,8 @@ from pathlib import Path
 from ..hosts import get_host
 from ..judge import expect
 from ..real.compare import compare_real, differences_text
-from ..real.host import DRIVERS, NOT_JUDGED, RealHostError, RealRun, run_real
+from ..real.driver import RealHostError
+from ..real.session import DRIVERS, NOT_JUDGED, RealRun, run_real
 from ..report.formats import Outcome, summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports

@@ -36,7 +36,9 @@ from ..hosts import Host, get_host
 from ..replay.runner import RunResult, run_scenario
 from ..scenario import Scenario
 from .hook_recorder import PROBE, read_records
-from .host import payload_of, run_real, with_hooks, wrap_hooks
+from .result import payload_of
+from .session import RealRun, run_real, with_hooks
+from .wrapping import wrap_hooks
 
 # Values that differ on every run by nature: compared by presence, not by value.
 _ID_FIELDS = frozenset({"session_id", "prompt_id", "tool_use_id", "turn_id", "transcript_path",
@@ -276,7 +278,7 @@ def differences_text(diffs: list[Difference]) -> str:
 class Comparison:
     """A real run, hooksim's replay of the same session, and their differences."""
 
-    real: Any  # real_host.RealRun
+    real: RealRun
     replay: RunResult
     diffs: list[Difference]
     replay_seconds: float

@@ -87,6 +87,7 @@ def _write(path: Path, record: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Record one hook process and run the hook it stands in for: ``SPEC ID`` (see above)."""
     args = sys.argv[1:] if argv is None else argv
     started = time.time()
     stdin = sys.stdin.buffer.read()
@@ -95,15 +96,32 @@ def main(argv: list[str] | None = None) -> int:
     probe = hook_id.startswith(PROBE + ".")
     hook = spec["hooks"].get(hook_id, {})
     event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
-    parent = _parent_cmdline()
     received = dict(os.environ)
     announced = _announced(spec, event, stdin)
-    record: dict[str, Any] = {
-        "id": PROBE if probe else hook_id,
+    record = _record(PROBE if probe else hook_id, event, hook, args, stdin, received=received,
+                     announced=announced, started=started)  # fmt: skip
+    out_dir = Path(spec["record_dir"])
+    path = out_dir / f"{time.time_ns()}-{os.getpid()}.json"
+    _write(path, record)
+    if probe or not isinstance(hook.get("command"), str):
+        record.update(end=time.time(), exit=0)
+        _write(path, record)
+        return 0
+    env = _hook_environment(spec, record, received=received, announced=announced)
+    return _run_hook(hook["command"], env, stdin, record, path)
+
+
+def _record(
+    record_id: str, event: str, hook: dict[str, Any], args: list[str], stdin: bytes, *,
+    received: dict[str, str], announced: dict[str, Any], started: float,
+) -> dict[str, Any]:  # fmt: skip
+    """The record of a hook process as it starts: what it was given, and by whom."""
+    return {
+        "id": record_id,
         "event": event,
         "command": hook.get("command"),
         "argv": args,
-        "parent": parent,
+        "parent": _parent_cmdline(),
         "stdin": stdin.decode("utf-8", "replace"),
         "env": received,
         "cwd": os.getcwd(),
@@ -118,28 +136,35 @@ def main(argv: list[str] | None = None) -> int:
         else int(float(received["HOOKSIM_NOW"]) * 1000),
         "pid": os.getpid(),
     }
-    out_dir = Path(spec["record_dir"])
-    path = out_dir / f"{time.time_ns()}-{os.getpid()}.json"
-    _write(path, record)
-    if probe or not isinstance(hook.get("command"), str):
-        record.update(end=time.time(), exit=0)
-        _write(path, record)
-        return 0
 
+
+def _hook_environment(
+    spec: dict[str, Any], record: dict[str, Any], *, received: dict[str, str],
+    announced: dict[str, Any],
+) -> dict[str, str]:  # fmt: skip
+    """What the hook runs with: the host's environment, and what a hooksim run gives every hook
+    (the mock bridge, the virtual clock) unless the host already passed it on; the record
+    keeps the environment as the host gave it."""
     env = dict(received)
-    # What a hooksim run gives every hook (the mock bridge, the virtual clock), unless the
-    # host already passed it on; the record keeps the environment as the host gave it.
     for key, value in spec.get("env", {}).items():
         env.setdefault(key, value)
     if "HOOKSIM_TURN" not in received and announced:
         env["HOOKSIM_TURN"] = str(record["turn"])
         env["HOOKSIM_NOW"] = f"{announced.get('now_ms', 0) / 1000:.3f}"
     env["HOOKSIM_EVENT"] = record["event"]
-    command, shell = _argv_for(hook["command"], parent)
+    return env
+
+
+def _run_hook(
+    command: str, env: dict[str, str], stdin: bytes, record: dict[str, Any], path: Path
+) -> int:
+    """Run the hook as the host would have, pass stdin, stdout, stderr and its exit status
+    through, and record how it ended (stopped by the host, too)."""
+    argv, shell = _argv_for(command, record["parent"])
     record["shell"] = shell
     try:
         proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
         )
     except OSError as e:
         record.update(end=time.time(), exit=127, stderr=f"hook_recorder: cannot start: {e}")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from hooksim.real.hook_recorder import read_records
-from hooksim.real.host import recorder_command
+from hooksim.real.wrapping import recorder_command
 
 
 def setup(tmp_path: Path, command: str) -> Path:

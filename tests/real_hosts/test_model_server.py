@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import http.client
 import json
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hooksim.real.model_server import SUMMARY, ModelScript, ModelServer, Reply, ToolUse
+from hooksim.real.models.openai_chat import invalid_request
+from hooksim.real.models.reply import ModelScript, Reply, ToolUse
+from hooksim.real.models.server import SUMMARY, ModelServer
 
 
 def post(url: str, body: dict[str, Any]) -> tuple[int, bytes]:
@@ -21,6 +25,15 @@ def post(url: str, body: dict[str, Any]) -> tuple[int, bytes]:
             return response.status, response.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as e:
+        with e:
+            return e.code, e.read()
 
 
 def events(stream: bytes) -> list[dict[str, Any]]:
@@ -99,3 +112,47 @@ def test_other_dialects_stream_text_and_function_calls(
     assert '"shell"' in call
     assert "cmd" in call
     assert '"done"' in text
+
+
+def test_chat_completions_hold_a_request_fail_with_an_error_object_and_list_models(
+    tmp_path: Path,
+) -> None:
+    """Chat Completions: tool calls stream as chunks; a held request gets no answer until
+    released; a scripted error carries the given error object; the listed models are served."""
+    script = ModelScript()
+    failure = invalid_request("bad request")
+    script.set_turn(0, [Reply(tool_calls=(ToolUse("write_file", {"path": "a"}, "call_1"),)),
+                        Reply(held_s=30.0), Reply(status=400, error=failure)])  # fmt: skip
+    body = {"stream": True, "tools": [{"type": "function"}], "messages": []}
+    with ModelServer("openai-chat", script, tmp_path / "log.jsonl", models=["m"]) as server:
+        url = server.url + "/v1/chat/completions"
+        stream = post(url, body)[1]
+        held: list[BaseException] = []
+        waiting = threading.Thread(target=lambda: held.extend(_error_of(url, body)))
+        waiting.start()
+        assert server.held.wait(30)
+        server.release()
+        waiting.join(30)
+        status, error = post(url, body)
+        listed = get(server.url + "/v1/models")
+        missing = get(server.url + "/v1/models/m")
+    assert stream.endswith(b"data: [DONE]\n\n")
+    chunks = events(stream.removesuffix(b"data: [DONE]\n\n"))
+    calls = chunks[0]["choices"][0]["delta"]["tool_calls"]
+    assert [(c["index"], c["id"], c["function"]["name"]) for c in calls] == [
+        (0, "call_1", "write_file")
+    ]
+    assert chunks[1]["choices"][0]["finish_reason"] == "tool_calls"
+    assert len(held) == 1  # the held request ended without an answer
+    assert (status, json.loads(error)) == (400, {"error": failure})
+    assert listed == (200, b'{"object": "list", "data": [{"id": "m", "object": "model"}]}')
+    assert missing[0] == 404
+
+
+def _error_of(url: str, body: dict[str, Any]) -> list[BaseException]:
+    """What a request that gets no answer raises (none: it was answered)."""
+    try:
+        post(url, body)
+    except (OSError, http.client.HTTPException) as e:
+        return [e]
+    return []

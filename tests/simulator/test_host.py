@@ -208,10 +208,10 @@ def test_faketime_driver_without_libfaketime_names_the_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Asking for the faketime clock where libfaketime is missing is one line saying what to install."""
-    from hooksim.replay import hook_process
+    from hooksim.replay import workspace
     from hooksim.replay.runner import SetupError
 
-    monkeypatch.setattr(hook_process, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
+    monkeypatch.setattr(workspace, "FAKETIME_LIBS", (str(tmp_path / "missing.so"),))
     path = tmp_path / "s.yaml"
     path.write_text("name: t\nclock: {driver: faketime}\nturns:\n  - {user: a, error: 500}\n")
     with pytest.raises(

@@ -1,0 +1,54 @@
+"""Claude Code as a real host: one ``claude -p`` process for the session, a turn per stdin line.
+
+Its hooks go in ``~/.claude/settings.json`` under the temporary HOME; ``ANTHROPIC_BASE_URL``
+points it at the fake Anthropic Messages API, with nothing else of it going online.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..scenario import Turn
+from .driver import LineDriver
+
+
+class ClaudeCodeDriver(LineDriver):
+    """Claude Code: one ``claude -p`` process for the session, a turn per stdin line."""
+
+    name = "claude-code"
+    dialect = "anthropic"
+    binary = "claude"
+    package = "@anthropic-ai/claude-code"
+
+    def install(self, wrapped: dict[str, Any]) -> list[str]:
+        settings = self.run.home / ".claude" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps({"hooks": wrapped}, indent=2), encoding="utf-8")
+        return []
+
+    def env(self, url: str) -> dict[str, str]:
+        return {
+            "ANTHROPIC_BASE_URL": url,
+            "ANTHROPIC_API_KEY": "sk-hooksim-offline",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",  # a scripted error status is final, not retried
+        }
+
+    def start(self) -> None:
+        tools = sorted({c.name for t in self.run.scenario.steps if isinstance(t, Turn)
+                        for c in t.tools}) or ["Bash"]  # fmt: skip
+        argv = [self.run.binary, "-p", "--input-format", "stream-json", "--output-format",
+                "stream-json", "--verbose", "--allowedTools", ",".join(tools)]  # fmt: skip
+        model = self.run.scenario.session.get("model")
+        if model:
+            argv += ["--model", model]
+        # Claude Code refuses to skip permissions as root; --allowedTools lets the scripted
+        # tools run without a prompt instead.
+        self.spawn(argv)
+
+    def send(self, text: str) -> None:
+        self.write_line({"type": "user", "message": {"role": "user", "content": text}})

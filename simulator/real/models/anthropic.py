@@ -1,0 +1,77 @@
+"""The fake Anthropic Messages API (Claude Code): ``POST /v1/messages``.
+
+With ``stream: true`` a reply is Server-Sent Events, ``message_start`` ... ``message_stop``,
+one content block per text and per tool call; an error is Anthropic's ``{"type": "error"}``
+body (``overloaded_error`` for 529).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from .dialect import Dialect, sse
+from .reply import Reply
+
+
+class Anthropic(Dialect):
+    """Anthropic Messages API (Claude Code)."""
+
+    name = "anthropic"
+    summary_markers = ("create a detailed summary of the conversation",)
+
+    def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
+        # The agent loop sends its tools; side requests (titles, summaries) send none.
+        return path.startswith("/v1/messages") and bool(body.get("tools"))
+
+    def error(self, reply: Reply) -> dict[str, Any]:
+        kind = "overloaded_error" if reply.status == 529 else "api_error"
+        return {"type": "error", "error": reply.error or {"type": kind,
+                "message": f"scripted error {reply.status}"}}  # fmt: skip
+
+    def plain(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}]
+        content += [
+            {"type": "tool_use", "id": c.call_id, "name": c.name, "input": c.args}
+            for c in reply.tool_calls
+        ]
+        return {
+            "id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
+            "model": str(body.get("model", "claude")), "content": content,
+            "stop_reason": "tool_use" if reply.tool_calls else "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1},
+        }  # fmt: skip
+
+    def stream(self, reply: Reply, body: dict[str, Any]) -> Iterator[bytes]:
+        model = str(body.get("model", "claude"))
+        usage = {"input_tokens": reply.input_tokens, "output_tokens": 1}
+        message: dict[str, Any] = {
+            "id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
+            "model": model, "content": [], "stop_reason": None, "stop_sequence": None,
+            "usage": usage,
+        }  # fmt: skip
+        yield sse("message_start", {"type": "message_start", "message": message})
+        index = 0
+        if reply.text or not reply.tool_calls:
+            yield sse("content_block_start", {"type": "content_block_start", "index": index,
+                                               "content_block": {"type": "text", "text": ""}})  # fmt: skip
+            if reply.text:
+                yield sse("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                   "delta": {"type": "text_delta", "text": reply.text}})  # fmt: skip
+            yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
+            index += 1
+        for call in reply.tool_calls:
+            yield sse("content_block_start", {"type": "content_block_start", "index": index,
+                       "content_block": {"type": "tool_use", "id": call.call_id, "name": call.name,
+                                         "input": {}}})  # fmt: skip
+            yield sse("content_block_delta", {"type": "content_block_delta", "index": index,
+                       "delta": {"type": "input_json_delta", "partial_json": json.dumps(call.args)}})  # fmt: skip
+            yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
+            index += 1
+        stop = "tool_use" if reply.tool_calls else "end_turn"
+        yield sse("message_delta", {"type": "message_delta",
+                                     "delta": {"stop_reason": stop, "stop_sequence": None},
+                                     "usage": {"output_tokens": 1}})  # fmt: skip
+        yield sse("message_stop", {"type": "message_stop"})

@@ -1,0 +1,159 @@
+"""A real run's ``RunResult``: what the recorder, the probes and the fake model saw, as hooksim
+records its replays, so the same ``expect:`` block judges it.
+
+``build_result`` makes one ``HookRun`` per recorded hook process and one ``Firing`` per probe
+record, and reads what the host made of a hook's output rather than assuming it: context is
+the hook text that reached the fake model, and a firing blocked (or continued) by its hooks is
+read from what the host did next.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..hosts import Firing, HookRun, Host
+from ..replay.runner import RunResult
+from ..scenario import Scenario
+from .hook_recorder import PROBE
+
+
+def build_result(
+    scenario: Scenario, host: Host, records: list[dict[str, Any]],
+    requests: list[dict[str, Any]], ledger: Path,
+) -> RunResult:  # fmt: skip
+    """A ``RunResult`` from a real run's records: firings from the probes, runs from the hooks,
+    context from what reached the model, blocks from what the host did next."""
+    result = RunResult(scenario, host_title=f"{host.title} (real)")
+    firings: list[tuple[Firing, dict[str, Any]]] = []
+    for record in records:
+        if record["id"] == PROBE:
+            payload = payload_of(record)
+            match = next((str(payload[k]) for k in ("source", "trigger", "tool_name", "reason")
+                          if k in payload), None)  # fmt: skip
+            firing = Firing(record["turn"], record["event"], _virtual(record), match)
+            firings.append((firing, record))
+    for record in records:
+        if record["id"] == PROBE:
+            continue
+        run = HookRun(
+            record["turn"], record["event"], str(record.get("command")), _virtual(record),
+            record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
+            (record.get("end") or time.time()) - record["start"],
+            timed_out=record.get("end") is None or "killed" in record,
+        )  # fmt: skip
+        result.runs.append(run)
+        same = [(f, p) for f, p in firings if p["event"] == record["event"]
+                and p["stdin"] == record["stdin"]]  # fmt: skip
+        if not same:  # a sequential run changed the input (Gemini CLI): the probe runs last
+            same = [(f, p) for f, p in firings if p["event"] == record["event"]
+                    and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
+        if same:
+            firing = min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
+            firing.runs.append(run)
+            reached = _reached_model(host, record, requests)
+            run.context = "\n".join(reached) or None
+            firing.context += reached
+    ordered = [f for f, _ in firings]
+    for i, (firing, probe) in enumerate(firings):
+        firing.blocked = _continued(
+            host, firing, probe, ordered[i + 1 :], requests, firings[i + 1 :]
+        )
+    result.firings = ordered
+    result.calls = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
+    return result
+
+
+def payload_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The JSON object a recorded hook got on stdin ({} when it was not one)."""
+    try:
+        payload = json.loads(record["stdin"])
+    except ValueError:
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def _virtual(record: dict[str, Any]) -> int:
+    value = record.get("virtual_ms")
+    return int(value) if isinstance(value, (int, float)) else int(record["start"] * 1000)
+
+
+def _reached_model(host: Host, record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
+    """The hook's texts that appear in a model request sent after the hook started (Hermes
+    only logs an exit 2: its stderr is never offered to the model)."""
+    later = [r for r in requests if r.get("at", 0) >= record["start"] and r.get("body")]
+    sent = ["\n".join(all_strings(r["body"])) for r in later]
+    offered = hook_texts(record, stderr_on_exit_2=host.name != "hermes")
+    return [text for text in offered if any(text in body for body in sent)]
+
+
+def _continued(  # noqa: PLR0917
+    host: Host, firing: Firing, probe: dict[str, Any], after: list[Firing],
+    requests: list[dict[str, Any]], later: list[tuple[Firing, dict[str, Any]]],
+) -> bool:  # fmt: skip
+    """Whether the host did what a block (or a continue request) of this firing does."""
+    ev = host.events
+    if firing.event not in host.blocking and firing.event != ev["stop"]:
+        return False  # nothing its hooks say can stop it
+    same_turn = [f for f in after if f.turn == firing.turn]
+    end = next((p["start"] for f, p in later if f.turn != firing.turn), float("inf"))
+    model_after = [
+        r for r in requests if r.get("kind") == "main" and probe["start"] <= r.get("at", 0) < end
+    ]
+    if firing.event == ev["stop"]:
+        # Blocked or continued: the model was asked again in this turn.
+        return bool(model_after)
+    if firing.event == ev["prompt_submit"]:
+        return not model_after and not any(f.event == ev["stop"] for f in same_turn)
+    if firing.event == ev["pre_tool"]:
+        if host.name == "hermes":  # a blocked call still fires post_tool_call, status blocked
+            post = next((p for f, p in later if f.turn == firing.turn
+                         and f.event == ev["post_tool"]), None)  # fmt: skip
+            extra = payload_of(post).get("extra") if post is not None else None
+            return isinstance(extra, dict) and extra.get("status") == "blocked"
+        nxt = next((f for f in same_turn if f.event in (ev["pre_tool"], ev["post_tool"])), None)
+        return nxt is None or nxt.event != ev["post_tool"]
+    if firing.event == ev["pre_compact"]:
+        summary = [
+            r for r in requests if r.get("kind") == "summary" and r.get("at", 0) >= probe["start"]
+        ]
+        return not summary and not any(f.event == ev["post_compact"] for f in same_turn)
+    return False
+
+
+def all_strings(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value (what a request body says, wherever it says it)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from all_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from all_strings(item)
+
+
+def hook_texts(record: dict[str, Any], *, stderr_on_exit_2: bool = True) -> list[str]:
+    """What a hook offered the host to pass on: its JSON's context, reason and message, its
+    plain stdout, and stderr after exit 2."""
+    texts: list[str] = []
+    stdout = str(record.get("stdout") or "").strip()
+    try:
+        output = json.loads(stdout) if stdout.startswith("{") else None
+    except ValueError:
+        output = None
+    if isinstance(output, dict):
+        specific = output.get("hookSpecificOutput")
+        if isinstance(specific, dict):
+            texts += [str(specific.get(k) or "") for k in ("additionalContext",
+                      "permissionDecisionReason")]  # fmt: skip
+        texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message",
+                                                     "context", "message")]  # fmt: skip
+    elif stdout:
+        texts.append(stdout)
+    if record.get("exit") == 2 and stderr_on_exit_2:
+        texts.append(str(record.get("stderr") or "").strip())
+    return [t for t in texts if t.strip()]
