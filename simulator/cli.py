@@ -61,12 +61,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, unknown = parser().parse_known_args(argv)
     if unknown:
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    from .commands import CommandError
+
     try:
         code: int = args.func(args)
         sys.stdout.flush()
+    except CommandError as e:
+        print(f"hooksim: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (``hooksim hosts | head``): stop quietly, as ``cat`` does.
         # stdout is pointed at /dev/null so the interpreter's final flush cannot fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1  # as Python's own documentation suggests for EPIPE
+    except OSError as e:  # a file the command had to write or read: one line, no traceback
+        where = f"{e.filename}: " if e.filename and str(e.filename) not in str(e.strerror) else ""
+        print(f"hooksim: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
     return code

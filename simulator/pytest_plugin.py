@@ -1,10 +1,11 @@
 """pytest plugin: scenario files become test items, in projects that ask for it.
 
-Installed with the ``sim`` extra, the plugin does nothing until a project opts in with the ini
-option ``hooksim_dirs`` (directories relative to the rootdir, e.g. ``hooksim_dirs =
-["scenarios"]`` under ``[tool.pytest.ini_options]``): then ``*.yaml`` / ``*.yml`` files in
-those directories, and any such file named on the command line, are collected. Other projects
-sharing the environment are untouched (``-p no:hooksim`` turns it off entirely).
+Installed with the ``sim`` extra, the plugin collects a scenario file named on the command line
+(``pytest my.yaml``: a YAML file with a top-level ``turns:`` or ``sessions:``), and whole
+folders once a project opts in with the ini option ``hooksim_dirs`` (directories relative to
+the rootdir, e.g. ``hooksim_dirs = ["scenarios"]`` under ``[tool.pytest.ini_options]``): then
+every ``*.yaml`` / ``*.yml`` file in them. Other projects sharing the environment are untouched
+(``-p no:hooksim`` turns it off entirely).
 
 A file gives one item per host it runs on, its id the scenario's name without spaces
 (``file.yaml::my-hook-session[codex]``). ``--hooksim-tool HOST`` replays every scenario on one
@@ -54,11 +55,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
+    if parent.session.isinitpath(file_path) and _looks_like_a_scenario(file_path):
+        return ScenarioFile.from_parent(parent, path=file_path)
     dirs = [Path(d) for d in parent.config.getini("hooksim_dirs")]
     if not dirs:
         return None
-    if parent.session.isinitpath(file_path):
-        return ScenarioFile.from_parent(parent, path=file_path)
     try:
         relative = file_path.relative_to(Path(parent.config.rootpath))
     except ValueError:
@@ -66,6 +67,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if not any(relative.parts[: len(d.parts)] == d.parts for d in dirs):
         return None
     return ScenarioFile.from_parent(parent, path=file_path)
+
+
+_SCENARIO_KEY = re.compile(r"^(?:turns|sessions):", re.M)
+
+
+def _looks_like_a_scenario(path: Path) -> bool:
+    """A YAML file named on the command line is ours when it has a top-level ``turns:`` or
+    ``sessions:`` (another plugin's YAML, or a deployment file, is left alone)."""
+    try:
+        return _SCENARIO_KEY.search(path.read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:
+        return False
 
 
 def node_name(scenario: Scenario) -> str:

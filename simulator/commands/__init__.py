@@ -65,14 +65,37 @@ def workers_option(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-__all__ = ["AddParser", "check_tool", "positive_int", "report_path", "workers_option"]
+__all__ = [
+    "AddParser",
+    "CommandError",
+    "check_tool",
+    "positive_int",
+    "report_path",
+    "workers_option",
+    "write_reports",
+]
+
+
+class CommandError(Exception):
+    """What stops a command after it ran; ``str()`` is the one line to print (exit 1)."""
 
 
 def write_reports(outcomes: list[Outcome], args: argparse.Namespace) -> None:
-    """The report files ``run`` was asked for (``--junit-xml``, ``--json``, ``--html``)."""
-    if args.junit_xml:
-        write_junit(outcomes, args.junit_xml)
-    if args.json:
-        write_json(outcomes, args.json)
-    if args.html:
-        write_html(to_json(outcomes), args.html)
+    """The report files ``run`` was asked for (``--junit-xml``, ``--json``, ``--html``).
+
+    Each is written even when another cannot be; then CommandError names those that failed.
+    """
+    writers: list[tuple[str, str | None, Callable[[str], None]]] = [
+        ("--junit-xml", args.junit_xml, lambda path: write_junit(outcomes, path)),
+        ("--json", args.json, lambda path: write_json(outcomes, path)),
+        ("--html", args.html, lambda path: write_html(to_json(outcomes), path)),
+    ]
+    failed = []
+    for option, path, write in writers:
+        if path:
+            try:
+                write(path)
+            except OSError as e:
+                failed.append(f"{option}: cannot write {path} ({e.strerror or e})")
+    if failed:
+        raise CommandError("; ".join(failed))

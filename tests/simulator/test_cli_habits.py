@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 from importlib import metadata
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +61,22 @@ def test_closed_stdout_ends_quietly() -> None:
     finally:
         os.close(write)
     assert (result.returncode, result.stderr) == (1, "")
+
+
+def test_a_report_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    """--json to a full device: the run is reported, the other report is written, one line."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\nhooks:\n  Stop: [{hooks: [{type: command, command: 'true'}]}]\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    junit = tmp_path / "junit.xml"
+    result = console("hooksim", "run", scenario, "--json", "/dev/full", "--junit-xml", junit)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "hooksim: --json: cannot write /dev/full (No space left on device)\n"
+    ), result.stderr
+    assert "PASS" in result.stdout
+    assert junit.read_text().startswith("<?xml")

@@ -151,3 +151,15 @@ def test_hooksim_tool_skips_files_without_hooks_for_that_host(pytester: pytest.P
     result.stdout.fnmatch_lines(
         ["SKIPPED*not applicable: no hooks for codex: add hosts.codex.hooks*"]
     )
+
+
+def test_a_scenario_named_on_the_command_line_is_collected_without_opting_in(
+    pytester: pytest.Pytester,
+) -> None:
+    """``pytest my.yaml`` in a project without hooksim_dirs runs the scenario; another YAML
+    file named so (a deployment, another plugin's test file) is left to others."""
+    pytester.makefile(".yaml", **{"hook_scenarios/mine": PASSING, "deploy": KUBERNETES})
+    result = pytester.runpytest_subprocess("-v", "hook_scenarios/mine.yaml")
+    result.assert_outcomes(passed=1)
+    result = pytester.runpytest_subprocess("deploy.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # "not found": nothing collected it
