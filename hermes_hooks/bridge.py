@@ -362,42 +362,12 @@ def _exchange(proc: Any, stdin: bytes, timeout_s: float, name: str) -> tuple[byt
         except subprocess.TimeoutExpired:
             raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
         return result
-    import select
     import time
 
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    assert proc.stderr is not None
     deadline = time.monotonic() + timeout_s
-    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
-    in_fd = proc.stdin.fileno()
     out: list[bytes] = []
     err: list[bytes] = []
-    pending = memoryview(stdin)
-    poller = select.poll()
-    readable = select.POLLIN | select.POLLHUP | select.POLLERR
-    poller.register(out_fd, readable)
-    poller.register(err_fd, readable)
-    if pending:
-        os.set_blocking(in_fd, False)
-        poller.register(in_fd, select.POLLOUT | select.POLLERR)
-    else:
-        proc.stdin.close()
-    open_fds = {out_fd, err_fd}
-    wake_fd, restore_wakeup = _wake_poll_on_signals()
-    if wake_fd >= 0:
-        poller.register(wake_fd, select.POLLIN)
-    exit_fd = _exit_fd(proc.pid)
-    if exit_fd >= 0:
-        poller.register(exit_fd, select.POLLIN)
-    try:
-        _pump(
-            poller, proc, pending, open_fds, out, err, deadline, wake_fd, exit_fd, name, timeout_s
-        )
-    finally:
-        restore_wakeup()
-        if exit_fd >= 0:
-            os.close(exit_fd)
+    _pump_until_done(proc, memoryview(stdin), out, err, deadline, name, timeout_s)
     proc.stdin.close()  # an exited bridge may have left some of it unread
     proc.stdout.close()
     proc.stderr.close()
@@ -409,6 +379,45 @@ def _exchange(proc: Any, stdin: bytes, timeout_s: float, name: str) -> tuple[byt
             raise
         raise BridgeError(f"{name} timed out after {timeout_s:g}s; killed") from None
     return b"".join(out), b"".join(err)
+
+
+def _pump_until_done(  # noqa: PLR0917 - the exchange's state, passed once
+    proc: Any,
+    pending: memoryview,
+    out: list[bytes],
+    err: list[bytes],
+    deadline: float,
+    name: str,
+    timeout_s: float,
+) -> None:
+    """Set up poll() on the pipes, the signal wake-up and the bridge's exit, then pump."""
+    import select
+
+    out_fd, err_fd, in_fd = proc.stdout.fileno(), proc.stderr.fileno(), proc.stdin.fileno()
+    poller = select.poll()
+    readable = select.POLLIN | select.POLLHUP | select.POLLERR
+    poller.register(out_fd, readable)
+    poller.register(err_fd, readable)
+    if pending:
+        os.set_blocking(in_fd, False)
+        poller.register(in_fd, select.POLLOUT | select.POLLERR)
+    else:
+        proc.stdin.close()
+    wake_fd, restore_wakeup = _wake_poll_on_signals()
+    if wake_fd >= 0:
+        poller.register(wake_fd, select.POLLIN)
+    exit_fd = _exit_fd(proc.pid)
+    if exit_fd >= 0:
+        poller.register(exit_fd, select.POLLIN)
+    try:
+        _pump(
+            poller, proc, pending, {out_fd, err_fd}, out, err, deadline, wake_fd, exit_fd, name,
+            timeout_s,
+        )  # fmt: skip
+    finally:
+        restore_wakeup()
+        if exit_fd >= 0:
+            os.close(exit_fd)
 
 
 def _exit_fd(pid: int) -> int:

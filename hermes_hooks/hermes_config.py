@@ -147,7 +147,7 @@ def hermes_view(text: str, source: str = "config.yaml") -> Any:
     import yaml
 
     collecting = gc.isenabled()
-    gc.disable()  # see load_config
+    gc.disable()  # see _load
     try:
         return yaml.load(text, Loader=_pyyaml_loader())
     except yaml.YAMLError as e:
@@ -222,9 +222,37 @@ def load_config(
     holds those keys alone, ``complete`` is False): the document is still parsed and checked
     whole, by libyaml, but building every value in Python is most of a load's time.
     """
+    lines = split_lines(text)
+    root, data, complete = _load(text, source, only)
+    if data is None:
+        return HermesConfig(text, lines, None, None, _content_end(lines, None), True)
+    hooks_keys = _hooks_keys(root, data, source)
+    hooks = data.get("hooks")
+    if hooks_keys:
+        _check_events(hooks or {}, hooks_keys[0][1], events, source)
+    if root.flow_style and (hooks_keys or events):
+        raise ConfigError(
+            f"{source}:{root.start_mark.line + 1}: the settings are one flow mapping "
+            "({...}); write them as one key per line, then run this again; left unchanged"
+        )
+    block = _locate_block(lines, root, hooks_keys[0][0]) if hooks_keys else None
+    return HermesConfig(
+        text,
+        lines,
+        data,
+        block,
+        _content_end(lines, root),
+        not hooks,
+        root.start_mark.column,
+        complete,
+    )
+
+
+def _load(text: str, source: str, only: tuple[str, ...] | None) -> tuple[Any, Any, bool]:
+    """The root node, the data built from it (``only``: those top-level keys), and whether
+    that data is the whole document; raise ConfigError."""
     import yaml
 
-    lines = split_lines(text)
     loader = _pyyaml_loader()(text)
     complete = True
     # Millions of new objects in a large file set off the cyclic collector again and again
@@ -251,8 +279,12 @@ def load_config(
         loader.dispose()
         if collecting:
             gc.enable()
-    if data is None:
-        return HermesConfig(text, lines, None, None, _content_end(lines, None), True)
+    return root, data, complete
+
+
+def _hooks_keys(root: Any, data: Any, source: str) -> list[tuple[Any, Any]]:
+    """The (key, value) nodes of the top-level ``hooks:``, once the top level is a mapping and
+    its one ``hooks`` a mapping of this file's own; raise ConfigError."""
     if not isinstance(data, dict):
         raise ConfigError(
             f"{source}:{root.start_mark.line + 1}: the top level is a {_kind(data)}, not a "
@@ -277,24 +309,7 @@ def load_config(
             f"{source}: 'hooks' comes from a merge key (<<), not from a key of this file; give "
             "the file a 'hooks:' key of its own, then run this again"
         )
-    if hooks_keys:
-        _check_events(hooks or {}, hooks_keys[0][1], events, source)
-    if root.flow_style and (hooks_keys or events):
-        raise ConfigError(
-            f"{source}:{root.start_mark.line + 1}: the settings are one flow mapping "
-            "({...}); write them as one key per line, then run this again; left unchanged"
-        )
-    block = _locate_block(lines, root, hooks_keys[0][0]) if hooks_keys else None
-    return HermesConfig(
-        text,
-        lines,
-        data,
-        block,
-        _content_end(lines, root),
-        not hooks,
-        root.start_mark.column,
-        complete,
-    )
+    return hooks_keys
 
 
 def _locate_block(lines: list[str], root: Any, key_node: Any) -> tuple[int, int]:

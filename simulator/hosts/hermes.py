@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..steps import Compact, NewSession, Turn
+from ..steps import Compact, NewSession, ToolCall, Turn
 from .base import (
     ConfigError,
     HookRun,
@@ -304,6 +304,8 @@ class HermesSession(Session):
         return copy.deepcopy(self.history)
 
     def turn(self, turn: Turn) -> None:
+        """One turn, as the CLI's turn loop runs it: it ends in a reply, an interruption or a
+        failed model call."""
         info = self.info
         if not self.launched:
             self.launched = True
@@ -338,6 +340,12 @@ class HermesSession(Session):
                 self.history.append({"role": "assistant", "content": INTERRUPTED_WAITING})
             self._end(task_id, turn_id, completed=True, interrupted=True)
             return
+        self._reply(turn, task_id, turn_id, calls)
+
+    def _reply(self, turn: Turn, task_id: str, turn_id: str, calls: int) -> None:
+        """The turn's answer (an empty one: Hermes' explanation) joins the agent's messages and
+        goes to post_llm_call; then on_session_end. ``calls``: the model calls made so far."""
+        info = self.info
         if turn.empty_reply:
             calls += 1 + EMPTY_RETRIES
             # The turn's messages end with Hermes' "(empty)" sentinel (as the real loop's do,
@@ -451,44 +459,49 @@ class HermesSession(Session):
                 "turn_id": turn_id,
                 "api_request_id": api_request_id,
             }
-            pre = self.fire(
-                "pre_tool_call",
-                self.payload("pre_tool_call", call.name, call.args, **common, middleware_trace=[]),
-                match=call.name,
+            self._tool_call(call, call_id, common)
+
+    def _tool_call(self, call: ToolCall, call_id: str, common: dict[str, str]) -> None:
+        """One tool: pre_tool_call (a block replaces the result), the tool, post_tool_call, and
+        its result in the agent's messages."""
+        pre = self.fire(
+            "pre_tool_call",
+            self.payload("pre_tool_call", call.name, call.args, **common, middleware_trace=[]),
+            match=call.name,
+        )
+        error_type: str | None
+        error_message: str | None
+        if pre.blocked:
+            pre.effect = (
+                f"the {call.name} call is blocked; the model gets the message as its result"
             )
-            error_type: str | None
-            error_message: str | None
-            if pre.blocked:
-                pre.effect = (
-                    f"the {call.name} call is blocked; the model gets the message as its result"
-                )
-                result = json.dumps({"error": pre.reason}, ensure_ascii=False)
-                status, error_type, error_message = "blocked", "plugin_block", pre.reason
-                duration_ms = 0
-            else:
-                result = call.result
-                status, error_type, error_message = tool_status(result)
-                duration_ms = int(call.duration_s * 1000)
-            self.fire(
+            result = json.dumps({"error": pre.reason}, ensure_ascii=False)
+            status, error_type, error_message = "blocked", "plugin_block", pre.reason
+            duration_ms = 0
+        else:
+            result = call.result
+            status, error_type, error_message = tool_status(result)
+            duration_ms = int(call.duration_s * 1000)
+        self.fire(
+            "post_tool_call",
+            self.payload(
                 "post_tool_call",
-                self.payload(
-                    "post_tool_call",
-                    call.name,
-                    call.args,
-                    result=result,
-                    **common,
-                    duration_ms=duration_ms,
-                    status=status,
-                    error_type=error_type,
-                    error_message=error_message,
-                    middleware_trace=[],
-                ),
-                match=call.name,
-            )
-            self.history.append(
-                {"role": "tool", "name": call.name, "tool_name": call.name, "content": result,
-                 "tool_call_id": call_id}
-            )  # fmt: skip
+                call.name,
+                call.args,
+                result=result,
+                **common,
+                duration_ms=duration_ms,
+                status=status,
+                error_type=error_type,
+                error_message=error_message,
+                middleware_trace=[],
+            ),
+            match=call.name,
+        )
+        self.history.append(
+            {"role": "tool", "name": call.name, "tool_name": call.name, "content": result,
+             "tool_call_id": call_id}
+        )  # fmt: skip
 
     def _pre_verify(self, turn: Turn, response: str, calls: int) -> int:
         """Hermes' stop gate for a turn that edited files: while a ``pre_verify`` hook answers

@@ -158,12 +158,8 @@ def _layout(events: list[dict[str, Any]], sessions: list[str]) -> _Layout:
     return layout
 
 
-def _svg(index: int, entry: dict[str, Any]) -> str:
-    """The timeline of one scenario on one host."""
-    events: list[dict[str, Any]] = entry.get("events", [])
-    hooks: list[dict[str, Any]] = entry.get("hooks", [])
-    if not events:
-        return '<p class="muted">No event fired.</p>'
+def _owned(events: list[dict[str, Any]]) -> list[list[int]]:
+    """Per firing, the indices of its hook runs."""
     # A firing's hooks are the next ``hooks`` runs, in order: the runner records them so.
     owned: list[list[int]] = []
     next_hook = 0
@@ -171,6 +167,11 @@ def _svg(index: int, entry: dict[str, Any]) -> str:
         count = int(event.get("hooks", 0))
         owned.append(list(range(next_hook, next_hook + count)))
         next_hook += count
+    return owned
+
+
+def _sessions(hooks: list[dict[str, Any]], owned: list[list[int]]) -> list[str]:
+    """Per firing, its session: the one its hooks' stdin names, else the one before it."""
     sessions: list[str] = []
     # Firings before the first hook that names its session belong to that session.
     current = next((s for h in hooks if (s := _session_of(h.get("stdin", "")))), "session")
@@ -178,14 +179,55 @@ def _svg(index: int, entry: dict[str, Any]) -> str:
         found = next((_session_of(hooks[h].get("stdin", "")) for h in mine), None)
         current = found or current
         sessions.append(current)
+    return sessions
+
+
+def _svg(index: int, entry: dict[str, Any]) -> str:
+    """The timeline of one scenario on one host."""
+    events: list[dict[str, Any]] = entry.get("events", [])
+    hooks: list[dict[str, Any]] = entry.get("hooks", [])
+    if not events:
+        return '<p class="muted">No event fired.</p>'
+    owned = _owned(events)
+    sessions = _sessions(hooks, owned)
     layout = _layout(events, sessions)
     lane_of = {lane: i for i, lane in enumerate(layout.lanes)}
     top = 34.0
+    band = (top, LANE_H * len(layout.lanes))
     height = top + LANE_H * len(layout.lanes) + 30
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width:.0f}" height="{height}"'
         f' role="img" aria-label="timeline">'
     ]
+    out += _lanes(layout, top)
+    turn_seen: set[int] = set()
+    for event, x, session, mine in zip(events, layout.xs, sessions, owned, strict=True):
+        turn = int(event.get("turn", 0))
+        out += _column(event, x, band, turn if turn not in turn_seen else 0)
+        turn_seen.add(turn)
+        y = top + lane_of[(session, event["event"])] * LANE_H + LANE_H / 2.0
+        if not mine:
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#bbb"><title>{html.escape(str(event["event"]))}'
+                " fired, no hook</title></circle>"
+            )
+        for k, h in enumerate(mine):
+            hx = x + (k - (len(mine) - 1) / 2) * 12
+            out += _hook_marks(f"s{index}-h{h}", hooks[h], hx, y)
+        out += _sign(event, x, y)
+    firing_x = {h: x for x, mine in zip(layout.xs, owned, strict=True) for h in mine}
+    out += _windows(entry, events, layout.xs, firing_x, band)
+    for gx, label in layout.gaps:
+        out.append(
+            f'<text class="gap" x="{gx:.1f}" y="{height - 8}" text-anchor="middle">{html.escape(label)}</text>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _lanes(layout: _Layout, top: float) -> list[str]:
+    """One shaded lane per session and event, with its label."""
+    out = []
     for i, (session, name) in enumerate(layout.lanes):
         y = top + i * LANE_H
         out.append(
@@ -194,64 +236,58 @@ def _svg(index: int, entry: dict[str, Any]) -> str:
         out.append(
             f'<text x="6" y="{y + LANE_H / 2 + 4}">{html.escape(session)} · {html.escape(name)}</text>'
         )
-    compact = re.compile(r"compact|compress", re.IGNORECASE)
-    turn_seen: set[int] = set()
-    for event, x, session, mine in zip(events, layout.xs, sessions, owned, strict=True):
-        turn = int(event.get("turn", 0))
-        if compact.search(str(event["event"])):
-            out.append(
-                f'<rect x="{x - STEP_W / 2:.1f}" y="{top}" width="{STEP_W}" height="{LANE_H * len(layout.lanes)}"'
-                f' fill="#6b8cc7" opacity="0.16" data-compaction="1"><title>compaction: {html.escape(str(event["event"]))}</title></rect>'
-            )
-        if turn and turn not in turn_seen:
-            turn_seen.add(turn)
-            clock = dt.datetime.fromtimestamp(event["virtual_ms"] / 1000, dt.timezone.utc)
-            out.append(f'<text x="{x - 6:.1f}" y="20">turn {turn} · {clock:%H:%M}</text>')
-        y = top + lane_of[(session, event["event"])] * LANE_H + LANE_H / 2.0
-        if not mine:
-            out.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#bbb"><title>{html.escape(str(event["event"]))}'
-                " fired, no hook</title></circle>"
-            )
-        for k, h in enumerate(mine):
-            hook = hooks[h]
-            hx = x + (k - (len(mine) - 1) / 2) * 12
-            tip = f"{hook['event']} turn {hook['turn']}: {hook['outcome']} — {hook.get('command', '')}"
-            out.append(
-                f'<circle class="mark" id="s{index}-h{h}" data-outcome="{hook["outcome"]}"'
-                f' cx="{hx:.1f}" cy="{y:.1f}" r="8" fill="{OUTCOMES[hook["outcome"]]}">'
-                f"<title>{html.escape(tip)}</title></circle>"
-            )
-            for c, call in enumerate(hook.get("calls", [])):
-                colour = (
-                    "#2e9e5b" if str(call.get("outcome")) in ("ok", "empty", "meet") else "#d23c3c"
-                )
-                out.append(
-                    f'<rect class="call" x="{hx - 3 + (c % 3) * 0:.1f}" y="{y + 10 + c * 6:.1f}" width="6"'
-                    f' height="5" fill="{colour}"><title>{html.escape(str(call.get("tool")))}'
-                    f" #{call.get('call')} {html.escape(str(call.get('outcome')))}</title></rect>"
-                )
-            if hook.get("leaks"):
-                out.append(
-                    f'<circle class="leak" cx="{hx:.1f}" cy="{y:.1f}" r="12" fill="none" stroke="#d23c3c"'
-                    f' stroke-dasharray="3 2"><title>left {len(hook["leaks"])} process(es) running</title></circle>'
-                )
-        if event.get("blocked") or event.get("followup"):
-            word = (
-                "continues"
-                if event.get("followup") or "continu" in str(event.get("effect"))
-                else "blocked"
-            )
-            out.append(f'<text x="{x - 10:.1f}" y="{y - 12:.1f}" fill="#e08a00">{"↻" if word == "continues" else "&#215;"}'
-                       f"<title>{html.escape(str(event.get('effect') or word))}</title></text>")  # fmt: skip
-    firing_x = {h: x for x, mine in zip(layout.xs, owned, strict=True) for h in mine}
-    out += _windows(entry, events, layout.xs, firing_x, (top, LANE_H * len(layout.lanes)))
-    for gx, label in layout.gaps:
+    return out
+
+
+def _column(
+    event: dict[str, Any], x: float, band: tuple[float, float], labelled_turn: int
+) -> list[str]:
+    """A compaction's shading across the lanes, and the label of ``labelled_turn`` (0: none)."""
+    top, height = band
+    out = []
+    if re.search(r"compact|compress", str(event["event"]), re.IGNORECASE):
         out.append(
-            f'<text class="gap" x="{gx:.1f}" y="{height - 8}" text-anchor="middle">{html.escape(label)}</text>'
+            f'<rect x="{x - STEP_W / 2:.1f}" y="{top}" width="{STEP_W}" height="{height}"'
+            f' fill="#6b8cc7" opacity="0.16" data-compaction="1"><title>compaction: {html.escape(str(event["event"]))}</title></rect>'
         )
-    out.append("</svg>")
-    return "".join(out)
+    if labelled_turn:
+        clock = dt.datetime.fromtimestamp(event["virtual_ms"] / 1000, dt.timezone.utc)
+        out.append(f'<text x="{x - 6:.1f}" y="20">turn {labelled_turn} · {clock:%H:%M}</text>')
+    return out
+
+
+def _hook_marks(mark_id: str, hook: dict[str, Any], hx: float, y: float) -> list[str]:
+    """One hook run's mark, coloured by outcome, its bridge calls, and a ring if it leaked."""
+    tip = f"{hook['event']} turn {hook['turn']}: {hook['outcome']} — {hook.get('command', '')}"
+    out = [
+        f'<circle class="mark" id="{mark_id}" data-outcome="{hook["outcome"]}"'
+        f' cx="{hx:.1f}" cy="{y:.1f}" r="8" fill="{OUTCOMES[hook["outcome"]]}">'
+        f"<title>{html.escape(tip)}</title></circle>"
+    ]
+    for c, call in enumerate(hook.get("calls", [])):
+        colour = "#2e9e5b" if str(call.get("outcome")) in ("ok", "empty", "meet") else "#d23c3c"
+        out.append(
+            f'<rect class="call" x="{hx - 3 + (c % 3) * 0:.1f}" y="{y + 10 + c * 6:.1f}" width="6"'
+            f' height="5" fill="{colour}"><title>{html.escape(str(call.get("tool")))}'
+            f" #{call.get('call')} {html.escape(str(call.get('outcome')))}</title></rect>"
+        )
+    if hook.get("leaks"):
+        out.append(
+            f'<circle class="leak" cx="{hx:.1f}" cy="{y:.1f}" r="12" fill="none" stroke="#d23c3c"'
+            f' stroke-dasharray="3 2"><title>left {len(hook["leaks"])} process(es) running</title></circle>'
+        )
+    return out
+
+
+def _sign(event: dict[str, Any], x: float, y: float) -> list[str]:
+    """A sign over a firing the hooks blocked (a cross) or made continue (a loop arrow)."""
+    if not (event.get("blocked") or event.get("followup")):
+        return []
+    word = (
+        "continues" if event.get("followup") or "continu" in str(event.get("effect")) else "blocked"
+    )
+    return [f'<text x="{x - 10:.1f}" y="{y - 12:.1f}" fill="#e08a00">{"↻" if word == "continues" else "&#215;"}'
+            f"<title>{html.escape(str(event.get('effect') or word))}</title></text>"]  # fmt: skip
 
 
 def _x_at(ms: float, events: list[dict[str, Any]], xs: list[float]) -> float:

@@ -19,9 +19,20 @@ Afterwards, any other ``sitecustomize`` further down the path still runs.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def _install(now_s: float, tick: bool) -> None:
-    import datetime as _dt
+    """Move the wall clock of ``time`` and ``datetime`` to ``now_s``, ticking or not."""
+    fake_time = _virtual_time(now_s, tick)
+    _patch_time(fake_time)
+    _patch_datetime(fake_time)
+
+
+def _virtual_time(now_s: float, tick: bool) -> Callable[[], float]:
+    """``time.time`` of the virtual clock: from ``now_s`` on, ticking with the real one or not."""
     import time as _time
 
     real_time = _time.time
@@ -29,6 +40,13 @@ def _install(now_s: float, tick: bool) -> None:
 
     def fake_time() -> float:
         return real_time() + offset if tick else now_s
+
+    return fake_time
+
+
+def _patch_time(fake_time: Callable[[], float]) -> None:
+    """The ``time`` functions that read the wall clock read ``fake_time`` instead."""
+    import time as _time
 
     def fake_time_ns() -> int:
         return int(fake_time() * 1e9)
@@ -55,6 +73,12 @@ def _install(now_s: float, tick: bool) -> None:
     _time.time, _time.time_ns = fake_time, fake_time_ns
     _time.localtime, _time.gmtime, _time.ctime = fake_localtime, fake_gmtime, fake_ctime
     _time.strftime = fake_strftime
+
+
+def _patch_datetime(fake_time: Callable[[], float]) -> None:
+    """``datetime.datetime`` and ``datetime.date`` become subclasses whose ``now()``,
+    ``utcnow()`` and ``today()`` read ``fake_time``; ``isinstance`` still accepts real ones."""
+    import datetime as _dt
 
     real_datetime, real_date = _dt.datetime, _dt.date
 
