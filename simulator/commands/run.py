@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..hosts import HOSTS, get_host
+from ..judge.expect import expected_warning
 from ..judge.verdict import run_one
 from ..replay.runner import SetupError, load_hooks_config
 from ..report.formats import (
@@ -80,6 +81,12 @@ def register(add_parser: AddParser) -> None:
         "--quiet",
         action="store_true",
         help="print only runs that did not pass, and the summary",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the hosts' notes (unverified facts, trust) in every timeline, not once",
     )
     real.add_run_option(parser)
     parser.set_defaults(func=run)
@@ -160,6 +167,7 @@ def _preflight(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``hooksim run``: 0 all passed, 1 some did not, 2 a usage error, 5 no scenario found."""
     started = time.monotonic()
     problem = _preflight(args)
     if problem:
@@ -181,6 +189,19 @@ def run(args: argparse.Namespace) -> int:
         return 5
     if args.real:
         return real.run(args, paths)
+    outcomes = _run_files(paths, loaded, args)
+    if not args.verbose:
+        for note in _notes_shown(outcomes, args):
+            print(f"note: {note}")
+    print(summary(outcomes, time.monotonic() - started))
+    return 1 if any(o.bad for o in outcomes) else 0
+
+
+def _run_files(
+    paths: list[Path], loaded: dict[Path, Scenario], args: argparse.Namespace
+) -> list[Outcome]:
+    """Run the files (``--workers`` at once), printing each as it finishes; the reports are
+    written whatever happens."""
     status = Status(len(paths), sys.stdout, sys.stdout.isatty() and not args.quiet)
     results: dict[Path, list[Outcome]] = {}
 
@@ -218,8 +239,7 @@ def run(args: argparse.Namespace) -> int:
         status.clear()
         outcomes = [o for path in paths for o in results.get(path, [])]
         write_reports(outcomes, args)
-    print(summary(outcomes, time.monotonic() - started))
-    return 1 if any(o.bad for o in outcomes) else 0
+    return outcomes
 
 
 def _run_in_parallel(
@@ -249,6 +269,25 @@ def _run_in_parallel(
                     stop = True
 
 
+def _timeline_shown(outcome: Outcome, args: argparse.Namespace) -> bool:
+    result = outcome.result
+    if result is None or outcome.skipped is not None or (args.quiet and not outcome.bad):
+        return False
+    return not outcome.passed or args.show_timeline or result.scenario.timeline == "always"
+
+
+def _notes_shown(outcomes: list[Outcome], args: argparse.Namespace) -> list[str]:
+    """``HOST: note`` once each, for the hosts whose timelines were printed."""
+    return list(
+        dict.fromkeys(
+            f"{o.result.host_title}: {note}"
+            for o in outcomes
+            if o.result is not None and _timeline_shown(o, args)
+            for note in o.result.notes
+        )
+    )
+
+
 def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
     if args.quiet and not outcome.bad:
         return
@@ -257,13 +296,15 @@ def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
         return
     print(f"{outcome.verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)")
     result = outcome.result
-    for warning in result.warnings if result is not None else []:
-        print(f"  warning: {warning}")
+    if result is not None:
+        for warning in result.warnings:
+            if not expected_warning(result, warning):
+                print(f"  warning: {warning}")
     if not outcome.passed:
-        print(failure_text(outcome, stdin=args.show_timeline))
+        print(failure_text(outcome, stdin=args.show_timeline, notes=args.verbose))
     elif result is not None and (args.show_timeline or result.scenario.timeline == "always"):
         print("  timeline:")
-        print(timeline(result, stdin=True))
+        print(timeline(result, stdin=True, notes=args.verbose))
     if result is not None and result.workdir is not None and result.workdir.exists():
         print(f"  workdir: {result.workdir}")
     sys.stdout.flush()

@@ -113,6 +113,7 @@ class Firing:
     followup: str | None = None
     loop_limit: int | None = None
     effect: str = ""  # what the host did because of the hooks, in words
+    cut: int = 0  # > 0: a loop the host would not end, cut by hooksim after this many in a row
     runs: list[HookRun] = field(default_factory=list)
     session: str = ""  # the session it belongs to, when a scenario runs several at once
 
@@ -255,6 +256,7 @@ class Session:
                 firing.effect = (
                     f"blocked {n} times in a row with no cap; hooksim ended the loop at {n}"
                 )
+                firing.cut = n
                 return
             firing.effect = self.continued(n)
 
@@ -434,6 +436,17 @@ def event_lists(
             yield event, entries
 
 
+@dataclass(frozen=True)
+class _TimeoutRule:
+    """How a host reads a hook's timeout: its keys, its unit, its floor, and whether a
+    non-positive one skips the hook."""
+
+    keys: tuple[str, ...]
+    unit_s: float
+    min_s: float
+    skip_nonpositive: bool
+
+
 def parse_matcher_groups(
     block: Any,
     *,
@@ -450,6 +463,7 @@ def parse_matcher_groups(
     ``config.toml``) and Gemini CLI's ``settings.json`` all use it. Entries the host would
     reject or that are not command hooks are skipped with a warning.
     """
+    rule = _TimeoutRule(timeout_keys, timeout_unit_s, min_timeout_s, skip_nonpositive_timeout)
     specs: list[HookSpec] = []
     warnings: list[str] = []
     for event, groups in event_lists(block, events, warnings):
@@ -461,50 +475,79 @@ def parse_matcher_groups(
             matcher = group.get("matcher") if event in matcher_events else None
             for h, handler in enumerate(handlers):
                 where = f"hooks.{event}[{g}].hooks[{h}]"
-                if not isinstance(handler, dict):
-                    warnings.append(f"{where} is not an object; skipped")
-                    continue
-                kind = handler.get("type", "command")
-                if kind != "command":
-                    warnings.append(f"{where} is a {kind!r} hook; hooksim runs command hooks only")
-                    continue
-                command = handler.get("command")
-                args = handler.get("args")
-                if args is not None and not (
-                    isinstance(args, list) and args and all(isinstance(a, str) for a in args)
-                ):
-                    warnings.append(f"{where}: args {args!r} is not a list of strings; ignored")
-                    args = None
-                if (not isinstance(command, str) or not command.strip()) and args is None:
-                    warnings.append(f"{where} has no command; skipped")
-                    continue
-                shell = handler.get("shell")
-                timeout = next((handler[k] for k in timeout_keys if k in handler), None)
-                if timeout is not None and not isinstance(timeout, (int, float)):
-                    warnings.append(f"{where}: timeout {timeout!r} is not a number; default used")
-                    timeout = None
-                elif timeout is not None and timeout <= 0 and skip_nonpositive_timeout:
-                    warnings.append(f"{where}: timeout {timeout!r} is not positive; the host"
-                                    " skips this hook")  # fmt: skip
-                    continue
-                elif timeout is not None and timeout <= 0 and not min_timeout_s:
-                    warnings.append(f"{where}: timeout {timeout!r} is not positive; default used")
-                    timeout = None
-                specs.append(
-                    HookSpec(
-                        event,
-                        command if isinstance(command, str) else " ".join(args or ()),
-                        None if timeout is None else max(timeout * timeout_unit_s, min_timeout_s),
-                        matcher if isinstance(matcher, str) else None,
-                        sequential=bool(group.get("sequential", False)),
-                        args=tuple(args) if args is not None else None,
-                        shell=shell if isinstance(shell, str) else None,
-                        background=handler.get("async") is True
-                        or handler.get("asyncRewake") is True,
-                        rewake=handler.get("asyncRewake") is True,
-                    )
+                spec = _handler_spec(
+                    handler, where, warnings, event=event, group=group, matcher=matcher, rule=rule
                 )
+                if spec is not None:
+                    specs.append(spec)
     return specs, warnings
+
+
+def _handler_spec(
+    handler: Any,
+    where: str,
+    warnings: list[str],
+    *,
+    event: str,
+    group: dict[str, Any],
+    matcher: Any,
+    rule: _TimeoutRule,
+) -> HookSpec | None:
+    """One handler of a matcher group as a HookSpec; None, with a warning, when skipped."""
+    if not isinstance(handler, dict):
+        warnings.append(f"{where} is not an object; skipped")
+        return None
+    kind = handler.get("type", "command")
+    if kind != "command":
+        warnings.append(f"{where} is a {kind!r} hook; hooksim runs command hooks only")
+        return None
+    command = handler.get("command")
+    args = _handler_args(handler.get("args"), where, warnings)
+    if (not isinstance(command, str) or not command.strip()) and args is None:
+        warnings.append(f"{where} has no command; skipped")
+        return None
+    shell = handler.get("shell")
+    runs, timeout_s = _handler_timeout(handler, where, warnings, rule)
+    if not runs:
+        return None
+    return HookSpec(
+        event,
+        command if isinstance(command, str) else " ".join(args or ()),
+        timeout_s,
+        matcher if isinstance(matcher, str) else None,
+        sequential=bool(group.get("sequential", False)),
+        args=tuple(args) if args is not None else None,
+        shell=shell if isinstance(shell, str) else None,
+        background=handler.get("async") is True or handler.get("asyncRewake") is True,
+        rewake=handler.get("asyncRewake") is True,
+    )
+
+
+def _handler_args(args: Any, where: str, warnings: list[str]) -> list[str] | None:
+    """A handler's ``args``: a non-empty list of strings, else None (with a warning if set)."""
+    if args is not None and not (
+        isinstance(args, list) and args and all(isinstance(a, str) for a in args)
+    ):
+        warnings.append(f"{where}: args {args!r} is not a list of strings; ignored")
+        return None
+    return args
+
+
+def _handler_timeout(
+    handler: dict[str, Any], where: str, warnings: list[str], rule: _TimeoutRule
+) -> tuple[bool, float | None]:
+    """Whether the host runs the hook, and its timeout in seconds (None: the default)."""
+    timeout = next((handler[k] for k in rule.keys if k in handler), None)
+    if timeout is not None and not isinstance(timeout, (int, float)):
+        warnings.append(f"{where}: timeout {timeout!r} is not a number; default used")
+        timeout = None
+    elif timeout is not None and timeout <= 0 and rule.skip_nonpositive:
+        warnings.append(f"{where}: timeout {timeout!r} is not positive; the host skips this hook")
+        return False, None
+    elif timeout is not None and timeout <= 0 and not rule.min_s:
+        warnings.append(f"{where}: timeout {timeout!r} is not positive; default used")
+        timeout = None
+    return True, None if timeout is None else max(timeout * rule.unit_s, rule.min_s)
 
 
 def parse_json_output(stdout: str) -> dict[str, Any] | None:

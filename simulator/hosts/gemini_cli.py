@@ -222,6 +222,7 @@ class GeminiSession(Session):
                 after.effect = (
                     f"denied {retries} times in a row; hooksim ended the loop at {retries}"
                 )
+                after.cut = retries
                 return
             after.effect = f"the reason is sent as a new prompt (retry {retries})"
             if not self._before_agent(after.reason):

@@ -5,8 +5,13 @@ while its hooks did nothing. Each check fails the run with one line saying what 
 it:
 
 - ``hooks_run``: a hook command that could not be found or executed (an exec host could not
-  start it; a shell host's shell exited 127 or 126);
+  start it; a shell host's shell exited 127 or 126), or whose interpreter could not open its
+  script (``python missing.py`` exits 2, which a host may read as a block);
 - ``known_events``: hooks bound to an event the host does not have (they never run);
+- ``hooks_config``: a hook the host skips for the shape of its entry (not a list, no command);
+- ``loops``: a hook that kept blocking where the host would have gone on for ever (hooksim
+  cut the loop), unless ``expect`` counts that event's firings or blocks;
+- ``any_hook_ran``: a session in which no hook ran at all;
 - ``command_hooks``: a hook of a type other than ``command`` (hooksim, and for several hosts
   the host itself, runs command hooks only);
 - ``matchers``: a hook whose matcher selected none of the firings of its event in the run (the
@@ -24,14 +29,48 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..hosts import HookSpec, get_host
+from ..hosts import HookRun, HookSpec, get_host
 from ..replay.runner import RunResult
+from ..scenario import Scenario
+from .expect import expected_warning
 
-NAMES = ("hooks_run", "known_events", "command_hooks", "matchers")
+NAMES = (
+    "hooks_run",
+    "known_events",
+    "hooks_config",
+    "command_hooks",
+    "matchers",
+    "loops",
+    "any_hook_ran",
+)
 _UNKNOWN_EVENT = re.compile(r"^unknown .*?'(?P<event>[^']+)'")
 _NOT_COMMAND = re.compile(r"hook; hooksim runs command hooks only|is not a command hook")
 # What a POSIX shell exits with when it cannot find or cannot execute the command.
 _SHELL_CODES = {127: "command not found", 126: "command not executable"}
+# An interpreter that could not open the script it was given: its exit codes, and its first
+# line on stderr (``who`` is the interpreter as it names itself).
+_CANNOT_OPEN = (
+    ({2}, re.compile(r"(?:\S*/)?(?P<who>python[\d.]*): can't open file ")),
+    (
+        {2, 127},
+        re.compile(
+            r"(?:\S*/)?(?P<who>(?:ba|da|k|z)?sh): (?:\d+: )?(?:cannot open .*|\S.*: No such file or directory)$"
+        ),
+    ),
+    ({1}, re.compile(r"(?:node:internal/.*|Error: Cannot find module '.*)$", re.S)),
+    ({2}, re.compile(r"Can't open (?P<who>perl) script ")),
+    ({1}, re.compile(r"(?:\S*/)?(?P<who>ruby): No such file or directory -- ")),
+)
+# A parse warning for a hook the host drops for the shape of its entry (unknown events and
+# other hook types have checks of their own).
+_SKIPPED_SHAPE = re.compile(
+    r"(?:must be a list|has no hooks list|has no command|is not an object); skipped$"
+)
+
+
+def _unexpected(result: RunResult) -> list[str]:
+    """The host's warnings about the hooks config that the scenario does not say it tests."""
+    return [w for w in result.warnings if not expected_warning(result, w)]
 
 
 def _skipped(command: str, options: dict[str, Any]) -> bool:
@@ -42,12 +81,27 @@ def _opt_out(name: str) -> str:
     return f"(or opt out: checks: {{{name}: false}})"
 
 
+def _unopened_script(run: HookRun) -> str | None:
+    """``python3 could not open its script`` when the hook's interpreter said so, else None."""
+    if run.exit_code is None:
+        return None
+    first = run.stderr.lstrip().partition("\n")[0]
+    for codes, pattern in _CANNOT_OPEN:
+        if run.exit_code in codes:
+            found = pattern.match(first) or pattern.match(run.stderr.lstrip())
+            if found and (found.groupdict().get("who") or "Cannot find module" in run.stderr):
+                return f"{found.groupdict().get('who') or 'node'} could not open its script"
+    return None
+
+
 def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
     spawn = get_host(result.scenario.tool).spawn
     failures, seen = [], set()
     for run in result.runs:
-        problem = run.spawn_error
-        if problem is None and spawn == "shell" and run.exit_code in _SHELL_CODES:
+        problem, fix = run.spawn_error, "fix its path or execute bit"
+        if problem is None and (script := _unopened_script(run)) is not None:
+            problem, fix = script, "fix its path"
+        elif problem is None and spawn == "shell" and run.exit_code in _SHELL_CODES:
             reason = _SHELL_CODES[run.exit_code]
             problem = f"{reason} (the shell exited {run.exit_code})"
         if problem is None or run.command in seen or _skipped(run.command, options):
@@ -55,16 +109,49 @@ def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
         seen.add(run.command)
         failures.append(
             f"built-in check hooks_run: the {run.event} hook {run.command!r} did not run at turn"
-            f" {run.turn}: {problem}; fix its path or execute bit {_opt_out('hooks_run')}"
+            f" {run.turn}: {problem}; {fix} {_opt_out('hooks_run')}"
         )
     return failures
+
+
+def _hooks_config(result: RunResult, options: dict[str, Any]) -> list[str]:
+    return [
+        f"built-in check hooks_config: {warning}: the host never runs that hook; fix its shape"
+        f" {_opt_out('hooks_config')}"
+        for warning in _unexpected(result)
+        if _SKIPPED_SHAPE.search(warning)
+    ]
+
+
+def _loops(result: RunResult, options: dict[str, Any]) -> list[str]:
+    expect = result.scenario.expect
+    counted = set(expect.get("fired", {})) | set(expect.get("blocked", {}))
+    title = get_host(result.scenario.tool).title
+    return [
+        f"built-in check loops: {f.event} blocked {f.cut} times in a row at turn {f.turn}, and"
+        f" {title} would go on: hooksim cut the loop. Say how many times it should block"
+        f" (expect: {{blocked: {{{f.event}: N}}}}) {_opt_out('loops')}"
+        for f in result.firings
+        if f.cut and f.event not in counted
+    ]
+
+
+def _any_hook_ran(result: RunResult, options: dict[str, Any]) -> list[str]:
+    if any(run.exit_code is not None or run.spawn_error for run in result.runs) or not result.specs:
+        return []
+    events = sorted({spec.event for spec in result.specs})
+    return [
+        f"built-in check any_hook_ran: no hook ran in this session (its hooks are on"
+        f" {', '.join(events)}, which never fired); add the steps that fire them"
+        f" {_opt_out('any_hook_ran')}"
+    ]
 
 
 def _known_events(result: RunResult, options: dict[str, Any]) -> list[str]:
     host = get_host(result.scenario.tool)
     candidates = sorted({e for e in host.events.values() if e} | {f.event for f in result.firings})
     failures = []
-    for warning in result.warnings:
+    for warning in _unexpected(result):
         match = _UNKNOWN_EVENT.match(warning)
         if match is None:
             continue
@@ -82,7 +169,7 @@ def _command_hooks(result: RunResult, options: dict[str, Any]) -> list[str]:
     return [
         f"built-in check command_hooks: {warning}; make it a command hook"
         f" {_opt_out('command_hooks')}"
-        for warning in result.warnings
+        for warning in _unexpected(result)
         if _NOT_COMMAND.search(warning)
     ]
 
@@ -122,8 +209,11 @@ def _narrowing(spec: HookSpec, match_all: tuple[str, ...]) -> bool:
 CHECKS: dict[str, Callable[[RunResult, dict[str, Any]], list[str]]] = {
     "hooks_run": _hooks_run,
     "known_events": _known_events,
+    "hooks_config": _hooks_config,
     "command_hooks": _command_hooks,
     "matchers": _matchers,
+    "loops": _loops,
+    "any_hook_ran": _any_hook_ran,
 }
 
 
@@ -138,3 +228,29 @@ def check(result: RunResult) -> list[str]:
         if chosen.get(name, True):
             failures += run_check(result, chosen)
     return failures
+
+
+# The checks that need no run: they read how the host parses the hooks config.
+STATIC = ("known_events", "hooks_config", "command_hooks")
+_EVENT_OF_WARNING = re.compile(r"^unknown .*?'(?P<quoted>[^']+)'|^hooks\.(?P<dotted>[^.\[: ]+)")
+
+
+def static_failures(scenario: Scenario, tool: str) -> list[tuple[str, str | None, str]]:
+    """``(warning, event, failure)`` for each parse warning of ``tool``'s hooks that a run would
+    fail on before any hook runs (``hooksim validate``); the event it names, when it names one."""
+    on = scenario.on(tool)
+    options = on.checks
+    if options is False or on.hooks is None:
+        return []
+    chosen = options if isinstance(options, dict) else {}
+    _, warnings = get_host(tool).parse_hooks(on.hooks)
+    found = []
+    for warning in warnings:
+        alone = RunResult(on, warnings=[warning])
+        for name in STATIC:
+            if chosen.get(name, True):
+                for failure in CHECKS[name](alone, chosen):
+                    event = _EVENT_OF_WARNING.match(warning)
+                    named = event and (event["quoted"] or event["dotted"])
+                    found.append((warning, named or None, failure))
+    return found

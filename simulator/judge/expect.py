@@ -6,11 +6,13 @@ Each check returns failure lines in the form ``what: expected X, got Y``; an emp
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
+from ..hosts import get_host
 from ..replay.runner import RunResult
-from ..scenario import parse_duration
+from ..scenario import Turn, parse_duration
 
 COMPACT_TOOL = "cleanup_frames"
 # A timestamp written by the hook reads its (virtual) clock a little after the turn began.
@@ -249,6 +251,95 @@ def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
     ]
 
 
+def expected_warning(result: RunResult, warning: str) -> bool:
+    """Whether the scenario says the host warns so (``expect: {warnings: [...]}``): such a
+    warning is part of what it tests, not something to show."""
+    return any(text in warning for text in result.scenario.expect.get("warnings", []))
+
+
+def _warnings(result: RunResult, want: list[str]) -> list[str]:
+    return [
+        f"host warnings: expected one containing {text!r}, got {result.warnings}"
+        for text in want
+        if not any(text in warning for warning in result.warnings)
+    ]
+
+
+def _continuations(result: RunResult) -> dict[tuple[str, int], tuple[str, int, int]]:
+    """Per turn (of a session) that reached the host's stop event: the event, how many times
+    the turn continued (blocked stops, retries, follow-ups), and where hooksim cut the loop."""
+    stop = get_host(result.scenario.tool).events["stop"]
+    turns: dict[tuple[str, int], tuple[str, int, int]] = {}
+    for f in result.firings:
+        if f.event == stop:
+            _, count, cut = turns.get((f.session, f.turn), (stop, 0, 0))
+            turns[(f.session, f.turn)] = (stop, count + f.continued, max(cut, f.cut))
+    return turns
+
+
+def _max_continuations(result: RunResult, most: int) -> list[str]:
+    return [
+        f"continuations of {event} at turn {turn}: expected at most {most}, got {count}"
+        + (f" (hooksim cut the loop at {cut}; the session would not end)" if cut else "")
+        for (_, turn), (event, count, cut) in _continuations(result).items()
+        if count > most
+    ]
+
+
+def _min_continuations(result: RunResult, least: int) -> list[str]:
+    return [
+        f"continuations of {event} at turn {turn}: expected at least {least}, got {count}"
+        for (_, turn), (event, count, _) in _continuations(result).items()
+        if count < least
+    ]
+
+
+def _max_session_duration(result: RunResult, limit: float | str) -> list[str]:
+    """The real time the session waited on its hooks: per firing the host waited for, its
+    hooks' time (the longest of those run in parallel)."""
+    parallel = get_host(result.scenario.tool).parallel
+    by_event: dict[str, float] = {}
+    for f in result.firings:
+        times = [r.duration_s for r in f.runs]
+        if f.waited and times:
+            spent = max(times) if parallel else sum(times)
+            by_event[f.event] = by_event.get(f.event, 0.0) + spent
+    seconds, waited = parse_duration(limit), sum(by_event.values())
+    if waited < seconds:
+        return []
+    worst = max(by_event, key=lambda e: by_event[e])
+    fired = sum(1 for f in result.firings if f.event == worst)
+    return [
+        f"time the session waited on its hooks: expected under {seconds:g}s, got {waited:.2f}s"
+        f" ({worst}: {by_event[worst]:.2f}s in {fired} firing{'s' * (fired != 1)})"
+    ]
+
+
+def _blocked_calls(result: RunResult, want: dict[str, dict[str, str]]) -> list[str]:
+    """Each call of a named tool is blocked exactly when its arguments match the patterns."""
+    before = get_host(result.scenario.tool).events["pre_tool"]
+    tools = {s.turn: s.step.tools for s in result.scenario.schedule if isinstance(s.step, Turn)}
+    seen: dict[int, int] = {}
+    failures = []
+    for f in result.firings:
+        if f.event != before or f.turn not in tools:
+            continue
+        n = seen[f.turn] = seen.get(f.turn, 0) + 1
+        calls = tools[f.turn]
+        if n > len(calls) or calls[n - 1].name not in want:
+            continue
+        call, patterns = calls[n - 1], want[calls[n - 1].name]
+        must = all(re.search(p, str(call.args.get(k, ""))) for k, p in patterns.items())
+        if must != f.blocked:
+            shown = ", ".join(f"{k}={call.args.get(k)!r}" for k in patterns)
+            got = f"blocked ({f.reason.strip()[:80]!r})" if f.blocked else "not blocked"
+            failures.append(
+                f"{call.name} call at turn {f.turn} ({shown}): expected"
+                f" {'blocked' if must else 'not blocked'}, got {got}"
+            )
+    return failures
+
+
 CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "exit_codes": _exit_codes,
     "stdout": _stdout,
@@ -270,6 +361,11 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "context_never": _context_never,
     "effects": _effects,
     "leaked_processes": _leaked_processes,
+    "max_continuations": _max_continuations,
+    "min_continuations": _min_continuations,
+    "max_session_duration": _max_session_duration,
+    "blocked_calls": _blocked_calls,
+    "warnings": _warnings,
 }
 
 

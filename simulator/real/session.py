@@ -42,7 +42,10 @@ from .result import build_result
 from .wrapping import wrap_hooks
 
 # Expectations a real run can judge, and those it cannot (they are hooksim's own words).
-NOT_JUDGED = {"effects": "the host's effects are hooksim's description of its own replay"}
+NOT_JUDGED = {
+    "effects": "the host's effects are hooksim's description of its own replay",
+    "warnings": "the warnings are hooksim's reading of the hooks config, not the host's output",
+}
 # Plumbing every hook gets, as in a hooksim run; the recorder adds it if a host drops it.
 _PLUMBING = ("WAGGLE_MIND_CMD", "HOOKSIM_", "PYTHONPATH", "TZ", "LD_PRELOAD", "FAKETIME")
 # A real host also reads its own vendor's variables: none of the user's may reach it.

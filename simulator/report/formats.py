@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,60 +63,109 @@ def _label(firing: Firing) -> str:
     return f"[{firing.session}] {label}" if firing.session else label
 
 
-def timeline(result: RunResult, *, stdin: bool = False) -> str:
+def timeline(result: RunResult, *, stdin: bool = False, notes: bool = True) -> str:
     """The session event by event: virtual time, hooks and how they ended, the bridge calls
     each hook made (itself or through its children), what the host made of each hook's
-    output, and what the host did because of it. ``stdin``: also each hook's payload."""
+    output, and what the host did because of it. ``stdin``: also each hook's payload;
+    ``notes``: also the profile's notes about the host.
+
+    Three or more firings in a row that read the same but for their time and counters (a Stop
+    loop) show as the first, then one line counting the others."""
     title = result.host_title
     lines = []
-    index = {id(run): i for i, run in enumerate(result.runs)}
     calls_of: dict[int | None, list[dict[str, Any]]] = {}
     for call in result.calls:
         calls_of.setdefault(call.get("hook"), []).append(call)
     orphans: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for call in calls_of.pop(None, []):
         orphans.setdefault((call["turn"], call["event"]), []).append(call)
-    width = max([20, *(len(_label(f)) for f in result.firings if f.runs)])
-    pad = " " * (18 + width)
-    for firing in result.firings:
-        if not firing.runs and not firing.effect:
-            continue
-        label = _label(firing)
-        if not firing.runs:
-            lines.append(f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)}  {label}")
-        for run in firing.runs:
-            ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
+    shown = [f for f in result.firings if f.runs or f.effect]
+    width = max([20, *(len(_label(f)) for f in shown if f.runs)])
+    view = _FiringView(result, calls_of, orphans, width, stdin)
+    blocks = [(firing, view.lines(firing)) for firing in shown]
+    for _, group in itertools.groupby(blocks, key=lambda block: _shape(block[1])):
+        same = list(group)
+        lines += same[0][1]
+        if len(same) == 2:
+            lines += same[1][1]
+        elif len(same) > 2:
+            first = same[0][0]
+            turns = sorted({f.turn for f, _ in same})
+            where = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]}-{turns[-1]}"
             lines.append(
-                f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{width}} {ended:<10} {run.command}"
+                f"{view.pad}... {len(same) - 1} more identical {first.event} firings ({where})"
             )
-            if stdin:
-                # One line: a host's trailing newline (Claude Code) is not part of what to show.
-                shown = run.stdin.decode("utf-8", "replace").rstrip("\n")
-                lines.append(f"{pad}stdin: {shown}")
-            lines += [f"{pad}{_call_line(call)}" for call in calls_of.get(index[id(run)], [])]
-            if run.stderr.strip():
-                lines.append(f"{pad}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
-            if run.context is not None:
-                lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
-            elif run.verdict not in ("", "ok"):
-                lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
-            elif run.stdout.strip():
-                lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
-            for leak in (leak for leak in result.leaks if leak.run is run):
-                lines.append(f"{pad}left running: {leak_text(leak)}")
-        lines += [
-            f"{pad}{_call_line(call)} (by a process outside the hooks)"
-            for call in orphans.pop((firing.turn, firing.event), [])
-        ]
-        if firing.effect:
-            lines.append(f"{pad}=> {firing.effect}")
     for leak in (leak for leak in result.leaks if leak.run is None):
         lines.append(f"  left running by {leak.hook}: {leak_text(leak)}")
     for warning in result.warnings:
         lines.append(f"  {title} would warn: {warning}")
-    for note in result.notes:
-        lines.append(f"  {title}: {note}")
+    if notes:
+        lines += [f"  {title}: {note}" for note in result.notes]
     return "\n".join(lines)
+
+
+_PREFIX = re.compile(r"^  turn +\d+  \S+ \S+  ")
+_NUMBER = re.compile(r"\d+")
+
+
+def _shape(block: list[str]) -> tuple[str, ...]:
+    """A firing's lines without what changes from one firing of a loop to the next."""
+    return tuple(_NUMBER.sub("N", _PREFIX.sub("", line)) for line in block)
+
+
+class _FiringView:
+    """The timeline's lines for one firing: its hook runs, their calls, what the host did."""
+
+    def __init__(
+        self,
+        result: RunResult,
+        calls_of: dict[int | None, list[dict[str, Any]]],
+        orphans: dict[tuple[int, str], list[dict[str, Any]]],
+        width: int,
+        stdin: bool,
+    ) -> None:
+        self.result, self.calls_of, self.orphans = result, calls_of, orphans
+        self.width, self.stdin = width, stdin
+        self.pad = " " * (18 + width)
+        self.index = {id(run): i for i, run in enumerate(result.runs)}
+
+    def lines(self, firing: Firing) -> list[str]:
+        label, pad = _label(firing), self.pad
+        lines = []
+        if not firing.runs:
+            lines.append(f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)}  {label}")
+        for run in firing.runs:
+            lines += self._run(run, label)
+        lines += [
+            f"{pad}{_call_line(call)} (by a process outside the hooks)"
+            for call in self.orphans.pop((firing.turn, firing.event), [])
+        ]
+        if firing.effect:
+            lines.append(f"{pad}=> {firing.effect}")
+        return lines
+
+    def _run(self, run: HookRun, label: str) -> list[str]:
+        title, pad = self.result.host_title, self.pad
+        ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
+        lines = [
+            f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{self.width}} {ended:<10} {run.command}"
+        ]
+        if self.stdin:
+            # One line: a host's trailing newline (Claude Code) is not part of what to show.
+            shown = run.stdin.decode("utf-8", "replace").rstrip("\n")
+            lines.append(f"{pad}stdin: {shown}")
+        lines += [f"{pad}{_call_line(call)}" for call in self.calls_of.get(self.index[id(run)], [])]
+        if run.stderr.strip():
+            lines.append(f"{pad}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
+        if run.context is not None:
+            lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
+        elif run.verdict not in ("", "ok"):
+            lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
+        elif run.stdout.strip():
+            lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
+        for leak in (leak for leak in self.result.leaks if leak.run is run):
+            lines.append(f"{pad}left running: {leak_text(leak)}")
+        return lines
 
 
 def leak_text(leak: LeakedProcess) -> str:
@@ -123,14 +174,15 @@ def leak_text(leak: LeakedProcess) -> str:
     return f"pid {leak.pid} {leak.command[:120]} ({where})"
 
 
-def failure_text(outcome: Outcome, *, stdin: bool = False) -> str:
-    """Expected and actual side by side, then the timeline (``stdin``: with each hook's)."""
+def failure_text(outcome: Outcome, *, stdin: bool = False, notes: bool = True) -> str:
+    """Expected and actual side by side, then the timeline (``stdin``: with each hook's;
+    ``notes``: with the profile's notes about the host)."""
     if outcome.error:
         return "\n".join(f"  {line}" for line in outcome.error.splitlines())
     parts = [f"  {line}" for line in outcome.failures]
     if outcome.result is not None:
         parts.append("  timeline:")
-        parts.append(timeline(outcome.result, stdin=stdin))
+        parts.append(timeline(outcome.result, stdin=stdin, notes=notes))
     return "\n".join(parts)
 
 
@@ -176,6 +228,7 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
 
 
 def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    """Each outcome as a JSON object: its verdict, and what its run did when it ran."""
     out = []
     for o in outcomes:
         entry: dict[str, Any] = {
@@ -189,59 +242,73 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             "seconds": round(o.seconds, 3),
         }
         if o.result is not None:
-            entry["hooks"] = [
-                {
-                    "turn": r.turn,
-                    "event": r.event,
-                    "command": r.command,
-                    "virtual_ms": r.virtual_ms,
-                    "exit_code": r.exit_code,
-                    "timed_out": r.timed_out,
-                    "spawn_error": r.spawn_error,
-                    "duration_s": round(r.duration_s, 4),
-                    "stdout": r.stdout,
-                    "stderr": r.stderr,
-                    "context": r.context,
-                    "verdict": r.verdict,
-                    "pid": r.pid,
-                    "stdin": r.stdin.decode("utf-8", "replace"),
-                }
-                for r in o.result.runs
-            ]
-            entry["events"] = [
-                {
-                    "turn": f.turn,
-                    "event": f.event,
-                    "match": f.match,
-                    "virtual_ms": f.virtual_ms,
-                    "hooks": len(f.runs),
-                    "waited": f.waited,
-                    "blocked": f.blocked,
-                    "reason": f.reason,
-                    "context": f.context,
-                    "followup": f.followup,
-                    "effect": f.effect,
-                }
-                for f in o.result.firings
-            ]
-            entry["bridge_calls"] = o.result.calls
-            entry["state_file"] = o.result.state_file
-            entry["env"] = o.result.scenario.env  # the scenario's, as the hooks got it
-            entry["leaked_processes"] = [
-                {
-                    "pid": leak.pid,
-                    "command": leak.command,
-                    "own_session": leak.own_session,
-                    "hook": None if leak.run is None else o.result.runs.index(leak.run),
-                    "turn": None if leak.run is None else leak.run.turn,
-                    "event": None if leak.run is None else leak.run.event,
-                }
-                for leak in o.result.leaks
-            ]
-            if o.result.workdir is not None and o.result.workdir.exists():
-                entry["workdir"] = str(o.result.workdir)
+            entry.update(_run_json(o.result))
         out.append(entry)
     return out
+
+
+def _run_json(result: RunResult) -> dict[str, Any]:
+    """A run's hook runs, firings, bridge calls, state file, env, leaks and work directory."""
+    entry: dict[str, Any] = {
+        "hooks": [_hook_json(r) for r in result.runs],
+        "events": [_firing_json(f) for f in result.firings],
+        "bridge_calls": result.calls,
+        "state_file": result.state_file,
+        "env": result.scenario.env,  # the scenario's, as the hooks got it
+        "leaked_processes": [_leak_json(leak, result.runs) for leak in result.leaks],
+    }
+    if result.workdir is not None and result.workdir.exists():
+        entry["workdir"] = str(result.workdir)
+    return entry
+
+
+def _hook_json(r: HookRun) -> dict[str, Any]:
+    """One hook run: how it ended, its output, what the host made of it, its stdin."""
+    return {
+        "turn": r.turn,
+        "event": r.event,
+        "command": r.command,
+        "virtual_ms": r.virtual_ms,
+        "exit_code": r.exit_code,
+        "timed_out": r.timed_out,
+        "spawn_error": r.spawn_error,
+        "duration_s": round(r.duration_s, 4),
+        "stdout": r.stdout,
+        "stderr": r.stderr,
+        "context": r.context,
+        "verdict": r.verdict,
+        "pid": r.pid,
+        "stdin": r.stdin.decode("utf-8", "replace"),
+    }
+
+
+def _firing_json(f: Firing) -> dict[str, Any]:
+    """One firing of an event: when, how many hooks ran, and what the host did about it."""
+    return {
+        "turn": f.turn,
+        "event": f.event,
+        "match": f.match,
+        "virtual_ms": f.virtual_ms,
+        "hooks": len(f.runs),
+        "waited": f.waited,
+        "blocked": f.blocked,
+        "reason": f.reason,
+        "context": f.context,
+        "followup": f.followup,
+        "effect": f.effect,
+    }
+
+
+def _leak_json(leak: LeakedProcess, runs: list[HookRun]) -> dict[str, Any]:
+    """One process left running, and the hook run (index, turn, event) that left it."""
+    return {
+        "pid": leak.pid,
+        "command": leak.command,
+        "own_session": leak.own_session,
+        "hook": None if leak.run is None else runs.index(leak.run),
+        "turn": None if leak.run is None else leak.run.turn,
+        "event": None if leak.run is None else leak.run.event,
+    }
 
 
 def write_json(outcomes: list[Outcome], path: str | Path) -> None:

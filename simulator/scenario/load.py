@@ -94,15 +94,7 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
     where = "/".join(str(p) for p in error.absolute_path)
     prefix = f"{where}: " if where else ""
     if error.validator == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
-        if not allowed and error.schema.get("patternProperties"):
-            return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
-        hint = _did_you_mean(str(extra[0]), allowed) if extra else ""
-        return (
-            f"{prefix}unknown key {', '.join(map(repr, extra))} ({hint}allowed:"
-            f" {', '.join(allowed)})"
-        )
+        return _unknown_keys(error, prefix)
     last = str(error.absolute_path[-1]) if error.absolute_path else ""
     if last in _DURATION_KEYS and error.validator in ("oneOf", "minimum", "type", "pattern"):
         return f"{prefix}{error.instance!r} is not a duration: use {DURATION_FORMS}"
@@ -123,26 +115,7 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         )
     in_turns = "turns" in [str(p) for p in error.absolute_path][-2:-1]
     if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
-        meant = _branch_errors(error)
-        if meant:
-            first = min(meant, key=lambda e: len(list(e.absolute_path)), default=None)
-            deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
-            return _describe(deepest if deepest.validator != "required" else first)
-        allowed = sorted(
-            {k for b in ("turn", "new_session", "compact", "raw_event")
-             for k in schema()["$defs"].get(b, {}).get("properties", {})}
-        )  # fmt: skip
-        unknown = sorted(str(k) for k in error.instance if k not in allowed)
-        if unknown:
-            hint = _did_you_mean(unknown[0], allowed)
-            return f"{prefix}unknown key {', '.join(map(repr, unknown))} ({hint}a turn has 'user', 'new_session', 'compact' or 'event')"
-        if error.instance.get("compact", "auto") not in ("auto", "manual"):
-            return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
-        return (
-            f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new), 'compact' (auto or manual)"
-            " or 'event' (a raw event),"
-            f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
-        )
+        return _describe_step(error, prefix)
     path = [str(p) for p in error.absolute_path]
     if path[:1] == ["bridge"] and len(path) >= 2 and path[1] != "temporary_ttl":
         plan = error.instance if isinstance(error.instance, list) else [error.instance]
@@ -151,6 +124,43 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
         )
         return f"{prefix}unknown bridge outcome {bad!r} (ok, fail, exit N, hang, slow 2s, garbage, empty, meet)"
     return f"{prefix}{error.message}"
+
+
+def _unknown_keys(error: Any, prefix: str) -> str:
+    """An object with keys its schema does not allow: which, and the keys it does."""
+    allowed = sorted(error.schema.get("properties", {}))
+    extra = sorted(set(error.instance) - set(allowed))
+    if not allowed and error.schema.get("patternProperties"):
+        return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
+    hint = _did_you_mean(str(extra[0]), allowed) if extra else ""
+    return (
+        f"{prefix}unknown key {', '.join(map(repr, extra))} ({hint}allowed: {', '.join(allowed)})"
+    )
+
+
+def _describe_step(error: Any, prefix: str) -> str:
+    """A step of ``turns`` that fits none of the step shapes: the error of the one it meant,
+    else its unknown keys, else what a step needs."""
+    meant = _branch_errors(error)
+    if meant:
+        first = min(meant, key=lambda e: len(list(e.absolute_path)), default=None)
+        deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
+        return _describe(deepest if deepest.validator != "required" else first)
+    allowed = sorted(
+        {k for b in ("turn", "new_session", "compact", "raw_event")
+         for k in schema()["$defs"].get(b, {}).get("properties", {})}
+    )  # fmt: skip
+    unknown = sorted(str(k) for k in error.instance if k not in allowed)
+    if unknown:
+        hint = _did_you_mean(unknown[0], allowed)
+        return f"{prefix}unknown key {', '.join(map(repr, unknown))} ({hint}a turn has 'user', 'new_session', 'compact' or 'event')"
+    if error.instance.get("compact", "auto") not in ("auto", "manual"):
+        return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
+    return (
+        f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new), 'compact' (auto or manual)"
+        " or 'event' (a raw event),"
+        f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
+    )
 
 
 def _error_path(error: Any) -> list[str | int]:
@@ -208,27 +218,11 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     start = _start(clock, fail)
     sessions = _sessions(data, fail, doc)
     steps = [] if sessions else _steps(data["turns"], ["turns"], fail, doc)
-    bridge_raw = dict(data.get("bridge", {}))
-    try:
-        ttl = parse_duration(bridge_raw.pop("temporary_ttl", 0))
-    except ValueError as e:
-        raise fail(["bridge", "temporary_ttl"], f"bridge/temporary_ttl: {e}") from None
+    ttl = _temporary_ttl(data, fail)
     if data.get("tool") == "openclaw":
         raise fail(["tool"], f"tool 'openclaw' cannot run: {OPENCLAW} (see README, Hosts)")
-    hosts = {
-        name: HostPart(
-            part.get("hooks"),
-            dict(part.get("env", {})),
-            dict(part.get("expect", {})),
-            part.get("version"),
-            part.get("launch"),
-        )
-        for name, part in data.get("hosts", {}).items()
-    }
-    expects = [(["expect"], data.get("expect", {}))] + [
-        (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
-    ]
-    for where, block in expects:
+    hosts = _host_parts(data)
+    for where, block in _expect_blocks(data, hosts):
         _check_durations(block, where, fail)
     tools = _tools(data, hosts, fail)
     turns = sum(
@@ -248,7 +242,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         clock_driver=clock.get("driver", "python"),
         session=dict(data.get("session", {})),
         hooks=data.get("hooks"),
-        bridge=_plans(bridge_raw),
+        bridge=_plans(data.get("bridge", {})),
         temporary_ttl_s=ttl,
         expect=data.get("expect", {}),
         hosts=hosts,
@@ -260,6 +254,37 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         runs_on=tuple(tools),
         sessions=tuple(sessions),
     )
+
+
+def _temporary_ttl(data: dict[str, Any], fail: Fail) -> float:
+    """``bridge.temporary_ttl`` in seconds (0 when not given)."""
+    try:
+        return parse_duration(data.get("bridge", {}).get("temporary_ttl", 0))
+    except ValueError as e:
+        raise fail(["bridge", "temporary_ttl"], f"bridge/temporary_ttl: {e}") from None
+
+
+def _host_parts(data: dict[str, Any]) -> dict[str, HostPart]:
+    """The hooks, env, expectations, version and launch of each host under ``hosts:``."""
+    return {
+        name: HostPart(
+            part.get("hooks"),
+            dict(part.get("env", {})),
+            dict(part.get("expect", {})),
+            part.get("version"),
+            part.get("launch"),
+        )
+        for name, part in data.get("hosts", {}).items()
+    }
+
+
+def _expect_blocks(
+    data: dict[str, Any], hosts: dict[str, HostPart]
+) -> list[tuple[list[str | int], dict[str, Any]]]:
+    """Where each ``expect:`` block is (the file's, then each host's), and the block."""
+    return [(["expect"], data.get("expect", {}))] + [
+        (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
+    ]
 
 
 def _start(clock: dict[str, Any], fail: Fail) -> dt.datetime:
@@ -319,9 +344,6 @@ def _check_expectations(
 ) -> None:
     """Event names and turn numbers in ``expect:`` and each host's ``expect:``."""
     expect = data.get("expect", {})
-    blocks = [(["expect"], expect)] + [
-        (["hosts", name, "expect"], part.expect) for name, part in hosts.items()
-    ]
     check_events(
         tools,
         [(["expect"], tools, expect)]
@@ -329,7 +351,7 @@ def _check_expectations(
         _raw_events(data),
         fail,
     )
-    for where, block in blocks:
+    for where, block in _expect_blocks(data, hosts):
         for key, n in _named_turns(block):
             if n > turns:
                 raise fail(
@@ -471,3 +493,10 @@ def find_scenarios(paths: list[str | Path]) -> list[Path]:
         else:
             found.append(p)
     return found
+
+
+def line_of_key(path: Path, where: list[str | int]) -> int:
+    """The line of the key at ``where`` in a scenario file that loads (1 when not found)."""
+    from ruamel.yaml import YAML
+
+    return _line_of(YAML(typ="rt", pure=True).load(path.read_text(encoding="utf-8")), where)

@@ -4,6 +4,7 @@ expect:, unless the scenario opts out; `run` prints the warnings `validate` prin
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,134 @@ def test_a_scenario_can_opt_out(tmp_path: Path, checks: object) -> None:
     result = console("hooksim", "run", path)
     assert result.returncode == 0, result.stdout
     assert summary(result.stdout) == "1 passed, 0 failed"
+
+
+@pytest.mark.parametrize(
+    ("interpreter", "suffix", "says"),
+    [
+        ("python3", "py", "python3 could not open its script"),
+        ("sh", "sh", "sh could not open its script"),
+        ("bash", "sh", "bash could not open its script"),
+        ("node", "js", "node could not open its script"),
+    ],
+)
+def test_a_script_its_interpreter_cannot_open_fails(
+    tmp_path: Path, interpreter: str, suffix: str, says: str
+) -> None:
+    """``python missing.py`` (the usual wiring) exits 2, which Claude Code reads as a block:
+    the run fails, naming the hook and the fix, on a shell host and on an exec host."""
+    if interpreter == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    missing = tmp_path / f"missing.{suffix}"
+    command = f"{interpreter} {missing}"
+    result = console("hooksim", "run", _claude(tmp_path, _stop(command)))
+    assert result.returncode == 1
+    assert (
+        f"  built-in check hooks_run: the Stop hook {command!r} did not run at turn 1: {says}"
+    ) in result.stdout
+    assert "fix its path (or opt out: checks: {hooks_run: false})" in result.stdout
+    hermes = tmp_path / "hermes.yaml"
+    hermes.write_text(
+        json.dumps({"name": "h", "hooks": {"post_llm_call": [{"command": command}]}, "turns": TURN})
+    )
+    result = console("hooksim", "run", hermes)
+    assert result.returncode == 1
+    assert f"the post_llm_call hook {command!r} did not run at turn 1: {says}" in result.stdout
+
+
+def test_a_loop_hooksim_had_to_cut_fails_unless_the_scenario_counts_it(tmp_path: Path) -> None:
+    """A Stop hook that blocks for ever on Codex (no cap) would never end the session."""
+    block = _stop("""echo '{"decision": "block", "reason": "again"}'""")
+    path = tmp_path / "s.yaml"
+    body = {"name": "loop", "tool": "codex", "hooks": block, "turns": TURN}
+    path.write_text(json.dumps(body))
+    result = console("hooksim", "run", "-q", path)
+    assert result.returncode == 1
+    assert (
+        "  built-in check loops: Stop blocked 50 times in a row at turn 1, and Codex CLI would go"
+        " on: hooksim cut the loop. Say how many times it should block (expect: {blocked: {Stop:"
+        " N}}) (or opt out: checks: {loops: false})"
+    ) in result.stdout
+    path.write_text(json.dumps({**body, "expect": {"blocked": {"Stop": 50}}}))
+    assert console("hooksim", "run", "-q", path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("hooks", "warning"),
+    [
+        (
+            {"Stop": {"hooks": [{"type": "command", "command": "true"}]}},
+            "hooks.Stop must be a list; skipped",
+        ),
+        ({"Stop": [{"matcher": ""}]}, "hooks.Stop[0] has no hooks list; skipped"),
+        ({"Stop": [{"hooks": [{"type": "command"}]}]}, "has no command; skipped"),
+    ],
+)
+def test_a_hook_the_host_skips_for_its_shape_fails(
+    tmp_path: Path, hooks: dict[str, object], warning: str
+) -> None:
+    result = console("hooksim", "run", _claude(tmp_path, hooks))
+    assert result.returncode == 1
+    failure = next(line for line in result.stdout.splitlines() if "hooks_config" in line)
+    assert warning in failure
+    assert failure.endswith(
+        "the host never runs that hook; fix its shape (or opt out: checks: {hooks_config: false})"
+    )
+
+
+def test_a_scenario_in_which_no_hook_ran_fails(tmp_path: Path) -> None:
+    """Hooks only on an event the session never fires: nothing ran, nothing was tested."""
+    hooks = {"PreCompact": [{"hooks": [{"type": "command", "command": "true"}]}]}
+    result = console("hooksim", "run", _claude(tmp_path, hooks))
+    assert result.returncode == 1
+    assert (
+        "  built-in check any_hook_ran: no hook ran in this session (its hooks are on PreCompact,"
+        " which never fired); add the steps that fire them (or opt out: checks: {any_hook_ran: false})"
+    ) in result.stdout
+
+
+def test_validate_runs_the_checks_it_can_without_running(tmp_path: Path) -> None:
+    """What run would fail on before any hook runs, validate fails on, with file:line."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: typo\n"
+        "tool: claude-code\n"
+        "hooks:\n"
+        "  PreToolUSe:\n"
+        "    - hooks: [{type: command, command: 'true'}]\n"
+        "  Stop:\n"
+        "    hooks: [{type: command, command: 'true'}]\n"
+        "turns:\n"
+        "  - {user: hi, assistant: hello}\n"
+    )
+    result = console("hooksim", "validate", path)
+    assert result.returncode == 1
+    assert (
+        f"{path}:4: built-in check known_events: Claude Code has no hook event 'PreToolUSe', so"
+        " its hooks never run; did you mean 'PreToolUse'? (or opt out: checks: {known_events: false})"
+    ) in result.stderr
+    assert (
+        f"{path}:6: built-in check hooks_config: hooks.Stop must be a list; skipped"
+        in result.stderr
+    )
+    assert result.stdout.strip() == "0 valid, 1 invalid"
+
+
+def test_a_warning_the_scenario_tests_is_expected_not_printed(tmp_path: Path) -> None:
+    """A probe of a host's leniency says which warning it expects: no warning line, no check
+    failure; an expected warning that does not come fails the run."""
+    hooks = {
+        "Stop": [
+            {"hooks": [{"type": "command", "command": "true"}]},
+            {"hooks": [{"type": "command"}]},
+        ]
+    }
+    path = _claude(tmp_path, hooks, expect={"warnings": ["has no command; skipped"]})
+    result = console("hooksim", "run", path)
+    assert (result.returncode, result.stdout.count("  warning: ")) == (0, 0), result.stdout
+    path = _claude(tmp_path, _stop("true"), expect={"warnings": ["has no command; skipped"]})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1
+    assert (
+        "host warnings: expected one containing 'has no command; skipped', got []" in result.stdout
+    )

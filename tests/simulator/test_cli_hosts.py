@@ -143,20 +143,31 @@ def test_hosts_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.rstrip().endswith("for hooksim to replay.")
 
 
-def test_validate_warns_about_hooks_a_host_would_skip(
+def test_validate_fails_hooks_a_host_would_skip_and_warns_about_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A hook under the wrong event name is a warning naming the host; the file stays valid."""
+    """A hook under the wrong event name never runs: validate fails the file, with the line of
+    the event and the host's name; a hook the host runs otherwise than written is a warning."""
     path = tmp_path / "s.yaml"
     path.write_text(
         "name: x\nturns:\n  - {user: hi, error: 500}\nhosts:\n  claude-code:\n"
         "    hooks: {PreCompress: [{hooks: [{type: command, command: 'true'}]}]}\n"
     )
-    assert main(["validate", str(path)]) == 0
+    assert main(["validate", str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.err == (
-        f"{path}: warning: hosts.claude-code.hooks: unknown hook event 'PreCompress'; skipped\n"
+        f"{path}:6: built-in check known_events: Claude Code has no hook event 'PreCompress', so"
+        " its hooks never run; did you mean 'PreCompact'? (or opt out: checks: {known_events:"
+        " false})\n"
     )
+    assert captured.out == "0 valid, 1 invalid\n"
+    path.write_text(
+        "name: x\nturns:\n  - {user: hi, error: 500}\nhosts:\n  claude-code:\n"
+        "    hooks: {Stop: [{hooks: [{type: command, command: 'true', timeout: '5s'}]}]}\n"
+    )
+    assert main(["validate", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"{path}: warning: hosts.claude-code.hooks: hooks.Stop")
     assert captured.out == "1 valid, 0 invalid\n"
 
 

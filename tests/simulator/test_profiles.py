@@ -559,7 +559,11 @@ def test_validate_and_the_timeline_name_the_trust_gate_and_unverified_facts(
         "name: x\ntool: cursor\nhooks: {stop: [{command: 'true'}]}\n"
         "turns:\n  - {user: hi, assistant: hello}\n"
     )
-    assert main(["validate", str(path)]) == 0
+    assert main(["validate", str(path), str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("note: cursor: project hooks (.cursor/hooks.json) run only in a trusted") == 1
+    assert err.rstrip().endswith("untrusted, it skips them (2 files)")
+    assert main(["validate", "-v", str(path)]) == 0
     err = capsys.readouterr().err
     assert f"{path}: note: cursor: project hooks (.cursor/hooks.json) run only in a trusted" in err
     result = run_scenario(load_scenario(path))

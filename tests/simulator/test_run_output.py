@@ -139,3 +139,54 @@ def test_a_terminal_gets_a_progress_line(tmp_path: Path) -> None:
     assert f"[0/2] running {folder / 'a.yaml'}" in screen
     assert f"\r\n[1/2] running {folder / 'b.yaml'}\r\x1b[KPASS  {folder / 'b.yaml'}" in screen
     assert re.search(r"\r\n2 passed, 0 failed in \d+\.\ds\r\n$", screen)
+
+
+LOOP = """\
+name: a stop loop
+tool: codex
+hooks:
+  Stop: [{hooks: [{type: command, command: 'echo {\\"decision\\": \\"block\\", \\"reason\\": \\"again\\"}'}]}]
+turns:
+  - {user: hi, assistant: hello}
+expect:
+  fired: {Stop: 4}
+"""
+
+
+def test_repeated_firings_are_collapsed_with_the_cause_kept(tmp_path: Path) -> None:
+    """50 identical Stop firings are one line each for the first, a count, and the last."""
+    result = console("hooksim", "run", "-q", _files(tmp_path, loop=LOOP))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert "times Stop fired: expected 4, got 50" in result.stdout
+    collapsed = [line for line in lines if "more identical" in line]
+    assert len(collapsed) == 1, result.stdout
+    assert re.fullmatch(r"\s+\.\.\. 48 more identical Stop firings \(turn 1\)", collapsed[0])
+    cut = next(i for i, line in enumerate(lines) if "hooksim ended the loop at 50" in line)
+    assert cut > lines.index(collapsed[0]), result.stdout
+    assert len(lines) < 25, result.stdout
+
+
+CLAUDE_FAILING = """\
+name: fails {n}
+tool: claude-code
+hooks:
+  Stop: [{{hooks: [{{type: command, command: 'true'}}]}}]
+turns:
+  - {{user: hi, assistant: hello}}
+expect:
+  fired: {{Stop: 2}}
+"""
+
+
+def test_host_notes_are_printed_once_per_run_and_in_each_timeline_with_v(tmp_path: Path) -> None:
+    folder = _files(tmp_path, a=CLAUDE_FAILING.format(n="a"), b=CLAUDE_FAILING.format(n="b"))
+    quiet = console("hooksim", "run", folder).stdout
+    notes = [line for line in quiet.splitlines() if "unverified" in line]
+    assert notes, quiet
+    assert all(line.startswith("note: Claude Code: unverified: ") for line in notes), quiet
+    assert len(notes) == len(set(notes))
+    verbose = console("hooksim", "run", "-v", folder).stdout
+    assert sum("  Claude Code: unverified: " in line for line in verbose.splitlines()) == 2 * len(
+        notes
+    )
