@@ -342,11 +342,18 @@ def _tools(data: dict[str, Any], hosts: dict[str, HostPart], fail: Fail) -> list
 def _check_expectations(
     data: dict[str, Any], hosts: dict[str, HostPart], tools: list[str], turns: int, fail: Fail
 ) -> None:
-    """Event names and turn numbers in ``expect:`` and each host's ``expect:``."""
+    """Event names and turn numbers in ``expect:`` and each host's ``expect:``.
+
+    On a host with its own ``expect:``, a key it names replaces the file's (as ``Scenario.on``
+    merges them), so the file's key is checked only on the hosts that keep it.
+    """
     expect = data.get("expect", {})
     check_events(
         tools,
-        [(["expect"], tools, expect)]
+        [
+            (["expect"], [tool], _kept(expect, hosts.get(tool, HostPart()).expect))
+            for tool in tools
+        ]
         + [(["hosts", name, "expect"], [name], part.expect) for name, part in hosts.items()],
         _raw_events(data),
         fail,
@@ -358,6 +365,11 @@ def _check_expectations(
                     [*where, key],
                     f"{'.'.join(map(str, where))}.{key} names turn {n}, but the scenario has {turns} turns",
                 )
+
+
+def _kept(expect: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """The file's expectations a host keeps: those its own ``expect:`` does not replace."""
+    return {key: value for key, value in expect.items() if key not in own}
 
 
 def _plans(raw: dict[str, Any]) -> dict[str, list[str]]:

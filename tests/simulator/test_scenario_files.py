@@ -152,3 +152,31 @@ def test_expectations_naming_a_missing_turn(
     assert (
         str(exc.value) == f"{path}:7: expect.{key} names turn {turn}, but the scenario has 2 turns"
     )
+
+
+def test_a_hosts_own_expect_key_replaces_the_top_level_one_before_it_is_checked(
+    tmp_path: Path,
+) -> None:
+    """blocked: {PreToolUse: 1} on top and gemini-cli's own blocked: {BeforeTool: 1}: on Gemini
+    CLI the top-level key never applies, so naming PreToolUse there is no error."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: guard\n"
+        "hosts:\n"
+        "  claude-code:\n"
+        "    hooks: {PreToolUse: [{matcher: Bash, hooks: [{type: command, command: 'exit 2'}]}]}\n"
+        "  gemini-cli:\n"
+        "    hooks: {BeforeTool: [{matcher: run_shell_command, hooks: [{type: command, command: 'exit 2'}]}]}\n"
+        "    expect: {blocked: {BeforeTool: 1}}\n"
+        "turns:\n"
+        "  - {user: hi, assistant: ok, tools: [{name: Bash, args: {command: ls}}]}\n"
+        "expect:\n"
+        "  blocked: {PreToolUse: 1}\n"
+    )
+    scenario = load_scenario(path)
+    assert scenario.on("gemini-cli").expect == {"blocked": {"BeforeTool": 1}}
+    path.write_text(path.read_text().replace("    expect: {blocked: {BeforeTool: 1}}\n", ""))
+    with pytest.raises(
+        ScenarioError, match=r"s.yaml:10: expect.blocked names 'PreToolUse', an event Gemini CLI"
+    ):
+        load_scenario(path)
