@@ -10,7 +10,8 @@ every ``*.yaml`` / ``*.yml`` file in them. Other projects sharing the environmen
 A file gives one item per host it runs on, its id the scenario's name without spaces
 (``file.yaml::my-hook-session[codex]``). ``--hooksim-tool HOST`` replays every scenario on one
 host: a file with no hooks for that host is skipped, saying why. ``--hooks-config FILE`` stands
-in for the hooks scenarios do not name on that host (Hermes by default), as ``hooksim run``.
+in for the hooks scenarios do not name on that host (by default each scenario's own tool), as
+``hooksim run``.
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ class ScenarioItem(pytest.Item):
 
     def runtest(self) -> None:
         hooks_config = self.config.getoption("hooks_config")
-        config_host = (self.config.getoption("hooksim_tool") or "hermes") if hooks_config else None
+        config_host = (
+            (self.config.getoption("hooksim_tool") or self.scenario.tool) if hooks_config else None
+        )
         reason = not_applicable(self.scenario, self.tool, config_host)
         if reason is not None:
             pytest.skip(f"not applicable: {reason}")

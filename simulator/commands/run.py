@@ -46,8 +46,9 @@ def register(add_parser: AddParser) -> None:
     parser.add_argument(
         "--hooks-config",
         metavar="FILE",
-        help="run the hooks of this config file of --tool's host (default hermes: its"
-        " config.yaml; settings.json, hooks.json, config.toml for the others), on that host only",
+        help="run the hooks of this config file (Hermes' config.yaml; settings.json, hooks.json,"
+        " config.toml for the others) on the host it belongs to: --tool's, else each scenario's"
+        " tool",
     )
     parser.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
     parser.add_argument(
@@ -158,11 +159,17 @@ def _preflight(args: argparse.Namespace) -> str | None:
         (p for option, path in reports if path and (p := report_path(path, option))), None
     )
     if not problem and args.hooks_config:
-        # A broken config file is one line now, not one error per scenario after the run.
+        # A broken config file is one line now, not one error per scenario after the run. Without
+        # --tool it is read as each scenario's own tool's: here, only that it can be read.
         try:
-            load_hooks_config(args.hooks_config, get_host(args.tool or "hermes"))
+            if args.tool:
+                load_hooks_config(args.hooks_config, get_host(args.tool))
+            else:
+                Path(args.hooks_config).read_bytes()
         except SetupError as e:
             problem = f"hooksim: --hooks-config: {' '.join(str(e).split())}"
+        except OSError as e:
+            problem = f"hooksim: --hooks-config: {args.hooks_config}: {e.strerror}"
     return problem
 
 

@@ -47,6 +47,11 @@ def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> st
     if scenario.on(tool).hooks is not None or tool in ("hermes", config_host):
         return None
     host = HOSTS[tool]
+    if config_host is not None:
+        return (
+            f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario; --hooks-config is"
+            f" read as {HOSTS[config_host].title}'s (pass --tool {tool} to replay its hooks here)"
+        )
     return (
         f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario (or hooks: when it is the"
         f" scenario's tool), or pass --hooks-config with a {host.title} config file"
@@ -64,8 +69,8 @@ def run_one(
     """Load (unless given), run and check one scenario file on each of its hosts (or ``tool``);
     never raises for bad input.
 
-    ``hooks_config`` is a config file of ``tool``'s host (default Hermes): it stands in for the
-    hooks a scenario does not name on that host and changes nothing else.
+    ``hooks_config`` is a config file of ``tool``'s host (default: the scenario's own tool): it
+    stands in for the hooks a scenario does not name on that host and changes nothing else.
     """
     if scenario is None:
         try:
@@ -73,7 +78,7 @@ def run_one(
         except ScenarioError as e:
             return [Outcome(path, path.stem, [], error=str(e))]
     tools = [tool] if tool else scenario.tools()
-    config_host = (tool or "hermes") if hooks_config else None
+    config_host = (tool or scenario.tool) if hooks_config else None
     labelled = len(tools) > 1 or tools != ["hermes"]
     outcomes = []
     for name in tools:

@@ -71,3 +71,23 @@ def test_a_scenarios_own_hooks_and_other_hosts_keep_theirs(tmp_path: Path) -> No
     assert runs[("own hooks", "hermes")] == {"true"}
     assert all(str(SECOND) in c for c in runs[("two hosts", "hermes")])
     assert not any(str(SECOND) in c for c in runs[("two hosts", "codex")])
+
+
+def test_hooks_config_follows_each_scenarios_tool(tmp_path: Path) -> None:
+    """Without --tool, a config file stands in on each scenario's own tool: a Claude Code
+    settings.json runs a claude-code scenario's hooks (no --tool needed); --tool overrides."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}})
+    )
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: mine\ntool: claude-code\nturns:\n  - {user: hi, assistant: hello}\n"
+        "expect: {fired: {Stop: 1}}\n"
+    )
+    result = console("hooksim", "run", scenario, "--hooks-config", settings)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"PASS  {scenario} [claude-code]")
+    result = console("hooksim", "run", scenario, "--hooks-config", settings, "--tool", "hermes")
+    assert result.returncode == 1  # read as Hermes' config.yaml: Stop is no Hermes event
+    assert "unknown hook event 'Stop' in hooks: config; skipped" in result.stdout
