@@ -120,6 +120,15 @@ def _show(value: Any) -> str:
 
 
 _ABSENT = object()
+# Words in a variable's name that say its value must not be printed (as the tap redacts them).
+_SECRET = ("KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "COOKIE")
+
+
+def _show_env(name: str, value: Any) -> str:
+    """A variable's value as shown, or ``<redacted>`` when its name looks like a secret's."""
+    if value is not _ABSENT and any(word in name.upper() for word in _SECRET):
+        return "<redacted>"
+    return _show(value)
 
 
 def _probes(side: Side) -> list[dict[str, Any]]:
@@ -196,7 +205,7 @@ def differences(real: Side, sim: Side, host: Host) -> list[Difference]:
             rv = _normal(renv[name], real) if name in renv else _ABSENT
             sv = _normal(senv[name], sim) if name in senv else _ABSENT
             if rv != sv:
-                add(f"env/{name}", _show(rv), _show(sv))
+                add(f"env/{name}", _show_env(name, rv), _show_env(name, sv))
 
     real_shells = {" ".join(r.get("shell") or ["(none)"]) for r in _hooks(real) if "shell" in r}
     sim_shells = {" ".join(r.get("shell") or ["(none)"]) for r in _hooks(sim) if "shell" in r}

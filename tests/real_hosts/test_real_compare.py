@@ -46,3 +46,15 @@ def test_ids_and_paths_are_mapped_and_real_differences_listed() -> None:
         'env/CLAUDE_PID: real "9"; hooksim absent  [tolerated: the CLI\'s process id]',
         "2 differences outside the tolerances, 1 tolerated",
     ]
+
+
+def test_secret_looking_values_are_not_printed() -> None:
+    """A variable whose name says token, key, secret, ... differs, and says so, unprinted."""
+    token = "cd2507b2c0ffee"
+    real = side(
+        "/r", [probe(1, "Stop", {"session_id": "x"}, {"CLAUDE_CODE_MESSAGING_TOKEN": token})]
+    )
+    sim = side("/s", [probe(1, "Stop", {"session_id": "y"}, {})])
+    text = differences_text(differences(real, sim, get_host("claude-code")))
+    assert "env/CLAUDE_CODE_MESSAGING_TOKEN: real <redacted>; hooksim absent" in text
+    assert token not in text
