@@ -12,10 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The name of a shell call a scenario gives without naming the host's tool
+# (``tools: [{shell: CMD}]``); ``Scenario.on`` makes it each host's own shell tool.
+SHELL = "(shell)"
+
 
 @dataclass(frozen=True)
 class ToolCall:
-    name: str
+    name: str  # the tool as the host's hooks see it, or SHELL until the host is known
     args: dict[str, Any] = field(default_factory=dict)
     result: str = "ok"
     id: str | None = None  # the model's tool call id; None: the host's own numbering

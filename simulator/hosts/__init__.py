@@ -78,6 +78,7 @@ def lifecycle_table() -> str:
             cells.append(cell + (f" ({', '.join(notes)})" if notes else ""))
         rows.append((names[point], cells))
     rows += [
+        ("shell tool (`tools: [{shell: CMD}]`)", [f"`{h.shell_tool}`" for h in hosts]),
         ("spawn", [_spawn(h) for h in hosts]),
         (
             "hooks of one event",

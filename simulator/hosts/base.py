@@ -284,6 +284,9 @@ class Host:
     events: ClassVar[dict[str, str | None]]  # LIFECYCLE point -> event name
     config_files: ClassVar[tuple[str, ...]]
     spawn: ClassVar[str]  # "exec" (argv, no shell) or "shell"
+    # The tool that runs a shell command, as the hooks see it (``tool_name``; its argument is
+    # ``command`` on every host): what a scenario's ``tools: [{shell: CMD}]`` becomes.
+    shell_tool: ClassVar[str]
     parallel: ClassVar[bool]  # hooks of one event run concurrently
     dedupe: ClassVar[bool] = False  # an identical command listed twice runs once
     match_all: ClassVar[tuple[str, ...]] = ("", "*")  # matchers that select every firing

@@ -363,6 +363,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ".claude/settings.local.json",
     )
     spawn = "shell"
+    shell_tool = "Bash"  # the Bash tool (hooks reference: PreToolUse matcher values)
     parallel = True
     dedupe = True
     match_search = True  # a regex matcher is tested unanchored

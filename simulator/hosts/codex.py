@@ -248,6 +248,8 @@ class Codex(ClaudeStyleReading, Host):
     }
     config_files = ("~/.codex/hooks.json", "~/.codex/config.toml [hooks]", "<repo>/.codex/...")
     spawn = "shell"
+    # Hooks see every shell tool as Bash (codex-rs core/src/tools/hook_names.rs).
+    shell_tool = "Bash"
     parallel = True
     default_timeout_s = 600.0  # timeout_sec.unwrap_or(600).max(1)
     event_timeouts_s = {"SessionEnd": SESSION_END_DEFAULT_S}

@@ -167,6 +167,7 @@ class Cursor(Host):
     }
     config_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
     spawn = "shell"
+    shell_tool = "Shell"  # the Shell tool type of its hooks docs' preToolUse matchers
     parallel = False  # not documented
     default_timeout_s = 60.0  # "platform default", not documented
     blocking = frozenset(

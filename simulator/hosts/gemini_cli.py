@@ -271,6 +271,7 @@ class GeminiCli(Host):
     }
     config_files = ("~/.gemini/settings.json", ".gemini/settings.json")
     spawn = "shell"
+    shell_tool = "run_shell_command"  # packages/core/src/tools/definitions/base-declarations.ts
     parallel = True  # unless any matching group sets sequential: true (hookPlanner)
     dedupe = True
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms

@@ -604,6 +604,8 @@ class Hermes(Host):
     }
     config_files = ("~/.hermes/config.yaml hooks:",)
     spawn = "exec"
+    # Hermes-agent's terminal tool (tools/terminal_tool.py), argument command.
+    shell_tool = "terminal"
     match_all = ()  # ``re.fullmatch``; "*" is no regex, so it means equality and matches nothing
     parallel = False
     default_timeout_s = float(DEFAULT_TIMEOUT_S)

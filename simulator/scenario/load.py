@@ -24,7 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import OPENCLAW
-from ..steps import OUTCOME_HINT, ApiError, Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from ..steps import (
+    OUTCOME_HINT,
+    SHELL,
+    ApiError,
+    Compact,
+    NewSession,
+    RawEvent,
+    Step,
+    ToolCall,
+    Turn,
+)
 from .events import check_events
 from .model import (
     DURATION_FORMS,
@@ -350,10 +360,7 @@ def _check_expectations(
     expect = data.get("expect", {})
     check_events(
         tools,
-        [
-            (["expect"], [tool], _kept(expect, hosts.get(tool, HostPart()).expect))
-            for tool in tools
-        ]
+        [(["expect"], [tool], _kept(expect, hosts.get(tool, HostPart()).expect)) for tool in tools]
         + [(["hosts", name, "expect"], [name], part.expect) for name, part in hosts.items()],
         _raw_events(data),
         fail,
@@ -438,7 +445,13 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
                 f"{'/'.join(map(str, [*where, 'tools', j]))}/duration: {e}",
             ) from None
         tools.append(
-            ToolCall(t["name"], t.get("args", {}), t.get("result", "ok"), t.get("id"), duration)
+            ToolCall(
+                t["name"] if "name" in t else SHELL,
+                t.get("args", {}) if "name" in t else {"command": t["shell"]},
+                t.get("result", "ok"),
+                t.get("id"),
+                duration,
+            )
         )
     edited = raw.get("edited")
     return Turn(

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..steps import Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from ..hosts import HOSTS
+from ..steps import SHELL, Compact, NewSession, RawEvent, Step, ToolCall, Turn
 
 __all__ = [
     "Compact",
@@ -104,11 +105,14 @@ class Scenario:
         return [self.tool, *(name for name in self.hosts if name != self.tool)]
 
     def on(self, tool: str) -> Scenario:
-        """This session as run on ``tool``: that host's hooks, with its env and expect merged in."""
+        """This session as run on ``tool``: that host's hooks, with its env and expect merged in,
+        and each shell call (``tools: [{shell: CMD}]``) made that host's own shell tool."""
         part = self.hosts.get(tool, HostPart())
         hooks = (
             part.hooks if part.hooks is not None else (self.hooks if tool == self.tool else None)
         )
+        host = HOSTS.get(tool)
+        shell = host.shell_tool if host is not None else SHELL
         return replace(
             self,
             tool=tool,
@@ -118,6 +122,10 @@ class Scenario:
             hosts={},
             version=part.version,
             launch=part.launch,
+            steps=_with_shell(self.steps, shell),
+            sessions=tuple(
+                replace(plan, steps=_with_shell(plan.steps, shell)) for plan in self.sessions
+            ),
         )
 
     @property
@@ -178,3 +186,18 @@ def parse_duration(value: float | str) -> float:
     if not 0 <= seconds <= MAX_DURATION_S:  # also false for NaN
         raise ValueError(f"{value!r} is out of range: use {DURATION_FORMS}")
     return seconds
+
+
+def _with_shell(steps: tuple[Step, ...], shell: str) -> tuple[Step, ...]:
+    """The steps with each abstract shell call named as ``shell``, the host's shell tool."""
+    return tuple(
+        replace(
+            step,
+            tools=tuple(
+                replace(call, name=shell) if call.name == SHELL else call for call in step.tools
+            ),
+        )
+        if isinstance(step, Turn) and any(call.name == SHELL for call in step.tools)
+        else step
+        for step in steps
+    )

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from hooksim.cli import main
+from hooksim.judge import builtin_checks
+from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ScenarioError, load_scenario, parse_duration
 
 from tests.simulator.console import summary
@@ -179,4 +181,50 @@ def test_a_hosts_own_expect_key_replaces_the_top_level_one_before_it_is_checked(
     with pytest.raises(
         ScenarioError, match=r"s.yaml:10: expect.blocked names 'PreToolUse', an event Gemini CLI"
     ):
+        load_scenario(path)
+
+
+SHELL_SESSION = """\
+name: a guard on every host
+hosts:
+  claude-code: {hooks: {PreToolUse: [{matcher: Bash, hooks: [{type: command, command: 'exit 0'}]}]}}
+  codex: {hooks: {PreToolUse: [{matcher: Bash, hooks: [{type: command, command: 'exit 0'}]}]}}
+  gemini-cli: {hooks: {BeforeTool: [{matcher: run_shell_command, hooks: [{type: command, command: 'exit 0'}]}]}}
+  cursor: {hooks: {preToolUse: [{matcher: Shell, command: 'exit 0'}]}}
+  hermes: {hooks: {pre_tool_call: [{matcher: terminal, command: 'true'}]}}
+turns:
+  - {user: list the files, assistant: done, tools: [{shell: ls -la, result: "a b"}]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tool", "name"),
+    [
+        ("claude-code", "Bash"),
+        ("codex", "Bash"),
+        ("gemini-cli", "run_shell_command"),
+        ("cursor", "Shell"),
+        ("hermes", "terminal"),
+    ],
+)
+def test_a_shell_call_reaches_each_host_as_its_own_shell_tool(
+    tmp_path: Path, tool: str, name: str
+) -> None:
+    """``tools: [{shell: CMD}]`` is the host's own shell tool, its command as that tool's."""
+    path = tmp_path / "s.yaml"
+    path.write_text(SHELL_SESSION)
+    scenario = load_scenario(path).on(tool)
+    (call,) = scenario.steps[0].tools
+    assert (call.name, call.args, call.result) == (name, {"command": "ls -la"}, "a b")
+    result = run_scenario(scenario, tool=tool)
+    assert builtin_checks.check(result) == []
+    assert [r.event for r in result.runs if r.exit_code == 0][:1]
+
+
+def test_a_tool_call_names_a_tool_or_a_shell_command_not_both(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: x\nturns:\n  - {user: a, assistant: b, tools: [{name: Bash, shell: ls}]}\n"
+    )
+    with pytest.raises(ScenarioError, match=r"s.yaml:3: "):
         load_scenario(path)
