@@ -33,7 +33,7 @@ def build_result(
         if record["id"] == PROBE:
             payload = payload_of(record)
             match = next((str(payload[k]) for k in ("source", "trigger", "tool_name", "reason")
-                          if k in payload), None)  # fmt: skip
+                          if payload.get(k) is not None), None)  # fmt: skip
             firing = Firing(record["turn"], record["event"], _virtual(record), match)
             firings.append((firing, record))
     for record in records:

@@ -58,3 +58,17 @@ def test_secret_looking_values_are_not_printed() -> None:
     text = differences_text(differences(real, sim, get_host("claude-code")))
     assert "env/CLAUDE_CODE_MESSAGING_TOKEN: real <redacted>; hooksim absent" in text
     assert token not in text
+
+
+def test_a_payload_field_that_is_null_is_no_matcher_value(tmp_path: Path) -> None:
+    """Hermes' post_llm_call carries tool_name: null: the firing is post_llm_call, not
+    post_llm_call(None)."""
+    from hooksim.real.result import build_result
+
+    ledger = tmp_path / "ledger.jsonl"
+    ledger.write_text("")
+    record = probe(1, "post_llm_call", {"tool_name": None, "session_id": "s"}, {})
+    result = build_result(
+        Scenario(Path("s.yaml"), "s", ()), get_host("hermes"), [record], [], ledger
+    )
+    assert [(f.event, f.match) for f in result.firings] == [("post_llm_call", None)]
