@@ -193,8 +193,10 @@ def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         raise ScenarioError(f"{path}: cannot read ({e})") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not a text file (not UTF-8 at byte {e.start})") from None
     try:
         doc = YAML(typ="rt", pure=True).load(text)
     except MarkedYAMLError as e:
@@ -209,7 +211,14 @@ def load_scenario(path: str | Path) -> Scenario:
         key=lambda e: list(map(str, e.absolute_path)),
     )
     if errors:
-        first = min(errors, key=lambda e: _line_of(doc, _error_path(e)))
+        # A missing turns: is reported last: a misspelt key (turn:) says more, on its own line.
+        first = min(
+            errors,
+            key=lambda e: (
+                not e.absolute_path and e.validator == "oneOf",
+                _line_of(doc, _error_path(e)),
+            ),
+        )
         line = _line_of(doc, _error_path(first))
         raise ScenarioError(f"{path}:{line}: {_describe(first)}")
     return _build(path, doc, plain)

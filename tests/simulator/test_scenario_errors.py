@@ -31,6 +31,7 @@ TURN = "  - {user: hi, assistant: hello}\n"
         ("name: x\nturns:\n  - {event: no_such_event}\n", "3: event 'no_such_event' is not an event of Hermes; it would fire no hook"),
         ("name: x\nhooks: {}\nhosts: {codex: {hooks: {}}}\nturns:\n" + TURN,
          "2: hooks: are the hooks of the scenario's tool (hermes when no tool: is given), which this file does not run on"),
+        ("name: x\nturn:\n" + TURN, "2: unknown key 'turn' (did you mean 'turns'? allowed:"),
     ],
 )  # fmt: skip
 def test_validate_names_the_value_and_the_fix(tmp_path: Path, text: str, message: str) -> None:
@@ -79,3 +80,10 @@ def test_hosts_without_tool_runs_exactly_those_hosts(tmp_path: Path) -> None:
         f"{path} [codex]",
     ]
     assert summary(result.stdout) == "2 passed, 0 failed"
+
+
+def test_a_file_that_is_not_text_is_one_plain_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_bytes(b"name: x\n\xd0\xff\x00binary")
+    result = console("hooksim", "validate", path)
+    assert result.stderr == f"{path}: not a text file (not UTF-8 at byte 8)\n"
