@@ -65,6 +65,13 @@ NOT_RUN: dict[str, str] = {
         "session on each host through the tap, exports it and replays the export"
     ),
     r"^python benchmarks/": "benchmarks time many rounds and print ratios; they are run by hand",
+    r"^tox -e (lint|py311)\b": (
+        "tox builds environments of its own (minutes on a new machine): .ci/run runs tox, whose "
+        "default list holds every one of these"
+    ),
+    r"^python3 -m venv ~/\.cache/agents/hermes ": (
+        "installs Hermes (about a minute): tox -e conformance installs the same version"
+    ),
 }
 
 PAGES = pages()
