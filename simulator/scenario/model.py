@@ -13,22 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import HOSTS
-from ..steps import SHELL, Compact, NewSession, RawEvent, Step, ToolCall, Turn
-
-__all__ = [
-    "Compact",
-    "HostPart",
-    "NewSession",
-    "RawEvent",
-    "Scenario",
-    "ScenarioError",
-    "ScheduledStep",
-    "SessionPlan",
-    "Step",
-    "ToolCall",
-    "Turn",
-    "parse_duration",
-]
+from ..steps import SHELL, NewSession, Step, Turn
 
 
 class ScenarioError(Exception):
