@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -66,3 +67,37 @@ def test_a_planted_break_is_reported(tmp_path: Path, module: str, line: str, exp
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert expected in done.stdout, done.stdout
+
+
+LONG = 60  # lines
+
+
+def long_functions(root: Path) -> list[str]:
+    """``path:line name (N lines)`` for each function over ``LONG`` lines whose docstring does
+    not say why it is one function (a line starting ``One function:``)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                doc = ast.get_docstring(node) or ""
+                if length > LONG and "One function:" not in doc:
+                    found.append(f"{path}:{node.lineno} {node.name} ({length} lines)")
+    return found
+
+
+@pytest.mark.parametrize("package", ["hermes_hooks", "simulator"])
+def test_no_function_is_long_without_a_reason(package: str) -> None:
+    root = Path(__file__).parents[1] / package
+    if not root.is_dir():
+        pytest.skip(f"{package}/ is not beside the tests (an installed copy is tested)")
+    assert long_functions(root) == []
+
+
+def test_a_long_function_is_found(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(LONG))
+    (tmp_path / "m.py").write_text(
+        f"def f():\n{body}\n\n\ndef g():\n    '''One function: why.'''\n{body}\n"
+    )
+    assert long_functions(tmp_path) == [f"{tmp_path / 'm.py'}:1 f (61 lines)"]
