@@ -1,7 +1,8 @@
 """``hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL``: run one hook, record it.
 
-``hooksim.cli`` hands ``tap`` to ``hooksim.record.tap`` before building any parser (it runs in front of
-every recorded hook); this registration only lists it in ``hooksim --help``.
+``hooksim.cli`` hands ``tap`` to ``hooksim.record.tap`` before building any parser, which runs
+the shell tap (``record/tap.sh``, what ``record start`` writes into configs) in place of this
+process; this registration only lists it in ``hooksim --help``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 - ``recording``: ``record start`` and ``stop`` (rewriting a host's config so each hook runs
   through the tap, and putting it back byte for byte), and reading what was logged.
-- ``tap``: ``hooksim tap``, transparent in front of one hook run, logging it.
+- ``tap.sh``: the tap, a POSIX shell script, transparent in front of one hook run, logging it
+  (about a fifth of a Python start); ``tap``: ``hooksim tap``, its command-line front.
 - ``export``: a recording rebuilt as a scenario file through the host's lifecycle.
 
 May import ``hosts`` and ``steps`` (and the hook package's careful file writing); not ``real`` or

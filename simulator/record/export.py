@@ -2,12 +2,17 @@
 
 The session is rebuilt from the events, read through the host profile's lifecycle: a prompt
 event starts a turn (its user text), tool events add tool calls, the turn-end event gives the
-reply where the host sends it, a pre-compaction event is a ``compact`` step, a session start
-after ``/clear`` or ``/new`` is a ``new_session`` step; the real gaps between them become
-``after:``. What the profile regenerates by itself (session starts, post-compaction events,
-stop continuations, session ends) is not written again. Any other event is written as a raw
-``event`` step with its recorded bytes. Expectations are what was observed: exit codes, how
-often each event fired, and the context the host gave the model.
+reply where the host sends it, or tells an interruption or a failed model call, a
+pre-compaction event is a ``compact`` step (so is a compaction's later event when the
+pre-compaction one was not hooked), a session start after ``/clear`` or ``/new`` is a
+``new_session`` step; the real gaps between them become ``after:``. What the profile
+regenerates by itself (session starts, post-compaction events, stop continuations, session
+ends) is not written again. Any other event is written as a raw ``event`` step with its
+recorded bytes. Expectations are what was observed: exit codes, how often each event fired, and
+the context the host gave the model.
+
+A recording without the host's prompt event cannot tell one turn from the next: export refuses
+it rather than write a scenario that fails its own expectations.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import HookRun, Host, get_host
+from ..steps import ERROR_CAUSES
 from .recording import STATE, Recorded, RecordError, firings, load_runs
 
 NOT_RECORDED = "(reply not recorded)"
@@ -68,6 +74,10 @@ class _Session:
         self.last_time = started
         self.session_id: str | None = None
         self.retrying = False
+        # Since the last turn: the compaction-following events of the last compaction step
+        # (None: no compaction step since the last turn).
+        self.after_compaction: set[str] | None = None
+        self.turn_ended = False  # the current turn's turn-end event (_TURN_END_EVENTS) fired
 
     def begin(self, step: dict[str, Any], at: float) -> None:
         self.close()
@@ -78,12 +88,20 @@ class _Session:
         if "new_session" not in step:
             self.number += 1
         self.turn = step if "user" in step else None
+        if "compact" in step:
+            self.after_compaction = set()
+        elif "user" in step:
+            self.after_compaction = None
+        self.turn_ended = False
 
     def close(self) -> None:
-        """End the current turn: a reply, or an interruption when its turn-end hook never ran."""
+        """End the current turn: a reply; a failed model call when its turn-end hook never ran;
+        an interruption when its reply hook never ran."""
         turn = self.turn
-        if turn is not None and "assistant" not in turn and "interrupted" not in turn:
-            if self.host.events.get("stop") in self.hooked:
+        if turn is not None and not _ended(turn):
+            if self.hooked & _TURN_END_EVENTS and not self.turn_ended:
+                turn["error"] = "unknown"
+            elif self.hooked & {self.host.events.get("stop"), *_REPLY_EVENTS}:
                 turn["interrupted"] = True
             else:
                 turn["assistant"] = NOT_RECORDED
@@ -104,39 +122,91 @@ class _Session:
         prompt = _field(payload, _PROMPT_KEYS)
         if point == "prompt_submit" and self.retrying:
             self.retrying = False  # a blocked turn end sent its reason as a new prompt
-        elif point == "prompt_submit" and isinstance(prompt, str):
-            self.begin({"user": self.text(prompt)}, run.started)
-        elif point == "pre_tool" and turn is not None:
-            call: dict[str, Any] = {"name": str(payload.get("tool_name", ""))}
-            if isinstance(payload.get("tool_input"), dict) and payload["tool_input"]:
-                call["args"] = payload["tool_input"]
-            turn.setdefault("tools", []).append(call)
-        elif point == "post_tool" and turn is not None:
-            calls = turn.setdefault("tools", [])
-            name = str(payload.get("tool_name", ""))
-            if not calls or calls[-1]["name"] != name or "result" in calls[-1]:
-                calls.append({"name": name})  # its before-event was not hooked
-            result = _field(payload, _RESULT_KEYS)
-            if result is not None:
-                calls[-1]["result"] = _result_text(result)
-        elif (point == "stop" or event == "afterAgentResponse") and turn is not None:
-            reply = _field(payload, _REPLY_KEYS)
-            if not payload.get("stop_hook_active") and "assistant" not in turn:
-                turn["assistant"] = self.text(reply) if isinstance(reply, str) else NOT_RECORDED
-            self.retrying = any(
-                self.host.read(r.event, _hook_run(r, turn_number)).block for r in group
-            )
-        elif point == "pre_compact" and (turn is None or "assistant" in turn):
-            # Inside a turn it is the host's own check before a model request (Gemini CLI's
-            # PreCompress), which the profile fires by itself; between turns it is a step.
-            step: dict[str, Any] = {"compact": str(payload.get("trigger") or "auto")}
+        elif point == "prompt_submit":
+            self.begin({"user": self.text(prompt if isinstance(prompt, str) else "")}, run.started)
+        elif point in ("pre_tool", "post_tool") and turn is not None:
+            _tool_call(turn, point, payload)
+        elif (point == "stop" or event in _REPLY_EVENTS) and turn is not None:
+            self.reply(turn, payload)
+            if point == "stop":
+                self.retrying = any(
+                    self.host.read(r.event, _hook_run(r, turn_number)).block for r in group
+                )
+        elif event in _TURN_END_EVENTS and turn is not None:
+            self.turn_ended = True
+            if payload.get("interrupted") and not _ended(turn):
+                turn["interrupted"] = True
+        elif event == "StopFailure" and turn is not None and not _ended(turn):
+            error = payload.get("error")
+            turn["error"] = error if error in ERROR_CAUSES else "unknown"
+        elif self.compaction(run, point) or point is not None or event in _REGENERATED:
+            pass  # a compaction, or fired by the profile around the steps above
+        else:
+            self.begin({"event": event, "stdin": run.stdin.decode("utf-8", "replace")}, run.started)
+
+    def compaction(self, run: Recorded, point: str | None) -> bool:
+        """A compaction's event: a ``compact`` step, unless it belongs to the last one; False
+        for any other event."""
+        event, payload, turn = run.event, run.payload, self.turn
+        trigger = str(payload.get("trigger") or "auto")
+        if point == "pre_compact" and (
+            turn is None or _ended(turn) or event not in _CHECKED_IN_TURNS or trigger == "manual"
+        ):
+            # Inside a turn Gemini CLI's PreCompress(auto) is its own check before a model
+            # request, which the profile fires by itself; between turns (every other host's
+            # pre-compaction event, wherever it comes) it is a step.
+            step: dict[str, Any] = {"compact": trigger}
             if payload.get("custom_instructions"):
                 step["instructions"] = str(payload["custom_instructions"])
             self.begin(step, run.started)
-        elif point is not None or event in _REGENERATED:
-            pass  # fired by the profile around the steps above
+            return True
+        if point == "post_compact" or (
+            point == "session_start" and payload.get("source") == "compact"
+        ):
+            # Each compaction fires these once, after its pre-compaction event (Codex queues
+            # its SessionStart(compact) for the next turn, even across /new): one seen again
+            # since the last compaction step is a compaction whose pre-compaction event was not
+            # hooked.
+            if self.after_compaction is None or event in self.after_compaction:
+                self.begin({"compact": trigger}, run.started)
+            if self.after_compaction is not None:
+                self.after_compaction.add(event)
+            return True
+        return False
+
+    def reply(self, turn: dict[str, Any], payload: dict[str, Any]) -> None:
+        """How the turn ended, from its first turn-end event (a continuation's says nothing)."""
+        if payload.get("stop_hook_active") or payload.get("loop_count") or _ended(turn):
+            return
+        status = payload.get("status")  # Cursor's stop
+        if status == "aborted":
+            turn["interrupted"] = True
+        elif status == "error":
+            turn["error"] = "unknown"
         else:
-            self.begin({"event": event, "stdin": run.stdin.decode("utf-8", "replace")}, run.started)
+            reply = _field(payload, _REPLY_KEYS)
+            turn["assistant"] = self.text(reply) if isinstance(reply, str) else NOT_RECORDED
+
+
+def _tool_call(turn: dict[str, Any], point: str, payload: dict[str, Any]) -> None:
+    """A tool event of the turn: a call (before), its result (after)."""
+    calls = turn.setdefault("tools", [])
+    name = str(payload.get("tool_name", ""))
+    if point == "pre_tool":
+        call: dict[str, Any] = {"name": name}
+        if isinstance(payload.get("tool_input"), dict) and payload["tool_input"]:
+            call["args"] = payload["tool_input"]
+        calls.append(call)
+        return
+    if not calls or calls[-1]["name"] != name or "result" in calls[-1]:
+        calls.append({"name": name})  # its before-event was not hooked
+    result = _field(payload, _RESULT_KEYS)
+    if result is not None:
+        calls[-1]["result"] = _result_text(result)
+
+
+def _ended(turn: dict[str, Any]) -> bool:
+    return any(key in turn for key in ("assistant", "interrupted", "error"))
 
 
 def _session_fields(payload: dict[str, Any]) -> dict[str, str]:
@@ -178,6 +248,14 @@ def rebuild(
     if not runs:
         raise RecordError("no hook runs were recorded")
     specs = host.parse_hooks(hooks)[0]
+    prompt = host.events["prompt_submit"]
+    if prompt not in {s.event for s in specs}:
+        # Every event of a turn would land in one turn, or in none: what replays would not be
+        # what was recorded.
+        raise RecordError(
+            f"no prompt event recorded ({prompt}): turns cannot be told apart;"
+            " add a hook on it while recording"
+        )
     session = _Session(host, {s.event for s in specs}, runs[0].started, redact)
     groups = firings(runs)
     turns = []
@@ -200,6 +278,14 @@ def rebuild(
     return scenario
 
 
+# Events that carry the reply besides the turn-end event (Cursor's, before its stop).
+_REPLY_EVENTS = frozenset({"afterAgentResponse"})
+# Events a host fires at the end of every turn but one whose model call failed, saying whether
+# it was interrupted (Hermes' on_session_end).
+_TURN_END_EVENTS = frozenset({"on_session_end"})
+# Pre-compaction events a host also fires by itself inside a turn (Gemini CLI: before each
+# model request).
+_CHECKED_IN_TURNS = frozenset({"PreCompress"})
 # Events the profiles fire by themselves around the steps above (never written as steps).
 _REGENERATED = frozenset(
     {"on_session_end", "on_session_finalize", "on_session_reset", "on_session_start", "PostCompact",

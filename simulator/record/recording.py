@@ -1,7 +1,7 @@
 """Record real sessions: tap every hook of a host's config, then export what ran as a scenario.
 
-``start`` rewrites the hooks of one host's own config file so each command runs through
-``hooksim tap`` (which logs every hook run to a directory), keeping a backup; ``stop`` puts the
+``start`` rewrites the hooks of one host's own config file so each command runs through the
+tap (``tap.sh``, a POSIX shell script: it logs every hook run to a directory), keeping a backup; ``stop`` puts the
 original back byte for byte; ``export`` turns the logged runs into a scenario file. Config
 files are written the careful way ``hermes-hooks install`` writes Hermes' (atomic, mode kept,
 refused in one line when the file is not what we expect), with the same module.
@@ -13,15 +13,15 @@ import hashlib
 import json
 import os
 import shlex
-import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
 
 from ..hosts import get_host
+from .tap import HOST_PREFIXES, REDACTED, SECRET, TAP_SH
 
 STATE = "recording.json"
 BACKUP_SUFFIX = ".hooksim-record.bak"
@@ -46,11 +46,17 @@ def default_config(tool: str) -> Path:
 
 
 def tap_command() -> list[str]:
-    """How a tapped hook starts hooksim's tap: this installation's ``hooksim``."""
-    script = Path(sys.executable).with_name("hooksim")
-    if script.exists():
-        return [str(script), "tap"]
-    return [sys.executable, "-m", "hooksim", "tap"]
+    """How a tapped hook starts the tap: ``/bin/sh`` and the ``tap.sh`` shipped with hooksim.
+
+    Not ``hooksim tap``: a Python start is more than the whole shell tap costs
+    (``benchmarks/bench_tap.py``). The word ``tap`` after the script marks a tapped command.
+    """
+    if not TAP_SH.is_file():
+        raise RecordError(
+            f"{TAP_SH}: missing from this installation of hooksim; reinstall it"
+            " (the wheel must ship hooksim/record/tap.sh)"
+        )
+    return ["/bin/sh", str(TAP_SH), "tap"]
 
 
 def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
@@ -61,7 +67,10 @@ def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
     if tool == "hermes":
         # Hermes splits the whole line with shlex: the original's words follow as they were.
         return f"{head} {command}"
-    return f"{head} {shlex.quote(command)}"
+    # The host's shell becomes the tap (dash forks a last command, bash execs it): the host
+    # waits for the tap itself, so its signals reach the tap and the tap's death by a signal
+    # reaches it.
+    return f"exec {head} {shlex.quote(command)}"
 
 
 def _rewrite(block: Any, tool: str, log_dir: Path) -> int:
@@ -302,50 +311,131 @@ class Recorded:
     event: str
     stdin: bytes
     payload: dict[str, Any]
-    started: float
-    order: float
-    exit_code: int | None
+    started: float  # wall clock, seconds since the epoch
+    order: float  # the order runs started in (the tap's run number, or a monotonic clock)
+    exit_code: int | None  # None: killed by ``signal``
     stdout: str
     stderr: str
-    command: str
+    command: str  # the hook as configured
+    signal: int | None = None
+    ended: float | None = None
+    tool: str = ""
+    argv: list[str] = field(default_factory=list)  # the process the tap started
+    cwd: str = ""
+    env: dict[str, str] = field(default_factory=dict)  # the host's variables, secrets redacted
 
 
 def load_runs(directory: Path) -> list[Recorded]:
-    """The tap's records in ``directory``, in the order the hooks started."""
+    """The tap's records in ``directory``, in the order the hooks started.
+
+    A run is read once it is finished (its ``N.json``, written last by ``tap.sh``); records of
+    hooksim's earlier Python tap (one JSON file per run) are read too.
+    """
     runs = []
     for file in sorted(directory.glob("*.json")):
         if file.name == STATE:
             continue
         try:
             entry = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
+            if not isinstance(entry, dict):
+                raise ValueError("not an object")
+            run = _shell_run(file, entry) if entry.get("tap") == "sh" else _json_run(entry)
+        except (OSError, ValueError, KeyError, TypeError) as e:
             raise RecordError(f"{file}: not a tap record ({e})") from None
-        if "stdin_base64" in entry:
-            import base64
-
-            stdin = base64.b64decode(entry["stdin_base64"])
-        else:
-            stdin = str(entry.get("stdin", "")).encode("utf-8")
-        try:
-            payload = json.loads(stdin)
-        except ValueError:
-            payload = None
-        event = entry.get("event") or (isinstance(payload, dict) and payload.get("hook_event_name"))
-        runs.append(
-            Recorded(
-                str(event or ""),
-                stdin,
-                payload if isinstance(payload, dict) else {},
-                float(entry["started"]),
-                float(entry.get("monotonic", entry["started"])),
-                entry.get("exit_code"),
-                str(entry.get("stdout", "")),
-                str(entry.get("stderr", "")),
-                str(entry.get("command", "")),
-            )
-        )
+        runs.append(run)
     runs.sort(key=lambda r: r.order)
     return runs
+
+
+def _shell_run(file: Path, entry: dict[str, Any]) -> Recorded:
+    """One run as ``tap.sh`` logs it: ``N.json`` and, beside it, ``N.ctx``, ``N.in`` ..."""
+    base = file.with_suffix("")
+    context = file.with_suffix(".ctx")
+    fields: dict[str, list[str]] = {}
+    for item in context.read_bytes().split(b"\0"):
+        key, _, value = item.decode("utf-8", "replace").partition("=")
+        if key:
+            fields.setdefault(key, []).append(value)
+    tool = fields.get("tool", [""])[0]
+    argv = fields.get("argv", [])
+    first = fields.get("first", [""])[0]
+    env = dict(pair.partition("=")[::2] for pair in fields.get("env", []))
+    stdin = _read_or_empty(Path(f"{base}.in"))
+    payload = _payload(stdin)
+    event = fields["event"][0] if "event" in fields else payload.get("hook_event_name")
+    started, ended = context.stat().st_mtime, file.stat().st_mtime
+    if "clock" in fields:  # under hooksim: the virtual clock the hook read
+        started, ended = float(fields["clock"][0]), float(fields["clock"][0]) + ended - started
+    return Recorded(
+        str(event or ""),
+        stdin,
+        payload,
+        started,
+        float(int(base.name)),
+        entry.get("exit_code"),
+        _read_or_empty(Path(f"{base}.out")).decode("utf-8", "replace"),
+        _read_or_empty(Path(f"{base}.err")).decode("utf-8", "replace"),
+        shlex.join([first, *argv[1:]]) if tool == "hermes" else first,
+        signal=entry.get("signal"),
+        ended=ended,
+        tool=tool,
+        argv=argv,
+        cwd=fields.get("cwd", [""])[0],
+        env=_host_env(env),
+    )
+
+
+def _json_run(entry: dict[str, Any]) -> Recorded:
+    """One run as hooksim's earlier Python tap logged it, in one JSON file."""
+    if "stdin_base64" in entry:
+        import base64
+
+        stdin = base64.b64decode(entry["stdin_base64"])
+    else:
+        stdin = str(entry.get("stdin", "")).encode("utf-8")
+    payload = _payload(stdin)
+    event = entry.get("event") or payload.get("hook_event_name")
+    return Recorded(
+        str(event or ""),
+        stdin,
+        payload,
+        float(entry["started"]),
+        float(entry.get("monotonic", entry["started"])),
+        entry.get("exit_code"),
+        str(entry.get("stdout", "")),
+        str(entry.get("stderr", "")),
+        str(entry.get("command", "")),
+        signal=entry.get("signal"),
+        ended=entry.get("ended"),
+        tool=str(entry.get("tool", "")),
+        argv=[str(word) for word in entry.get("argv", [])],
+        cwd=str(entry.get("cwd", "")),
+        env=_host_env({str(k): str(v) for k, v in dict(entry.get("env", {})).items()}),
+    )
+
+
+def _read_or_empty(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def _payload(stdin: bytes) -> dict[str, Any]:
+    try:
+        payload = json.loads(stdin)
+    except ValueError:
+        return {}
+    return payload if isinstance(payload, dict) else {}
+
+
+def _host_env(env: dict[str, str]) -> dict[str, str]:
+    """The host's variables only, secret-looking values redacted (the tap does so already)."""
+    return {
+        name: REDACTED if any(word in name.upper() for word in SECRET) else value
+        for name, value in sorted(env.items())
+        if name.startswith(HOST_PREFIXES)
+    }
 
 
 def firings(runs: list[Recorded]) -> list[list[Recorded]]:

@@ -1,0 +1,105 @@
+"""hooksim record export never writes a scenario that fails its own expectations.
+
+Sessions are recorded the real way (``record start``, hooksim running the session through the
+tapped hooks, ``record stop``) with hooks on some of a host's events. Either the export passes
+``hooksim run`` as it is, or export refuses in one line: a recording without the host's prompt
+event cannot tell one turn from the next.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+from hooksim.hosts import HOSTS
+
+from .recordings import OWN_EVENTS, config_for, every_event, record
+
+# Replies, tool calls, an interruption, a failed model call, both kinds of compaction, /new.
+SESSION = """\
+name: a session with a bit of everything
+turns:
+  - {user: hello there, assistant: hi}
+  - {after: 2m, user: list the files, assistant: here they are, tools: [{name: Read, args: {file_path: /x}, result: x}, {name: Bash, args: {command: ls}, result: "a b"}]}
+  - {after: 10s, user: stop that, interrupted: true}
+  - {after: 1m, user: try again, error: 429}
+  - {after: 1m, compact: manual, instructions: keep it short}
+  - {after: 1m, user: and again, assistant: done}
+  - {after: 1m, compact: auto}
+  - {new_session: second}
+  - {after: 30s, user: a new start, assistant: welcome back}
+"""
+# Which events are hooked, by lifecycle point ("own": the host's events beyond them).
+WITH_PROMPT = {
+    "every event": None,
+    "the prompt only": ("prompt_submit",),
+    "prompt, turn end, session": ("prompt_submit", "stop", "session_start", "session_end", "own"),
+    "prompt, tools, compaction": (
+        "prompt_submit", "pre_tool", "post_tool", "pre_compact", "post_compact",
+    ),
+}  # fmt: skip
+WITHOUT_PROMPT = {
+    "turn end and tools": ("stop", "pre_tool", "post_tool"),
+    "session start and end": ("session_start", "session_end"),
+}
+
+
+def hooked(tool: str, points: tuple[str, ...] | None) -> list[str]:
+    if points is None:
+        return every_event(tool)
+    events = HOSTS[tool].events
+    own = OWN_EVENTS.get(tool, []) if "own" in points else []
+    return [e for p in points if p != "own" and (e := events[p])] + own
+
+
+@pytest.mark.parametrize("tool", sorted(HOSTS))
+@pytest.mark.parametrize("which", WITH_PROMPT)
+def test_an_export_passes_its_own_expectations(
+    tmp_path: Path, tool: str, which: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whatever else is hooked, with the prompt event the export replays as recorded."""
+    config = config_for(tool, tmp_path, hooked(tool, WITH_PROMPT[which]))
+    record(tool, config, SESSION, tmp_path / "rec")
+    exported = tmp_path / "exported.yaml"
+    assert main(["record", "export", str(tmp_path / "rec"), "-o", str(exported)]) == 0
+    capsys.readouterr()
+    assert main(["run", str(exported)]) == 0, exported.read_text() + capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tool", sorted(HOSTS))
+@pytest.mark.parametrize("which", WITHOUT_PROMPT)
+def test_an_export_that_cannot_tell_turns_apart_is_refused_in_one_line(
+    tmp_path: Path, tool: str, which: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the host's prompt event: exit 1, the missing event and the fix, no file."""
+    config = config_for(tool, tmp_path, hooked(tool, WITHOUT_PROMPT[which]))
+    record(tool, config, SESSION, tmp_path / "rec")
+    capsys.readouterr()
+    exported = tmp_path / "exported.yaml"
+    assert main(["record", "export", str(tmp_path / "rec"), "-o", str(exported)]) == 1
+    prompt = HOSTS[tool].events["prompt_submit"]
+    assert capsys.readouterr().err == (
+        f"hooksim record: no prompt event recorded ({prompt}): turns cannot be told apart;"
+        " add a hook on it while recording\n"
+    )
+    assert not exported.exists()
+
+
+def test_the_reported_session_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PreToolUse and Stop hooks, two turns: once exported as one turn that fired Stop twice."""
+    config = config_for("claude-code", tmp_path, ["PreToolUse", "Stop"])
+    session = (
+        "name: two turns\nturns:\n  - {user: one, assistant: a, tools: [{shell: ls}]}\n"
+        "  - {user: two, assistant: b}\n"
+    )
+    record("claude-code", config, session, tmp_path / "rec")
+    capsys.readouterr()
+    args = ["record", "export", str(tmp_path / "rec"), "-o", str(tmp_path / "my-session.yaml")]
+    assert main(args) == 1
+    assert capsys.readouterr().err == (
+        "hooksim record: no prompt event recorded (UserPromptSubmit): turns cannot be told"
+        " apart; add a hook on it while recording\n"
+    )
