@@ -11,6 +11,8 @@
    seed, and ``-n 2``: seconds and examples until the first failure, total seconds with
    shrinking, and the steps of the written file (aim: every mutant found in under 60 s);
    with ``--files``, the file itself.
+4. The same for the wrong hooks of the shipped explore spaces (``scenarios/explore/``, the
+   mutants of ``tests/simulator/example_mutants.py``), each with its space's own budget.
 
 Times are real seconds on this machine and move with its load; the example counts do not.
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from hooksim.explore.search import HOOK_INVARIANTS, Explorer, explore, scenario_text
-from hooksim.explore.session_space import Space, sessions
+from hooksim.explore.session_space import Space, base_document, sessions
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 from hypothesis import HealthCheck, Phase, given, settings
@@ -33,6 +35,10 @@ from hypothesis import seed as hypothesis_seed
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
+from tests.simulator.test_explore_mutants import (  # noqa: E402 - the tests' own mutants
+    EXAMPLE_MUTANTS,
+    EXAMPLES,
+)
 from tests.simulator.test_mutants import hooks_config  # noqa: E402 - the tests' own writer
 
 MUTANTS = (
@@ -148,6 +154,51 @@ def mutants(names: list[str], seed: int, workers: int, files: bool) -> None:
         print(f"\n--- {name}\n{text}", end="")
 
 
+def space_explorer(path: Path) -> tuple[Explorer, int]:
+    """The explorer ``hooksim explore PATH`` builds for a space file of a non-Hermes host."""
+    from ruamel.yaml import YAML
+
+    scenario = load_scenario(path)
+    space = Space.for_host(scenario.tool, model=False).narrowed(scenario.explore)
+    data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    return Explorer(
+        space=space,
+        base=base_document(data),
+        source=path,
+        tool=scenario.tool,
+        hooks_config=None,
+        invariants=scenario.invariants,
+        model=False,
+    ), space.examples
+
+
+def example_mutants(seed: int, workers: int) -> None:
+    print(
+        f"4. mutants of the shipped explore spaces (their own budget, seed {seed}, -n {workers}):"
+    )
+    print(f"   {'space / mutant':<42}{'found':>9}{'examples':>10}{'total':>9}  steps")
+    with tempfile.TemporaryDirectory() as tmp:
+        for example, (script, names) in EXAMPLES.items():
+            text = (ROOT / "scenarios" / "explore" / example).read_text(encoding="utf-8")
+            hook = f'"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/../hooks/{script}"'
+            for name in names:
+                path = Path(tmp, name, "explore", example)
+                path.parent.mkdir(parents=True)
+                wrong = f'"$HOOKSIM_PYTHON" "{EXAMPLE_MUTANTS}" {name}'
+                path.write_text(text.replace(hook, wrong), encoding="utf-8")
+                ex, budget = space_explorer(path)
+                result = explore(ex, title=name, examples=budget, seed=seed, workers=workers)
+                label = f"{example} / {name}"
+                if not result.failures:
+                    print(f"   {label:<42}{'NOT FOUND':>9}{result.examples:>10}")
+                    continue
+                first = min(result.failures, key=lambda f: f.found_s)
+                print(
+                    f"   {label:<42}{first.found_s:>8.1f}s{first.found_at:>10}"
+                    f"{result.seconds:>8.1f}s  {first.steps}"
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=40, help="examples for parts 1 and 2")
@@ -164,6 +215,8 @@ def main() -> int:
     if "3" not in skip:
         names = [m for m in args.mutants.split(",") if m]
         mutants(names, args.seed, workers=2, files=args.files)
+    if "4" not in skip:
+        example_mutants(args.seed, workers=2)
     return 0
 
 

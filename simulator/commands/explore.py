@@ -74,14 +74,13 @@ def _raw(path: Path) -> dict[str, Any]:
 def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
     """(title, explorer, examples) for each space to explore; raises ScenarioError."""
     from ..explore.search import HOOK_INVARIANTS, Explorer
-    from ..explore.session_space import HOOK_ENV, Space, base_document
+    from ..explore.session_space import Space, base_document
 
     tool = args.tool or "hermes"
     ours = tool == "hermes"
     spaces = []
     if not args.paths:
-        space = Space() if ours else Space(env={}, bare_stop=False, sessions=1)
-        space = _overridden(space, args)
+        space = _overridden(Space.for_host(tool, model=ours), args)
         explorer = Explorer(
             space=space,
             base={"name": "hermes-hooks"},
@@ -101,11 +100,10 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
         host = args.tool or scenario.tool
         default_hooks = host == "hermes" and (scenario.hooks is None or args.hooks_config)
         model = scenario.explore.get("model", bool(default_hooks))
-        hermes = host == "hermes"  # a gateway's concurrent sessions and a bare Stop are Hermes'
-        space = Space(
-            env=dict(HOOK_ENV) if model else {}, bare_stop=hermes, sessions=3 if hermes else 1
-        )
-        space = _overridden(space.narrowed(scenario.explore), args)
+        try:
+            space = _overridden(Space.for_host(host, model=model).narrowed(scenario.explore), args)
+        except ValueError as e:
+            raise ScenarioError(f"{path}: {e}") from None
         explorer = Explorer(
             space=space,
             base=base_document(data),
@@ -166,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         return 5
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     replay = f" --hooks-config {args.hooks_config}" if args.hooks_config else ""
-    stream = sys.stderr if sys.stderr.isatty() else None
+    stream = sys.stderr  # progress: in place on a terminal, a line a minute elsewhere
     failed = 0
     for title, explorer, examples in spaces:
         try:
@@ -183,8 +181,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         stem = explorer.source.stem if explorer.source else "hermes-hooks"
         for failure in exploration.failures:
-            write_failure(failure, Path(args.out), stem=stem, replay_options=replay)
-        failed += len(exploration.failures)
+            write_failure(
+                failure, Path(args.out), stem=stem, replay_options=replay, source=explorer.source
+            )
+        failed += len(exploration.failures) + len(exploration.idle)
         print(summary(exploration, replay), flush=True)
     print(f"{failed} failed" if failed else "no invariant failed")
     return 1 if failed else 0

@@ -279,6 +279,72 @@ def _text(payload: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+class _Walk:
+    """The model's state while it walks a scenario's events: the gate, each session's bridge
+    plan, and what it expects so far."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.env = scenario.env
+        self.config = GateConfig.from_env(scenario.env)
+        self.gate = Gate(self.config)
+        self.plans = [
+            BridgePlan(scenario.bridge if p.bridge is None else p.bridge) for p in scenario.sessions
+        ] or [BridgePlan(scenario.bridge)]
+        self.result = Expected(self.config)
+
+    def call(self, ev: _Event, tool: str, outcome: str | None = None) -> str | None:
+        """Record the call; None when it succeeds, else its outcome."""
+        outcome = self.plans[ev.session].take(tool) if outcome is None else outcome
+        self.result.calls.append(Call(ev.turn, tool, outcome))
+        return None if call_succeeds(outcome, self.config.timeout_s) else outcome
+
+    def note(self, turn: int, text: str) -> None:
+        """Say why, in words, under the turn."""
+        self.result.notes.setdefault(turn, []).append(text)
+
+    def compact(self, ev: _Event) -> None:
+        """Try a compaction; the gate remembers it only when it succeeds."""
+        self.result.last_try_ms = ev.now_ms
+        failed = self.call(ev, COMPACT)
+        if failed:
+            self.note(ev.turn, f"the compaction failed ({failed}): not remembered")
+        else:
+            self.gate.remember(ev.now_ms, ev.turn)
+
+    def fire(self, ev: _Event, racing: bool) -> bool:
+        """The hook's calls for one event; True for a Stop that reaches the gate with others."""
+        if ev.payload is None:
+            return False  # the hook reports an unreadable payload and calls nothing
+        if ev.event == "on_session_start":
+            self.call(ev, START)
+        elif ev.event == "pre_llm_call":
+            if _text(ev.payload, "user_message"):
+                self.call(ev, SAVE)
+        elif ev.event == "post_llm_call":
+            return self.stop(ev, racing)
+        return False
+
+    def stop(self, ev: _Event, racing: bool) -> bool:
+        """Save what the assistant said, then the gate; True when it waits for the race."""
+        assert ev.payload is not None  # ``fire`` passes only readable payloads
+        response = _text(ev.payload, "assistant_response") if ev.said is None else ev.said
+        if response and not response.startswith(EXPLANATION):
+            failed = self.call(ev, SAVE)
+            if failed:
+                self.note(ev.turn, f"the save failed ({failed}): no compaction")
+                return False
+        if not self.config.enabled:
+            self.note(ev.turn, f"the gate is off ({FLAG}={self.env.get(FLAG)!r})")
+            return False
+        if racing:
+            return True
+        due, why = self.gate.due(ev.now_ms)
+        self.note(ev.turn, why)
+        if due:
+            self.compact(ev)
+        return False
+
+
 def expected(scenario: Scenario, recorded: list[dict[str, Any]] | None = None) -> Expected:
     """The bridge calls hermes-hooks must make in ``scenario`` on Hermes, in order.
 
@@ -287,72 +353,26 @@ def expected(scenario: Scenario, recorded: list[dict[str, Any]] | None = None) -
     received them) the model follows the race's outcome and checks its rules (``races``);
     without, it takes the first due Stop as the one that compacts.
     """
-    config = GateConfig.from_env(scenario.env)
-    gate = Gate(config)
-    plans = [
-        BridgePlan(scenario.bridge if p.bridge is None else p.bridge) for p in scenario.sessions
-    ] or [BridgePlan(scenario.bridge)]
-    result = Expected(config)
-    session_of: dict[int, int] = {}
-
-    def call(ev: _Event, tool: str, outcome: str | None = None) -> str | None:
-        """Record the call; None when it succeeds, else its outcome."""
-        outcome = plans[ev.session].take(tool) if outcome is None else outcome
-        result.calls.append(Call(ev.turn, tool, outcome))
-        return None if call_succeeds(outcome, config.timeout_s) else outcome
-
-    def note(turn: int, text: str) -> None:
-        result.notes.setdefault(turn, []).append(text)
-
-    def compact(ev: _Event) -> None:
-        result.last_try_ms = ev.now_ms
-        failed = call(ev, COMPACT)
-        if failed:
-            note(ev.turn, f"the compaction failed ({failed}): not remembered")
-        else:
-            gate.remember(ev.now_ms, ev.turn)
-
+    walk = _Walk(scenario)
     for _, group in itertools.groupby(_timeline(scenario), key=lambda e: e.group):
         events = list(group)
         racing = len({ev.session for ev in events}) > 1
-        at_gate: list[_Event] = []
+        at_gate = []
         for ev in events:
-            session_of[ev.turn] = ev.session
-            if ev.payload is None:
-                continue  # the hook reports an unreadable payload and calls nothing
-            if ev.event == "on_session_start":
-                call(ev, START)
-            elif ev.event == "pre_llm_call":
-                if _text(ev.payload, "user_message"):
-                    call(ev, SAVE)
-            elif ev.event == "post_llm_call":
-                response = _text(ev.payload, "assistant_response") if ev.said is None else ev.said
-                if response and not response.startswith(EXPLANATION):
-                    failed = call(ev, SAVE)
-                    if failed:
-                        note(ev.turn, f"the save failed ({failed}): no compaction")
-                        continue
-                if not config.enabled:
-                    note(ev.turn, f"the gate is off ({FLAG}={scenario.env.get(FLAG)!r})")
-                elif racing:
-                    at_gate.append(ev)
-                else:
-                    due, why = gate.due(ev.now_ms)
-                    note(ev.turn, why)
-                    if due:
-                        compact(ev)
+            if walk.fire(ev, racing):
+                at_gate.append(ev)
         if at_gate:
             _race(
                 at_gate,
-                gate,
+                walk.gate,
                 recorded=recorded,
-                result=result,
-                call=call,
-                note=note,
-                compact=compact,
+                result=walk.result,
+                call=walk.call,
+                note=walk.note,
+                compact=walk.compact,
             )
-    result.last_compaction_ms = gate.last_ms
-    return result
+    walk.result.last_compaction_ms = walk.gate.last_ms
+    return walk.result
 
 
 def _race(

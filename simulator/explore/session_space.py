@@ -5,7 +5,9 @@ one that fails is written back as a file ``hooksim run`` replays. The space has 
 ``explore:`` block in a scenario file narrows or extends each (``false``: it does not vary):
 
 - steps: turns (each ending with a reply, an empty reply, an interruption or a failed model
-  call; with tool calls), ``/new``, host compactions, and a stop event with no response to save;
+  call; with tool calls, in the host's own tool names and argument shapes: ``vocabulary``),
+  ``/new``, host compactions (of the triggers the host has), and on Hermes a stop event with no
+  response to save;
 - gaps between steps, from a second to days, with extra weight at the edges (±1 s) of the gate's
   window, measured from the last successful compaction the model of the gate remembers;
 - the wall clock set back, by more or less than a window;
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +47,7 @@ from ..scenario import (
     parse_duration,
 )
 from . import gate_model
+from .vocabulary import VOCABULARIES, ToolShape, Vocabulary
 
 DAY_S = 86_400
 OUTCOMES = ("reply", "empty", "interrupted", "error")
@@ -69,7 +73,6 @@ HOOK_ENV: dict[str, tuple[tuple[str | None, int], ...]] = {
     ),
     "HERMES_HOME": ((None, 15), ("/dev/null", 1)),
 }  # fmt: skip
-TOOL_NAMES = ("read_file", "terminal", "web_search")
 
 
 @dataclass(frozen=True)
@@ -80,12 +83,19 @@ class Space:
     # Sessions run while shrinking a failure, at most: past them Hypothesis keeps the smallest
     # failing session it has (its own shrinker goes on to 500 shrinks or 5 minutes, which on a
     # loaded machine is many minutes of real sessions for a step or two fewer).
-    shrink_runs: int = 40
+    shrink_runs: int = 32
+    # Then, sessions run to try the failing one without each of its steps and tool calls
+    # (deleting a whole step is where Hypothesis, cut short, most often stops short).
+    prune_runs: int = 8
     max_turns: int = 6
     model: bool | None = None  # None: when the hooks are hermes-hooks' own
     gaps: tuple[float, float] | None = (1.0, 3.0 * DAY_S)
+    # Gaps weighted to the edges of hermes-hooks' window, as the gate model measures it (on
+    # other hosts: to a default window's edges from the start).
+    gate_gaps: bool = True
     outcomes: tuple[str, ...] = OUTCOMES
-    tools: int = 2
+    tools: int = 2  # tool calls per turn, at most
+    vocabulary: Vocabulary = VOCABULARIES["hermes"]  # the host's tools and steps
     new_session: bool = True
     compact: bool = True
     bare_stop: bool = True
@@ -96,6 +106,22 @@ class Space:
         default_factory=lambda: dict(HOOK_ENV)
     )  # variable -> (value or None for unset, weight)
 
+    @classmethod
+    def for_host(cls, host: str, *, model: bool) -> Space:
+        """The default space on ``host``: its own tools and steps (``vocabulary``); on Hermes a
+        gateway's sessions, a bare Stop and the bridge's outcomes; with the gate model,
+        hermes-hooks' variables."""
+        words = VOCABULARIES[host]
+        hermes = host == "hermes"
+        return cls(
+            vocabulary=words,
+            env=dict(HOOK_ENV) if model else {},
+            bare_stop=words.bare_stop,
+            sessions=cls.sessions if words.gateway else 1,
+            gate_gaps=hermes,
+            bridge=cls.bridge if hermes else None,
+        )
+
     def narrowed(self, block: Mapping[str, Any]) -> Space:
         """This space with an ``explore:`` block's settings applied (the block is validated)."""
         changes: dict[str, Any] = {}
@@ -103,7 +129,6 @@ class Space:
             "examples",
             "max_turns",
             "model",
-            "tools",
             "new_session",
             "compact",
             "bare_stop",
@@ -120,6 +145,8 @@ class Space:
                 changes["gaps"] = (low, max(low, parse_duration(gaps.get("max", 3 * DAY_S))))
         if "outcomes" in block:
             changes["outcomes"] = tuple(block["outcomes"])
+        if "tools" in block:
+            changes.update(self._tools(block["tools"]))
         if "clock_back" in block:
             back = block["clock_back"]
             changes["clock_back"] = (
@@ -133,6 +160,34 @@ class Space:
                 **{name: tuple((v, 1) for v in values) for name, values in block["env"].items()},
             }
         return dataclasses.replace(self, **changes)
+
+    def _tools(self, tools: int | bool | list[str | dict[str, Any]]) -> dict[str, Any]:
+        """``tools:``: how many calls per turn (``false``: none), or which tools to draw from,
+        by name (the host's own, with their argument shapes) or as ``{name, args}``.
+
+        Raises ValueError for a name the host's vocabulary does not have.
+        """
+        if tools is False:
+            return {"tools": 0}
+        if isinstance(tools, int):
+            return {"tools": tools}
+        chosen: list[ToolShape] = []
+        for item in tools:
+            if isinstance(item, dict):
+                chosen.append(ToolShape(item["name"], (dict(item.get("args", {})),)))
+                continue
+            shape = self.vocabulary.tool(item)
+            if shape is None:
+                known = self.vocabulary.names
+                close = difflib.get_close_matches(item, known, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ValueError(
+                    f"explore.tools: {item!r} is not one of this host's tools ({', '.join(known)});"
+                    f" {hint}give another tool as {{name: {item}, args: {{...}}}}"
+                )
+            chosen.append(shape)
+        vocabulary = dataclasses.replace(self.vocabulary, tools=tuple(chosen))
+        return {"vocabulary": vocabulary, "tools": self.tools or Space.tools}
 
 
 def _weighted(draw: st.DrawFn, choices: Sequence[tuple[Any, int]]) -> Any:
@@ -159,8 +214,9 @@ def _turn_entry(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], 
         entry["interrupted"] = True
     else:
         error = entry["error"] = draw(st.sampled_from(ERRORS))
-    calls = draw(st.integers(0, space.tools)) if space.tools else 0
-    tools = tuple(ToolCall(draw(st.sampled_from(TOOL_NAMES)), {"n": i}) for i in range(calls))
+    shapes = space.vocabulary.tools
+    calls = draw(st.integers(0, space.tools)) if space.tools and shapes else 0
+    tools = tuple(_tool_call(draw, shapes) for _ in range(calls))
     if tools:
         entry["tools"] = [{"name": t.name, "args": t.args} for t in tools]
     return entry, Turn(
@@ -170,6 +226,12 @@ def _turn_entry(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], 
         tools,
         error=None if error is None else ApiError.parse(error),
     )
+
+
+def _tool_call(draw: st.DrawFn, shapes: tuple[ToolShape, ...]) -> ToolCall:
+    """A call of one of the host's tools, with arguments of that tool's shape."""
+    shape = draw(st.sampled_from(shapes))
+    return ToolCall(shape.name, dict(draw(st.sampled_from(shape.args))))
 
 
 def _bare_stop(n: int) -> tuple[dict[str, Any], Step]:
@@ -191,7 +253,9 @@ def _step(draw: st.DrawFn, space: Space, n: int) -> tuple[dict[str, Any], Step]:
     if kind == "new_session":
         return {"new_session": None}, NewSession()
     if kind == "compact":
-        return {"compact": "auto"}, Compact("auto")
+        triggers = space.vocabulary.compactions
+        trigger = triggers[0] if len(triggers) == 1 else draw(st.sampled_from(triggers))
+        return {"compact": trigger}, Compact(trigger)
     if kind == "bare_stop":
         return _bare_stop(n)
     return _turn_entry(draw, space, n)
@@ -337,32 +401,23 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
     while True:
         gap_s = back_s = 0
         if n:
-            gate = gate_model.expected(_partial(model_of, steps))
-            last_ms = gate.last_compaction_ms
-            # The clock goes back more often when the gate remembers a compaction: that is
-            # when it matters (is an instant in the future forgotten?).
-            odds = ((False, 2), (True, 1)) if last_ms is not None else ((False, 7), (True, 1))
-            if space.clock_back is not None and _weighted(draw, odds):
-                back_s = _clock_back_s(draw, space, now_ms, last_ms, window_ms)
-            elif space.gaps is not None:
-                gap_s = _gap_s(draw, space, now_ms, gate)
-            else:
-                gap_s = 60
+            gate = (
+                gate_model.expected(_partial(model_of, steps))
+                if space.gate_gaps
+                else gate_model.Expected(gate_model.GateConfig.from_env(env))
+            )
+            gap_s, back_s = _gap_or_clock_back(draw, space, now_ms, gate, window_ms)
         offset_s += gap_s
         now_ms += (gap_s - back_s) * 1000
-        # Every session at once half the time (their Stops race for the gate), else any.
-        together = count > 1 and draw(st.booleans())
-        acting = list(range(count)) if together else None
-        acting = acting or [k for k in range(count) if count > 1 and draw(st.booleans())] or [0]
-        for i, k in enumerate(acting):
+        for i, k in enumerate(_acting(draw, count)):
             n += 1
             entry, step = _step(draw, space, n)
             after_s, last_s[k] = offset_s - last_s[k], offset_s
             back = back_s if i == 0 else 0
             if after_s:
-                entry = {"after": _duration_text(after_s), **entry}
+                entry = {"after": duration_text(after_s), **entry}
             if back:
-                entry = {"clock_back": _duration_text(back), **entry}
+                entry = {"clock_back": duration_text(back), **entry}
             entries[k].append(entry)
             steps[k].append(
                 dataclasses.replace(step, after_s=float(after_s), clock_back_s=float(back))
@@ -373,6 +428,29 @@ def sessions(draw: st.DrawFn, space: Space, base: Mapping[str, Any]) -> dict[str
         if n >= space.max_turns or draw(st.integers(0, 7)) == 0:
             break
     return _document(base, env, plan, entries)
+
+
+def _gap_or_clock_back(
+    draw: st.DrawFn, space: Space, now_ms: int, gate: gate_model.Expected, window_ms: float
+) -> tuple[int, int]:
+    """Before the next instant: seconds that pass, or seconds the clock goes back (one is 0)."""
+    last_ms = gate.last_compaction_ms
+    # The clock goes back more often when the gate remembers a compaction: that is
+    # when it matters (is an instant in the future forgotten?).
+    odds = ((False, 2), (True, 1)) if last_ms is not None else ((False, 7), (True, 1))
+    if space.clock_back is not None and _weighted(draw, odds):
+        return 0, _clock_back_s(draw, space, now_ms, last_ms, window_ms)
+    if space.gaps is not None:
+        return _gap_s(draw, space, now_ms, gate), 0
+    return 60, 0
+
+
+def _acting(draw: st.DrawFn, count: int) -> list[int]:
+    """The sessions that take a step at the next instant."""
+    # Every session at once half the time (their Stops race for the gate), else any.
+    together = count > 1 and draw(st.booleans())
+    acting = list(range(count)) if together else None
+    return acting or [k for k in range(count) if count > 1 and draw(st.booleans())] or [0]
 
 
 def _document(
@@ -405,7 +483,7 @@ def _partial(model_of: Scenario, steps: list[list[Step]]) -> Scenario:
     return dataclasses.replace(model_of, sessions=plans)
 
 
-def _duration_text(seconds: int) -> str:
+def duration_text(seconds: int) -> str:
     """``1d2h3m4s`` for a whole number of seconds (a scenario duration)."""
     parts = []
     for unit, size in (("d", DAY_S), ("h", 3600), ("m", 60), ("s", 1)):
@@ -416,6 +494,9 @@ def _duration_text(seconds: int) -> str:
 
 
 def base_document(data: Mapping[str, Any] | None) -> dict[str, Any]:
-    """What a drawn session keeps of a scenario file: everything but its turns and checks."""
-    keep: Sequence[str] = ("name", "description", "tool", "env", "clock", "session", "hooks")
+    """What a drawn session keeps of a scenario file: its hooks, host, environment, clock and
+    built-in checks; not its turns, expectations, invariants or explore block."""
+    keep: Sequence[str] = (
+        "name", "description", "tool", "env", "clock", "session", "hooks", "hosts", "checks",
+    )  # fmt: skip
     return {k: v for k, v in (data or {}).items() if k in keep}

@@ -1,8 +1,10 @@
 """hooksim explore finds every wrong hook within its default budget, and writes a file that
-fails on that hook and passes on the real one.
+fails on that hook and passes on the real one: the Hermes gate's mutants, and those of the
+shipped explore spaces' hooks (``scenarios/explore/``).
 
-Slow (each search runs dozens of real sessions): marked ``slow``, run by ``tox -e slow``.
-The seed is fixed and every drawn session runs the same way on any machine (virtual clock, a
+The searches are slow (each runs dozens of real sessions): marked ``slow``, run by ``tox -e
+slow``; a plain ``pytest`` runs the shipped spaces' own hooks on a few sessions. The seed is
+fixed and every drawn session runs the same way on any machine (virtual clock, a
 gateway's coinciding Stops held together by the bridge's ``meet``), so which session is found
 does not depend on the machine's speed.
 """
@@ -22,6 +24,14 @@ from tests.simulator.test_mutants import hooks_config
 # space makes about one session in twenty tell it apart, so some seeds miss within 120).
 SEEDS = {"skips_compaction_without_save": "2"}
 MUTANTS = sorted([*PATCHES, "exits_nonzero"])
+ROOT = Path(__file__).parents[2]
+EXAMPLE_MUTANTS = Path(__file__).with_name("example_mutants.py")
+# The shipped explore spaces, the hook script each runs, and the wrong versions of that hook
+# (tests/simulator/example_mutants.py) explore must find with the space's own budget.
+EXAMPLES = {
+    "claude-guard.yaml": ("guard_rm.py", ("misses_spacing", "blocks_everything")),
+    "codex-stop-once.yaml": ("stop_once.py", ("blocks_forever", "never_blocks")),
+}
 
 
 @pytest.mark.slow
@@ -41,3 +51,51 @@ def test_explore_finds_the_mutant_and_its_file_replays(
     assert main(["run", str(written), "--hooks-config", config]) == 1, written.read_text()
     assert main(["run", str(written)]) == 0, written.read_text()
     assert "1 failed" in report
+
+
+def _hook(script: str) -> str:
+    return f'"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/../hooks/{script}"'
+
+
+def _with_hook(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new)
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_the_example_hooks_pass_a_small_budget(
+    example: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shipped explore spaces' own hooks keep every invariant of a few drawn sessions."""
+    path = ROOT / "scenarios" / "explore" / example
+    out = tmp_path / "failures"
+    assert main(["explore", str(path), "--examples", "3", "--seed", "1", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.endswith("\nno invariant failed\n")
+    assert not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("example", "mutant"),
+    [(example, mutant) for example, (_, mutants) in EXAMPLES.items() for mutant in mutants],
+)
+def test_explore_finds_the_example_mutant_and_its_file_replays(
+    example: str, mutant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The space's own budget, a fixed seed: a failure is found and written, and its file
+    fails on the mutant and passes once the right hook is put back."""
+    script, _ = EXAMPLES[example]
+    text = (ROOT / "scenarios" / "explore" / example).read_text()
+    wrong = f'"$HOOKSIM_PYTHON" "{EXAMPLE_MUTANTS}" {mutant}'
+    space = tmp_path / "explore" / example
+    space.parent.mkdir()
+    space.write_text(_with_hook(text, _hook(script), wrong))
+    out = tmp_path / "failures"
+    assert main(["explore", str(space), "--seed", "1", "--out", str(out)]) == 1
+    report = capsys.readouterr().out
+    assert "1 failed" in report, report
+    (written,) = out.glob("*.yaml")
+    assert main(["run", str(written)]) == 1, written.read_text()
+    right = f'"$HOOKSIM_PYTHON" "{ROOT / "scenarios" / "hooks" / script}"'
+    written.write_text(_with_hook(written.read_text(), wrong, right))
+    assert main(["run", str(written)]) == 0, written.read_text()
