@@ -17,7 +17,7 @@ from ..hosts import get_host
 from ..judge import expect
 from ..real.compare import compare_real, differences_text
 from ..real.driver import RealHostError
-from ..real.session import DRIVERS, NOT_JUDGED, RealRun, run_real
+from ..real.session import DRIVERS, RealRun, not_judged, run_real
 from ..report.formats import Outcome, summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports
@@ -49,13 +49,15 @@ def add_compare_options(parser: argparse.ArgumentParser) -> None:
 def judged(run: RealRun) -> tuple[list[str], list[str]]:
     """The scenario's expectations judged on the real host, and those that are not."""
     keys = list(run.result.scenario.expect)
-    return [k for k in keys if k not in NOT_JUDGED], [k for k in keys if k in NOT_JUDGED]
+    skip = not_judged(run.result.scenario.tool)
+    return [k for k in keys if k not in skip], [k for k in keys if k in skip]
 
 
 def check(run: RealRun) -> list[str]:
     """Failures of the expectations a real run can judge."""
     scenario = run.result.scenario
-    kept = {k: v for k, v in scenario.expect.items() if k not in NOT_JUDGED}
+    skip = not_judged(scenario.tool)
+    kept = {k: v for k, v in scenario.expect.items() if k not in skip}
     run.result.scenario = replace(scenario, expect=kept)
     try:
         return expect.check(run.result)
@@ -69,7 +71,8 @@ def _header(run: RealRun) -> list[str]:
     lines += [f"  note: {note}" for note in run.notes]
     if yes:
         lines.append(f"  judged on the real host: {', '.join(yes)}")
-    lines += [f"  not judged: {key} ({NOT_JUDGED[key]})" for key in no]
+    skip = not_judged(run.result.scenario.tool)
+    lines += [f"  not judged: {key} ({skip[key]})" for key in no]
     return lines
 
 

@@ -52,3 +52,11 @@ class ClaudeCodeDriver(LineDriver):
 
     def send(self, text: str) -> None:
         self.write_line({"type": "user", "message": {"role": "user", "content": text}})
+
+    def shown_to_user(self, message: dict[str, Any]) -> str | None:
+        """stream-json's ``system``/``informational`` messages: the notices Claude Code shows
+        its user (``PreToolUse:Bash says: …`` for a systemMessage, a blocked prompt's reason)."""
+        if message.get("type") != "system" or message.get("subtype") != "informational":
+            return None
+        content = message.get("content")
+        return content if isinstance(content, str) and content else None

@@ -9,7 +9,9 @@ every event, so both are compared as recorded, process by process:
 - ``stdin/EVENT``: the bytes around the JSON (a trailing newline);
 - ``shell``: the program (and options) the host runs a hook command with;
 - ``env/NAME``: variables the host adds to a hook's environment;
-- ``context/turn N``: hook output that reached the model in the turn;
+- ``context/turn N``: hook output that reached the model in the turn, paragraph by paragraph,
+  found in what each side gave the model (the real fake model's requests, the replay's
+  context, block reasons and follow-ups) by the same detector;
 - ``blocked/EVENT``: firings the host treated as blocked (or continued) by their hooks;
 - ``exit/EVENT``: a hook's exit status, which follows from what it was given.
 
@@ -32,11 +34,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Host, get_host
+from ..hosts import Host, contains, get_host
 from ..replay.runner import RunResult, run_scenario
 from ..scenario import Scenario
 from .hook_recorder import PROBE, read_records
-from .result import payload_of
+from .result import hook_texts, payload_of
 from .session import RealRun, run_real, with_hooks
 from .wrapping import wrap_hooks
 
@@ -230,23 +232,11 @@ def _compare_firings(real: Side, sim: Side, host: Host, add: Any) -> None:
                 turns.setdefault(firing.turn, []).append(firing)
         return turns
 
-    def reaching_model(firing: Any) -> list[str]:
-        """hooksim's context, and the block reasons its host hands the model (a blocked Stop
-        continues with it, a denied tool call returns it); the real side observes both."""
-        texts = list(firing.context)
-        if (
-            firing.blocked
-            and firing.reason
-            and firing.event in (host_events["stop"], host_events["pre_tool"])
-        ):
-            texts += [r for r in firing.reason.split("\n") if r.strip()]
-        return texts
-
-    host_events = host.events
     rt, st = by_turn(real.result), by_turn(sim.result)
+    real_given, sim_given = reached_model(real, host), reached_model(sim, host)
     for turn in sorted(set(rt) & set(st)):
-        rc = sorted(_normal(c, real) for f in rt[turn] for c in f.context)
-        sc = sorted(_normal(c, sim) for f in st[turn] for c in reaching_model(f))
+        rc = sorted(_normal(p, real) for c in real_given.get(turn, []) for p in paragraphs(c))
+        sc = sorted(_normal(p, sim) for c in sim_given.get(turn, []) for p in paragraphs(c))
         if rc != sc:
             add(f"context/turn {turn}", _show(rc), _show(sc))
         r_events = [(f.event, f) for f in rt[turn]]
@@ -268,6 +258,26 @@ def _compare_firings(real: Side, sim: Side, host: Host, add: Any) -> None:
             s_exits = sorted(str(run.exit_code) for run in other.runs)
             if r_exits != s_exits:
                 add(f"exit/{event}", ",".join(r_exits), ",".join(s_exits))
+
+
+def reached_model(side: Side, host: Host) -> dict[int, list[str]]:
+    """Per turn, each hook's own text (``result.hook_texts``) found in what the model was given
+    in that turn or later, read unwrapped (``hosts.contains``): the same detector on both
+    sides, so a host's wrapping (which each side records as the model got it) is no
+    difference, and a multi-line reason is one text."""
+    given = [(f.turn, c) for f in side.result.firings for c in f.context]
+    found: dict[int, list[str]] = {}
+    for record in _hooks(side):
+        for text in hook_texts(record, stderr_on_exit_2=host.name != "hermes"):
+            if any(turn >= record["turn"] and contains(c, text) for turn, c in given):
+                found.setdefault(record["turn"], []).append(text)
+    return found
+
+
+def paragraphs(text: str) -> list[str]:
+    """A text the model got, paragraph by paragraph: a multi-line reason is one item, two
+    hooks' texts joined by a blank line are two."""
+    return [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
 
 
 def _tolerance(host: Host, key: str) -> str | None:

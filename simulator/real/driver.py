@@ -92,6 +92,12 @@ class Driver:
     def close(self) -> None:
         """Whatever happened, nothing of the host keeps running."""
 
+    def shown_to_user(self, message: dict[str, Any]) -> str | None:
+        """The text one of the host's output messages shows its user from a hook (None: it
+        shows none; the session lists ``shown_to_user`` as not judged for a host whose output
+        never says)."""
+        return None
+
     def wire_call(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """The tool call the model makes for a scenario's call, which names the tool as the
         hooks see it (the same by default)."""

@@ -3,19 +3,19 @@ records its replays, so the same ``expect:`` block judges it.
 
 ``build_result`` makes one ``HookRun`` per recorded hook process and one ``Firing`` per probe
 record, and reads what the host made of a hook's output rather than assuming it: context is
-the hook text that reached the fake model, and a firing blocked (or continued) by its hooks is
-read from what the host did next.
+what the fake model was sent that holds a hook's text (in the host's own wrapping, as sent),
+and a firing blocked (or continued) by its hooks is read from what the host did next.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun, Host
+from ..hosts import Firing, HookRun, Host, readings
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from .hook_recorder import PROBE
@@ -23,12 +23,16 @@ from .hook_recorder import PROBE
 
 def build_result(
     scenario: Scenario, host: Host, records: list[dict[str, Any]],
-    requests: list[dict[str, Any]], ledger: Path,
+    requests: list[dict[str, Any]], ledger: Path, *, shown: Sequence[tuple[int, str]] = (),
 ) -> RunResult:  # fmt: skip
     """A ``RunResult`` from a real run's records: firings from the probes, runs from the hooks,
-    context from what reached the model, blocks from what the host did next."""
+    context from what reached the model (as the host wrapped it), blocks from what the host did
+    next, and what the
+    host showed its user (``shown``: turn and text, where its output says) on the firing whose
+    hook said it."""
     result = RunResult(scenario, host_title=f"{host.title} (real)")
     firings: list[tuple[Firing, dict[str, Any]]] = []
+    placed: list[tuple[Firing, HookRun, dict[str, Any]]] = []  # each hook with its firing
     for record in records:
         if record["id"] == PROBE:
             payload = payload_of(record)
@@ -57,7 +61,16 @@ def build_result(
             reached = _reached_model(host, record, requests)
             run.context = "\n".join(reached) or None
             firing.context += reached
+            placed.append((firing, run, record))
     ordered = [f for f, _ in firings]
+    for turn, text in shown:
+        said = next(((f, r) for f, r, record in placed if f.turn == turn
+                     and any(t in text for t in hook_texts(record))), None)  # fmt: skip
+        if said is not None:
+            said[0].shown.append(text)
+            said[1].shown = text
+        elif any(f.turn == turn for f in ordered):
+            next(f for f in ordered if f.turn == turn).shown.append(text)
     for i, (firing, probe) in enumerate(firings):
         firing.blocked = _continued(
             host, firing, probe, ordered[i + 1 :], requests, firings[i + 1 :]
@@ -82,12 +95,19 @@ def _virtual(record: dict[str, Any]) -> int:
 
 
 def _reached_model(host: Host, record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
-    """The hook's texts that appear in a model request sent after the hook started (Hermes
-    only logs an exit 2: its stderr is never offered to the model)."""
+    """What the model was given of the hook's texts: each string of a model request sent after
+    the hook started that holds one of them, as the host wrapped it (a tool's error result,
+    Codex's ``<hook_prompt>``), once. A string is read as the model reads it: inside a JSON
+    string (Hermes' ``{"error": …}`` tool result), un-escaped inside ``<hook_prompt>``. Hermes
+    only logs a failed hook's stderr: it is never offered to the model."""
     later = [r for r in requests if r.get("at", 0) >= record["start"] and r.get("body")]
-    sent = ["\n".join(all_strings(r["body"])) for r in later]
-    offered = hook_texts(record, stderr_on_exit_2=host.name != "hermes")
-    return [text for text in offered if any(text in body for body in sent)]
+    sent = [(s, readings(s)) for r in later for s in all_strings(r["body"])]
+    given: list[str] = []
+    for text in hook_texts(record, stderr_on_exit_2=host.name != "hermes"):
+        holder = next((s for s, read in sent if any(text in r for r in read)), None)
+        if holder is not None and holder not in given:
+            given.append(holder)
+    return given
 
 
 def _continued(  # noqa: PLR0917
@@ -137,8 +157,9 @@ def all_strings(value: Any) -> Iterator[str]:
 
 
 def hook_texts(record: dict[str, Any], *, stderr_on_exit_2: bool = True) -> list[str]:
-    """What a hook offered the host to pass on: its JSON's context, reason and message, its
-    plain stdout, and stderr after exit 2."""
+    """What a hook offered the host to pass on: its JSON's context, reasons and messages, its
+    plain stdout, and its stderr after an exit other than 0 and 1 (an exit 2's reason; Gemini
+    CLI denies with the text of any exit but 0 and 1), each whole."""
     texts: list[str] = []
     stdout = str(record.get("stdout") or "").strip()
     try:
@@ -151,9 +172,10 @@ def hook_texts(record: dict[str, Any], *, stderr_on_exit_2: bool = True) -> list
             texts += [str(specific.get(k) or "") for k in ("additionalContext",
                       "permissionDecisionReason")]  # fmt: skip
         texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message",
-                                                     "context", "message")]  # fmt: skip
+                                                     "context", "message", "agent_message",
+                                                     "stopReason")]  # fmt: skip
     elif stdout:
         texts.append(stdout)
-    if record.get("exit") == 2 and stderr_on_exit_2:
+    if record.get("exit") not in (0, 1, None) and stderr_on_exit_2:
         texts.append(str(record.get("stderr") or "").strip())
     return [t for t in texts if t.strip()]

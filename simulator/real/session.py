@@ -6,7 +6,7 @@ hooksim records its replays.
 own config format with the recorder (``hook_recorder``) in front of each command and a probe
 hook on every event (``wrapping``), drives the host turn by turn without a terminal (its
 driver, from ``DRIVERS``), and builds a ``RunResult`` from what happened (``result``). The same
-``expect:`` block then judges it, but for ``NOT_JUDGED``.
+``expect:`` block then judges it, but for ``NOT_JUDGED`` (and a host's ``NOT_JUDGED_ON``).
 
 What a real host cannot be asked to do is said in the run's notes, never silently changed:
 virtual time does not reach the host (``after:`` gaps are skipped; the hooks still read the
@@ -27,8 +27,10 @@ from typing import Any, TextIO
 
 from ..hosts import Host, get_host
 from ..replay.mock_bridge import temporary_frames
+from ..replay.project import file_states, seed
+from ..replay.result import FileState
 from ..replay.runner import RunResult, default_hooks_block
-from ..replay.workspace import NOT_INHERITED, Workspace, hook_environment
+from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
 from .claude_code import ClaudeCodeDriver
 from .codex import CodexDriver
@@ -46,6 +48,24 @@ NOT_JUDGED = {
     "effects": "the host's effects are hooksim's description of its own replay",
     "warnings": "the warnings are hooksim's reading of the hooks config, not the host's output",
 }
+# And those a host's output does not expose, by host: what it shows its user from a hook is
+# read from its output where that says it (Claude Code's stream-json notices).
+_SHOWN = ("shown_to_user", "shown_to_user_never")
+NOT_JUDGED_ON = {
+    "codex": dict.fromkeys(_SHOWN, "codex exec --json prints no hook output (systemMessage,"
+                           " stopReason, a blocked prompt's reason): the TUI shows them"),
+    "gemini-cli": dict.fromkeys(_SHOWN, "gemini -p prints its reply, not the notices its hooks"
+                                " raise: the interactive UI shows them"),
+    "hermes": dict.fromkeys(_SHOWN, "Hermes shows its user nothing of a shell hook (it logs"
+                            " failures): there is no output to read"),
+}  # fmt: skip
+
+
+def not_judged(tool: str) -> dict[str, str]:
+    """The expectations a real run of ``tool`` cannot judge, each with the reason."""
+    return {**NOT_JUDGED, **NOT_JUDGED_ON.get(tool, {})}
+
+
 # Plumbing every hook gets, as in a hooksim run; the recorder adds it if a host drops it.
 _PLUMBING = ("WAGGLE_MIND_CMD", "HOOKSIM_", "PYTHONPATH", "TZ", "LD_PRELOAD", "FAKETIME")
 # A real host also reads its own vendor's variables: none of the user's may reach it.
@@ -110,6 +130,11 @@ class RealSession:
         for d in (self.home, self.project, self.records_dir, self.tmp):
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
+        try:  # the scenario's files:, as a replay seeds them; the host works in this project
+            seed(scenario, self.workspace)
+        except SetupError as e:
+            raise RealHostError(str(e)) from None
+        self.files: dict[tuple[str, int], FileState] = {}  # expect.files' after their turns
         self.stderr_path = workdir / "host-stderr.txt"
         self.stderr_file: TextIO = self.stderr_path.open("w", encoding="utf-8")
         self.script = ModelScript()
@@ -160,7 +185,9 @@ class RealSession:
                 self.note_once(f"a failed call without a status ({turn.error.cause}) is answered"
                                " with status 500 on a real host")  # fmt: skip
             return [*calls, Reply(status=turn.error.status or 500)]
-        return [*calls, Reply(turn.assistant or "", input_tokens=tokens)]
+        # Then the reply after each continuation a stop hook asks for (the last repeats).
+        replies = [turn.assistant or "", *turn.continuations]
+        return [*calls, *(Reply(text, input_tokens=tokens) for text in replies)]
 
     def call_id(self, n: int) -> str:
         return f"toolu_{n:02d}" if self.host.name == "claude-code" else f"call_{n}"
@@ -194,8 +221,10 @@ class RealSession:
                 self.stderr_file.close()
             requests = server.requests()
         records = read_records(self.records_dir)
-        result = build_result(sc, self.host, records, requests, self.ledger)
+        shown = [(m["turn"], text) for m in self.output if (text := self.driver.shown_to_user(m))]
+        result = build_result(sc, self.host, records, requests, self.ledger, shown=shown)
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
+        result.files = {**self.files, **file_states(sc, self.workspace)}
         return RealRun(result, records, requests, self.notes, version,
                        time.monotonic() - started, self.launch_env, self.output)  # fmt: skip
 
@@ -231,6 +260,7 @@ class RealSession:
             self.step(number, step, following)
             if number:
                 frames[number] = temporary_frames(self.frames)
+                self.files.update(file_states(self.scenario, self.workspace, number))
         return turn_ms, frames
 
     def note_once(self, text: str) -> None:

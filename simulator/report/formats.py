@@ -136,6 +136,11 @@ class _FiringView:
             lines.append(f"  turn {firing.turn:>3}  {_clock(firing.virtual_ms)}  {label}")
         for run in firing.runs:
             lines += self._run(run, label)
+        # What the session went on with (a block reason, a retry prompt, a follow-up), as the
+        # host hands it to the model: beside the hooks' own context, which each run shows.
+        own = {run.context for run in firing.runs}
+        lines += [f"{pad}given to the model: {text[:160]!r}" for text in firing.context
+                  if text not in own]  # fmt: skip
         lines += [
             f"{pad}{_call_line(call)} (by a process outside the hooks)"
             for call in self.orphans.pop((firing.turn, firing.event), [])
@@ -163,6 +168,8 @@ class _FiringView:
             lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
         elif run.stdout.strip():
             lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
+        if run.shown is not None:
+            lines.append(f"{pad}shown to the user: {run.shown[:160]!r}")
         for leak in (leak for leak in self.result.leaks if leak.run is run):
             lines.append(f"{pad}left running: {leak_text(leak)}")
         return lines
@@ -276,6 +283,7 @@ def _hook_json(r: HookRun) -> dict[str, Any]:
         "stdout": r.stdout,
         "stderr": r.stderr,
         "context": r.context,
+        "shown": r.shown,
         "verdict": r.verdict,
         "pid": r.pid,
         "stdin": r.stdin.decode("utf-8", "replace"),
@@ -294,6 +302,7 @@ def _firing_json(f: Firing) -> dict[str, Any]:
         "blocked": f.blocked,
         "reason": f.reason,
         "context": f.context,
+        "shown": f.shown,
         "followup": f.followup,
         "effect": f.effect,
     }

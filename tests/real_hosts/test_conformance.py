@@ -39,19 +39,37 @@ def probes(tool: str) -> list[str]:
 
 # leaked-processes is left out: a real run does not look for processes its hooks left behind.
 FILES = {
-    "claude-code": ["across/memory-session.yaml", *probes("claude-code")],
+    "claude-code": [
+        "across/memory-session.yaml",
+        "across/guard-reason.yaml",
+        "across/stop-reason.yaml",
+        *probes("claude-code"),
+    ],
     "codex": [
         "across/memory-session.yaml",
+        "across/guard-reason.yaml",
+        "across/stop-reason.yaml",
         "across/stop-loop.yaml",
         "codex/12-exec-per-turn.yaml",
         "codex/14-stdout-forms.yaml",
         "codex/16-compact-matchers.yaml",
         *probes("codex"),
     ],
-    "hermes": ["across/memory-session.yaml", "hermes/32-new-session.yaml", *probes("hermes")],
+    # stop-reason is left out: Hermes' pre_verify needs files the real tools changed.
+    "hermes": [
+        "across/memory-session.yaml",
+        "across/guard-reason.yaml",
+        "hermes/32-new-session.yaml",
+        *probes("hermes"),
+    ],
     # stop-loop is left out: Gemini CLI never caps the loop (its turn budget is 100); hooksim
     # ends it at 50, and a real run of it would take minutes.
-    "gemini-cli": ["across/memory-session.yaml", *probes("gemini-cli")],
+    "gemini-cli": [
+        "across/memory-session.yaml",
+        "across/guard-reason.yaml",
+        "across/stop-reason.yaml",
+        *probes("gemini-cli"),
+    ],
 }
 
 

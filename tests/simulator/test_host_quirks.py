@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
+from hooksim.hosts import Firing, HookRun, HookSpec, Host, Session, Verdict
 from hooksim.hosts.base import parse_matcher_groups
 from hooksim.hosts.claude_code import EXACT_MATCHER_BEFORE_2_1_195, ClaudeCode, ClaudeSession
 from hooksim.hosts.codex import Codex, CodexSession
-from hooksim.hosts.cursor import Cursor
+from hooksim.hosts.cursor import Cursor, CursorSession
 from hooksim.hosts.gemini_cli import EVENTS as GEMINI_EVENTS
 from hooksim.hosts.gemini_cli import MATCHER_EVENTS as GEMINI_MATCHER_EVENTS
 from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
@@ -527,8 +527,54 @@ class ClaudeWithoutHistory(ClaudeCode):
         return self
 
 
+def _keeps_reasons(session: type[Session]) -> type[Session]:
+    """The session, with a block the session goes on with never handed to the model."""
+    return type(f"{session.__name__}KeepsReasons", (session,), {"deliver": lambda self, f: None})
+
+
+class ClaudeKeepsReasons(ClaudeCode):
+    session_class = _keeps_reasons(ClaudeSession)
+
+
+class CodexPlainStopReason(Codex):
+    session_class = type(
+        "CodexPlainStopReasonSession",
+        (CodexSession,),
+        {"told": lambda self, firing: [run.told for run in firing.runs if run.told]},
+    )
+
+
+class CursorKeepsReasons(Cursor):
+    session_class = _keeps_reasons(CursorSession)
+
+
+class HermesKeepsReasons(Hermes):
+    session_class = _keeps_reasons(HermesSession)
+
+
+class _LastReplyOnly(GeminiSession):
+    def payload(self, event: str, **fields: Any) -> dict[str, Any]:
+        if event == "AfterAgent" and isinstance(fields.get("prompt_response"), str):
+            fields["prompt_response"] = fields["prompt_response"].split("\n")[-1]
+        return super().payload(event, **fields)
+
+
+class GeminiLastReplyOnly(GeminiCli):
+    session_class = _LastReplyOnly
+
+
+class GeminiKeepsReasons(GeminiCli):
+    session_class = _keeps_reasons(GeminiSession)
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
+    ClaudeKeepsReasons: ["across/guard-reason.yaml", "across/stop-reason.yaml"],
+    CodexPlainStopReason: ["across/stop-reason.yaml"],
+    CursorKeepsReasons: ["across/guard-reason.yaml", "across/stop-reason.yaml"],
+    GeminiKeepsReasons: ["across/guard-reason.yaml"],
+    GeminiLastReplyOnly: ["across/stop-reason.yaml"],
+    HermesKeepsReasons: ["across/guard-reason.yaml", "across/stop-reason.yaml"],
     ClaudeUncapped: ["claude-code/02-stop-loop-cap.yaml", "across/stop-loop.yaml"],
     ClaudePreCompactObserves: ["claude-code/03-precompact-blocks.yaml"],
     ClaudeExit2NeedsStderr: ["claude-code/04-exit-2-without-stderr.yaml"],
