@@ -24,6 +24,7 @@ class ToolCall:
     result: str = "ok"
     id: str | None = None  # the model's tool call id; None: the host's own numbering
     duration_s: float = 0.0  # how long the tool ran (virtual)
+    run: bool = False  # a shell call that runs for real; its output is the result
 
 
 # Named causes of a failed model call, and the cause of each HTTP status a scenario may give.
@@ -80,7 +81,8 @@ class Turn:
 
     A reply (``assistant``, ``""`` for an empty one), an interruption while the model answers
     (``interrupted``; ``assistant`` is then what had streamed before the stop, if anything) or a
-    failed model call (``error``), after the turn's tool calls.
+    failed model call (``error``), after the turn's tool calls. A reply may go on: a stop hook
+    that blocks makes the model answer again, with the next of ``continuations``.
     """
 
     user: str
@@ -92,6 +94,14 @@ class Turn:
     error: ApiError | None = None
     edited: tuple[str, ...] | None = None  # files the turn changed; None: from its tool calls
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
+    continuations: tuple[str, ...] = ()  # the model's replies after each continuation, in order
+
+    def reply(self, n: int = 0) -> str | None:
+        """The model's reply after ``n`` continuations (0: its answer to the turn); the last of
+        ``continuations`` repeats, and without any the answer does."""
+        if n == 0 or not self.continuations:
+            return self.assistant
+        return self.continuations[min(n, len(self.continuations)) - 1]
 
     @property
     def replied(self) -> bool:

@@ -206,6 +206,8 @@ def _schema_keys(schema: dict[str, object]) -> set[str]:
             walk(node["items"], prefix[:-1] + "[].")
         if isinstance(node.get("additionalProperties"), dict):
             walk(node["additionalProperties"], prefix + "<host>.")
+        for sub in node.get("patternProperties", {}).values():  # files' and expect.files' paths
+            walk(sub, prefix + "<path>.")
 
     walk(schema, "")
     definitions = schema["$defs"]

@@ -22,6 +22,7 @@ from .claude_code import ClaudeCode
 from .codex import Codex
 from .cursor import Cursor
 from .gemini_cli import GeminiCli
+from .given import contains, readings
 from .hermes import Hermes
 
 HOSTS: dict[str, Host] = {
@@ -162,8 +163,10 @@ __all__ = [
     "SessionInfo",
     "UnknownHost",
     "Verdict",
+    "contains",
     "get_host",
     "lifecycle_table",
+    "readings",
     "sources_text",
     "with_table",
 ]

@@ -17,7 +17,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -61,6 +61,7 @@ class HookSpec:
     rewake: bool = False  # Claude Code's ``asyncRewake``: in the background, exit 2 wakes the model
     shared_timeout_s: float | None = None  # a budget the event's hooks share (Claude SessionEnd)
     condition: str | None = None  # Claude Code's ``if`` (permission rule syntax)
+    order: int = 0  # its place among all the hooks, as the host numbers them (Codex's run ids)
 
 
 @dataclass
@@ -78,6 +79,8 @@ class HookRun:
     timed_out: bool = False
     spawn_error: str | None = None
     context: str | None = None  # what the host would give the model from this hook
+    told: str | None = None  # its block or follow-up, as the model gets it if the session goes on
+    shown: str | None = None  # what the host shows the user from this hook
     verdict: str = ""  # the host's reading, e.g. "block: reason", "error (fails open)"
     spec: HookSpec | None = None
     stdin: bytes = b""  # the payload bytes the hook received
@@ -95,6 +98,12 @@ class Verdict:
     followup: str | None = None  # the turn goes on with this (Cursor's follow-up message)
     loop_limit: int | None = None
     env: dict[str, str] | None = None  # variables for later hooks (Cursor's sessionStart)
+    updated_input: dict[str, Any] | None = None  # a pre-tool hook's rewrite of the tool's input
+    # The block (or follow-up) as the host hands it to the model, in the host's own wrapping,
+    # when the session goes on with it (``Session.deliver``): a denied tool's result, a
+    # blocked stop's continuation prompt. None: this block never reaches the model.
+    told: str | None = None
+    shown: str | None = None  # what the host shows the user from this hook, in its words
 
 
 @dataclass
@@ -108,7 +117,10 @@ class Firing:
     waited: bool = True
     blocked: bool = False
     reason: str = ""
+    # Every text the host hands the model because of the hooks, in the host's own wrapping:
+    # their context, and (once delivered) a block reason, a retry prompt, a follow-up.
     context: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)  # what the host shows the user from them
     stop: bool = False
     followup: str | None = None
     loop_limit: int | None = None
@@ -116,6 +128,7 @@ class Firing:
     cut: int = 0  # > 0: a loop the host would not end, cut by hooksim after this many in a row
     runs: list[HookRun] = field(default_factory=list)
     session: str = ""  # the session it belongs to, when a scenario runs several at once
+    updated_input: dict[str, Any] | None = None  # the tool input a hook rewrote (the last wins)
 
     @property
     def continued(self) -> bool:
@@ -129,6 +142,19 @@ class Fire(Protocol):
     def __call__(
         self, event: str, payload: dict[str, Any] | bytes, *, match: str | None = None
     ) -> Firing: ...
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What running one tool call did to the world around the hooks."""
+
+    effect: str = ""  # what changed, in words ("": nothing worth saying)
+    result: str | None = None  # the tool's output when it really ran; None: the scripted result
+
+
+RunTool = Callable[[ToolCall], ToolRun]
+"""Runs a tool call the host lets through (its input as the host runs it) in the replay's
+project: file tools change files, a ``run: true`` shell call runs."""
 
 
 @dataclass
@@ -146,6 +172,8 @@ class SessionInfo:
     # State of the host process, shared by every session it serves (Hermes: the variables it
     # sets in its own environment, which every hook inherits).
     process: dict[str, Any] = field(default_factory=dict)
+    # Where the tools the host lets through take effect (the replay's project); None: nowhere.
+    run_tool: RunTool | None = None
 
 
 class Session:
@@ -157,6 +185,7 @@ class Session:
         self.fire = fire
         self.launched = False
         self.sessions = 1
+        self.ran: dict[int, ToolCall] = {}  # the turn's tool calls as run, by number (from 1)
 
     def ev(self, point: str) -> str | None:
         """The host's event at a lifecycle point (None: the host has none)."""
@@ -215,6 +244,7 @@ class Session:
         False when a hook stopped the agent.
         """
         before, after = events
+        self.ran = {}
         for n, call in enumerate(turn.tools, 1):
             tool = fields(call, n)
             pre = self.fire(before, self.payload(before, **tool), match=call.name)
@@ -222,11 +252,38 @@ class Session:
                 return False
             if pre.blocked:
                 pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
+                self.deliver(pre)
                 continue
-            post = self.fire(after, self.payload(after, **tool, **result(call)), match=call.name)
+            ran = self.ran[n] = self.run_tool(call, pre)
+            post = self.fire(
+                after, self.payload(after, **fields(ran, n), **result(ran)), match=call.name
+            )
             if self.halted(post):
                 return False
         return True
+
+    def run_tool(self, call: ToolCall, pre: Firing) -> ToolCall:
+        """The call as the host runs it once its pre-tool hooks let it through: with the input a
+        hook rewrote (where the host reads one), run where the session's tools take effect
+        (``info.run_tool``), with the result the tool gave if it ran for real. What it did
+        becomes the pre-tool firing's effect."""
+        ran = call
+        said = []
+        if pre.updated_input is not None:
+            ran = replace(call, args=self.rewritten(call.args, pre.updated_input))
+            said.append(f"a hook rewrote the {call.name} input")
+        if self.info.run_tool is not None:
+            done = self.info.run_tool(ran)
+            said += [done.effect] if done.effect else []
+            ran = ran if done.result is None else replace(ran, result=done.result)
+        if said:
+            pre.effect = "; ".join(said)
+        return ran
+
+    def rewritten(self, args: dict[str, Any], updated: dict[str, Any]) -> dict[str, Any]:
+        """A tool's input once a pre-tool hook rewrote it: the hook's input replaces it (Claude
+        Code's and Codex's ``updatedInput``)."""
+        return dict(updated)
 
     def halted(self, firing: Firing) -> bool:
         """``continue: false`` from a hook: the host stops the agent, so the turn ends here."""
@@ -259,6 +316,17 @@ class Session:
                 firing.cut = n
                 return
             firing.effect = self.continued(n)
+            self.deliver(firing)
+
+    def deliver(self, firing: Firing) -> None:
+        """The session goes on with this firing's block (or follow-up): the model gets it, in
+        the host's wrapping (``told``), beside the context the hooks gave."""
+        firing.context += self.told(firing)
+
+    def told(self, firing: Firing) -> list[str]:
+        """What the model gets from a block the session goes on with: each hook's own
+        (``HookRun.told``, from the profile's ``read``), by default."""
+        return [run.told for run in firing.runs if run.told]
 
     def cap_of(self, firing: Firing, cap: int | None) -> int | None:
         """The cap that applies after this firing (Cursor: the hook's own loop_limit)."""
@@ -287,6 +355,8 @@ class Host:
     # The tool that runs a shell command, as the hooks see it (``tool_name``; its argument is
     # ``command`` on every host): what a scenario's ``tools: [{shell: CMD}]`` becomes.
     shell_tool: ClassVar[str]
+    # How that tool runs a command (the command follows), for a call with ``run: true``.
+    shell_tool_argv: ClassVar[tuple[str, ...]] = ("bash", "-c")
     parallel: ClassVar[bool]  # hooks of one event run concurrently
     dedupe: ClassVar[bool] = False  # an identical command listed twice runs once
     match_all: ClassVar[tuple[str, ...]] = ("", "*")  # matchers that select every firing
@@ -334,6 +404,11 @@ class Host:
     def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
         """The process for one configured hook (``argv`` of its command by default)."""
         return self.argv(spec.command, env)
+
+    def shell_tool_result(self, output: str, exit_code: int) -> str:
+        """What the shell tool gives the model for a command that ran (``run: true``): its
+        output (stdout and stderr as they came), by default."""
+        return output
 
     def unverified(self) -> list[Fact]:
         """The facts nothing public settles."""

@@ -23,6 +23,7 @@ under approval policy never (``permission_mode: bypassPermissions``) and has no 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import uuid
@@ -33,6 +34,7 @@ from typing import Any
 from ..steps import Compact, NewSession, Turn
 from .base import (
     ConfigError,
+    Firing,
     HookRun,
     HookSpec,
     Host,
@@ -40,12 +42,13 @@ from .base import (
     Verdict,
     additional_context,
     as_version,
+    first_line,
     parse_json_output,
     parse_matcher_groups,
     parse_version,
 )
 from .claude_code import STOP_FAILURE_ERRORS as CLAUDE_STOP_FAILURE_ERRORS
-from .claude_code import ClaudeStyleReading
+from .claude_code import ClaudeStyleReading, payload_of
 from .sources import CODEX, code, fact, observed, unverified
 
 # Codex classifies a failed turn as Claude Code does, with ``overloaded`` of its own
@@ -69,6 +72,14 @@ TURN_SCOPE = frozenset(
     {"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact",
      "PostCompact"}
 )  # fmt: skip
+# The order Codex numbers its hooks in, event by event (codex_config HookEventsToml
+# into_matcher_groups). SessionEnd, added later, comes before Stop: real 0.171.0 runs numbered
+# a Stop hook after every other event's (hook_run_id "stop:7" and "stop:8"); where StopFailure
+# and Interrupt sit is not settled (after Stop, here).
+DISPLAY_ORDER = (
+    "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
+    "UserPromptSubmit", "SubagentStart", "SubagentStop", "SessionEnd", "Stop",
+)  # fmt: skip
 SESSION_END_DEFAULT_S = 1.0  # session_end.rs SESSION_END_DEFAULT_TIMEOUT_SEC
 SESSION_END_MAX_S = 3.0  # SESSION_END_MAX_TIMEOUT_SEC: below the app server's 5 s shutdown
 EXACT_MATCHER = re.compile(r"[A-Za-z0-9_|]+")  # common.rs is_exact_matcher
@@ -80,6 +91,9 @@ RUNNER_RS = "017466574b7728379ab53e9c279433388c089ff1"
 HOOK_RUNTIME_RS = "4522c8bed2807f53f0debc5a07ede43f1e9ad48f"
 MATCHER_RS = "86b5077fc4b77674bb322f7ba580f6bb00e711e4"  # events/common.rs, read line by line
 PROMPT_RS = "3b441006b5937b413d4c710c9e474164e8e64f18"  # events/user_prompt_submit.rs
+HOOK_RUNTIME_MAIN = "00767bcebd39377e3a36a80b8384756cf82ee70a"  # core/src/hook_runtime.rs
+ITEMS_RS = "01baf68dc7a70edaae9f24bbb01accaf18e9bf52"  # protocol/src/items.rs
+COMMON_RS = "0b9770ed4bc3ddf3025c5c422db1df83addd7f7c"  # hooks/src/events/common.rs
 # session_end.rs as mirrored from openai/codex main by foltz/openai-codex.
 SESSION_END_RS = "8e100f0085f1ed35b372e9af1aa478d644c072bf"
 
@@ -109,6 +123,35 @@ class CodexSession(Session):
             del payload["model"]
         payload.update(fields)
         return payload
+
+    def told(self, firing: Firing) -> list[str]:
+        """What the model gets when the session goes on with a block. A denied tool call: its
+        result, every blocking hook's reason joined by a blank line (hook_runtime.rs
+        ``run_pre_tool_use_hooks``; common.rs ``join_text_chunks``). A blocked stop: one
+        ``<hook_prompt>`` per blocking hook, the reason escaped as XML text, in the user message
+        that continues the turn (stop.rs ``parse_completed``; items.rs
+        ``build_hook_prompt_message``)."""
+        blocking = [run for run in firing.runs if run.told]
+        if not blocking:
+            return []
+        if firing.event == "PreToolUse":
+            reason = "\n\n".join(str(run.told) for run in blocking)
+            payload = payload_of(blocking[0])
+            tool = payload.get("tool_name")
+            tool_input = payload.get("tool_input")
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            if tool in ("Bash", "apply_patch") and isinstance(command, str):
+                return [f"Command blocked by PreToolUse hook: {reason}. Command: {command}"]
+            return [f"Tool call blocked by PreToolUse hook: {reason}. Tool: {tool}"]
+        if firing.event in ("Stop", "SubagentStop"):
+            source = f"{self.info.home}/.codex/hooks.json"  # the user's hooks file
+            label = "stop" if firing.event == "Stop" else "subagent_stop"
+            return [
+                f'<hook_prompt hook_run_id="{label}:{run.spec.order if run.spec else 0}:{source}">'
+                f"{xml_text(str(run.told))}</hook_prompt>"
+                for run in blocking
+            ]
+        return [str(run.told) for run in blocking]
 
     def _run_queued_session_starts(self) -> bool:
         """Run the queued SessionStarts, first in first out; False when one says stop."""
@@ -173,11 +216,11 @@ class CodexSession(Session):
                 match=error,
             )  # fmt: skip
             return
-        message = turn.assistant
         self.stop_loop(
             lambda n: self.fire(
                 "Stop",
-                self.payload("Stop", stop_hook_active=n > 0, last_assistant_message=message),
+                # Each Stop carries the reply its continuation ended with.
+                self.payload("Stop", stop_hook_active=n > 0, last_assistant_message=turn.reply(n)),
             ),
             self.host.stop_cap,
         )
@@ -223,6 +266,12 @@ class CodexSession(Session):
             self._end("other")
 
 
+def xml_text(text: str) -> str:
+    """``text`` escaped as XML text, as quick_xml's serializer escapes it: ``&``, ``<``, ``>``
+    (quotes stay; a real 0.171.0 run showed ``'`` and ``"`` as they are)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _src(commit: str, path: str, line: int | str, note: str = "") -> Any:
     return code(CODEX, commit, f"codex-rs/{path}", line, note)
 
@@ -250,6 +299,8 @@ class Codex(ClaudeStyleReading, Host):
     spawn = "shell"
     # Hooks see every shell tool as Bash (codex-rs core/src/tools/hook_names.rs).
     shell_tool = "Bash"
+    # The user's shell as a login shell (codex-rs core/src/shell.rs derive_exec_args, -lc).
+    shell_tool_argv = ("bash", "-lc")
     parallel = True
     default_timeout_s = 600.0  # timeout_sec.unwrap_or(600).max(1)
     event_timeouts_s = {"SessionEnd": SESSION_END_DEFAULT_S}
@@ -264,6 +315,7 @@ class Codex(ClaudeStyleReading, Host):
     stop_context_continues = False
     continue_ignored = frozenset({"SessionEnd"})
     brace_text_is_context = False  # stdout like "{oops" (or "[...") is a failed hook
+    updated_input_needs_allow = True  # output_parser.rs: else the hook failed
     login_shell = False  # 0.129.0: $SHELL -lc
     has_stop_failure = True
     has_interrupt = True
@@ -398,6 +450,20 @@ class Codex(ClaudeStyleReading, Host):
             ),
         ),
         fact(
+            "updatedInput",
+            "a PreToolUse hook's updatedInput replaces the tool's input (apply_patch's patch as"
+            " command) only with permissionDecision allow, else the hook failed; of several, the"
+            " last to finish wins (hooksim: the last in config order); hooksim's PostToolUse"
+            " gets the input as run",
+            _src(
+                "0ea83813ef8631debc8ad777641fe532f0deffc2",
+                "hooks/src/engine/output_parser.rs",
+                "parse_pre_tool_use",
+                "updatedInput without permissionDecision:allow is unsupported",
+            ),
+            _src(COMPACT_RS, "hooks/src/events/pre_tool_use.rs", "latest_updated_input"),
+        ),
+        fact(
             "async",
             "async: true hooks are started and not awaited; hooksim runs them after the step"
             " and passes nothing of their output on",
@@ -472,6 +538,62 @@ class Codex(ClaudeStyleReading, Host):
             _src(COMPACT_RS, "hooks/src/events/stop.rs", "parse_completed"),
         ),
         fact(
+            "given to the model",
+            "a denied tool call's result is 'Command blocked by PreToolUse hook: REASON. Command:"
+            " COMMAND' (Bash, apply_patch) or 'Tool call blocked by PreToolUse hook: REASON."
+            " Tool: TOOL', every blocking hook's reason joined by a blank line; a blocked Stop's"
+            " reason continues the turn as a user message of one <hook_prompt"
+            ' hook_run_id="stop:N:FILE">REASON</hook_prompt> per blocking hook, the reason'
+            " trimmed and escaped as XML text (& < >), N the hook's number among all the hooks"
+            " (event by event), FILE the hooks file",
+            code(
+                CODEX,
+                HOOK_RUNTIME_MAIN,
+                "codex-rs/core/src/hook_runtime.rs",
+                "run_pre_tool_use_hooks",
+            ),
+            _src(COMMON_RS, "hooks/src/events/common.rs", 11, "join_text_chunks"),
+            _src(
+                COMPACT_RS,
+                "hooks/src/events/stop.rs",
+                "parse_completed",
+                "continuation_prompt: the trimmed reason, one fragment per hook",
+            ),
+            code(
+                CODEX,
+                ITEMS_RS,
+                "codex-rs/protocol/src/items.rs",
+                "build_hook_prompt_message",
+                "quick_xml",
+            ),
+            observed(
+                "0.171.0",
+                "the fake model's requests; scenarios/across/guard-reason.yaml,"
+                " scenarios/across/stop-reason.yaml",
+            ),
+        ),
+        unverified(
+            "hook_run_id numbering",
+            "where StopFailure and Interrupt hooks sit in the numbering of a hook_run_id (after"
+            " Stop, here; SessionEnd's before Stop was seen in real 0.171.0 runs)",
+        ),
+        unverified(
+            "PostToolUse block",
+            "what a PostToolUse decision block gives the model (given plain)",
+        ),
+        unverified(
+            "shown to the user",
+            "a systemMessage, a stopReason and a blocked prompt's reason are entries of the"
+            " hook's run (warning, stop, feedback), shown as they are; how the TUI draws them is"
+            " not read, and codex exec --json prints none",
+            _src(
+                COMPACT_RS,
+                "hooks/src/events/stop.rs",
+                "parse_completed",
+                "HookOutputEntryKind Warning, Stop, Feedback",
+            ),
+        ),
+        fact(
             "stop_cap",
             "none: a blocking Stop hook continues the turn each time",
             _src(TURN_RS, "core/src/session/turn.rs", "run_turn", "stop_hook_active loop"),
@@ -539,10 +661,46 @@ class Codex(ClaudeStyleReading, Host):
         return super().load_config(path)
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
-        return parse_matcher_groups(
+        """The hooks, each numbered as Codex numbers them (``display_order``, in a run's id):
+        event by event in ``DISPLAY_ORDER``, then in the order the file lists them."""
+        specs, warnings = parse_matcher_groups(
             block, events=EVENTS, matcher_events=self.matcher_events, min_timeout_s=1.0,
             timeout_keys=("timeout", "timeoutSec"),
         )  # fmt: skip
+        rank = {event: n for n, event in enumerate(DISPLAY_ORDER)}
+        numbered = sorted(range(len(specs)), key=lambda i: rank.get(specs[i].event, len(rank)))
+        order = {i: n for n, i in enumerate(numbered)}
+        return [dataclasses.replace(s, order=order[i]) for i, s in enumerate(specs)], warnings
+
+    def blocked(self, event: str, run: HookRun, reason: str, said: str) -> Verdict:
+        """Codex's words: a denied tool call's result and a blocked stop's continuation prompt
+        are built from every blocking hook of the firing (``CodexSession.told``), each reason
+        trimmed; a blocked prompt's reason is one of the hook's entries the user is shown."""
+        text = reason.strip()
+        told = text if event in ("PreToolUse", "Stop", "SubagentStop") else None
+        shown = text or None if event == "UserPromptSubmit" else None
+        return Verdict(f"block: {first_line(reason)}", block=reason, told=told, shown=shown)
+
+    def join_reasons(self, reasons: list[str]) -> str:
+        """Every blocking hook's reason, trimmed, a blank line between (common.rs
+        ``join_text_chunks``)."""
+        return "\n\n".join(r.strip() for r in reasons if r.strip())
+
+    def feedback_told(self, event: str, run: HookRun, reason: str) -> str:
+        return reason
+
+    def message_shown(self, event: str, run: HookRun, output: dict[str, Any]) -> str | None:
+        """A ``systemMessage`` is a warning entry of the hook's run, shown as it is."""
+        message = output.get("systemMessage")
+        return message if isinstance(message, str) and message else None
+
+    def stop_shown(self, event: str, run: HookRun, output: dict[str, Any]) -> str | None:
+        """``continue: false``'s ``stopReason`` is a stop entry of the hook's run, shown as it is."""
+        stop_reason = output.get("stopReason")
+        return stop_reason if isinstance(stop_reason, str) and stop_reason else None
+
+    def exit_2_shown(self, event: str, run: HookRun) -> str | None:
+        return None  # a failed hook, not a message
 
     def read(self, event: str, run: HookRun) -> Verdict:
         """As Claude Code reads it, except: stdout that starts with ``[`` is JSON that is not an

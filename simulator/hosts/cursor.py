@@ -107,7 +107,8 @@ class CursorSession(Session):
             if now == "completed":
                 self.fire(
                     "afterAgentResponse",
-                    self.payload("afterAgentResponse", text=turn.assistant or ""),
+                    # each follow-up's own reply
+                    self.payload("afterAgentResponse", text=turn.reply(loop_count) or ""),
                 )
             return self.fire("stop", self.payload("stop", status=now, loop_count=loop_count))
 
@@ -168,6 +169,7 @@ class Cursor(Host):
     config_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
     spawn = "shell"
     shell_tool = "Shell"  # the Shell tool type of its hooks docs' preToolUse matchers
+    shell_tool_argv = ("bash", "-c")  # not documented: the user's shell; hooksim's is bash
     parallel = False  # not documented
     default_timeout_s = 60.0  # "platform default", not documented
     blocking = frozenset(
@@ -204,6 +206,24 @@ class Cursor(Host):
             docs(CURSOR_DOCS, "stop"),
         ),
         unverified("followup", "whether a follow-up fires beforeSubmitPrompt again (taken as no)"),
+        fact(
+            "given to the model",
+            "a stop hook's followup_message, as the next user message; a deny's agent_message",
+            docs(CURSOR_DOCS, "stop"),
+            docs(CURSOR_DOCS, "pretooluse"),
+        ),
+        unverified(
+            "what a deny tells the agent",
+            "how the agent is told of a deny (its agent_message given plain); what it is told"
+            " of an exit 2 (taken as its stderr) or of a deny with a user_message only (taken as"
+            " nothing)",
+        ),
+        fact(
+            "shown to the user",
+            "a deny's or a blocked prompt's user_message",
+            docs(CURSOR_DOCS, "pretooluse"),
+            docs(CURSOR_DOCS, "beforesubmitprompt"),
+        ),
         fact(
             "preCompact",
             "observes only; nothing fires after the compaction",
@@ -307,7 +327,8 @@ class Cursor(Host):
             if not can_block:
                 return Verdict(f"exit 2: {event} cannot be denied; ignored")
             reason = run.stderr.strip()
-            return Verdict(f"deny: {first_line(reason)}", block=reason)
+            # What the agent is told of an exit 2 is not documented: taken as its stderr.
+            return Verdict(f"deny: {first_line(reason)}", block=reason, told=reason or None)
         output = parse_json_output(run.stdout)
         if run.exit_code != 0 or (run.stdout.strip() and output is None):
             why = f"exit {run.exit_code}" if run.exit_code != 0 else "stdout is not JSON"
@@ -320,18 +341,24 @@ class Cursor(Host):
         if event == "sessionStart" and isinstance(env, dict):
             variables = {str(k): str(v) for k, v in env.items()}
             return Verdict(f"env for later hooks: {', '.join(variables)}", env=variables)
+        user_message = output.get("user_message")
+        shown = user_message if isinstance(user_message, str) and user_message else None
         if event == "beforeSubmitPrompt" and output.get("continue") is False:
             reason = str(output.get("user_message") or "")
-            return Verdict(f"block: {first_line(reason)}", block=reason)
+            return Verdict(f"block: {first_line(reason)}", block=reason, shown=shown)
         if can_block and output.get("permission") == "deny":
-            reason = str(output.get("agent_message") or output.get("user_message") or "")
-            return Verdict(f"deny: {first_line(reason)}", block=reason)
+            # agent_message is what the agent is told, user_message what the user is shown.
+            agent_message = output.get("agent_message")
+            told = agent_message if isinstance(agent_message, str) and agent_message else None
+            reason = str(agent_message or output.get("user_message") or "")
+            return Verdict(f"deny: {first_line(reason)}", block=reason, told=told, shown=shown)
         followup = output.get("followup_message")
         if event in ("stop", "subagentStop") and isinstance(followup, str) and followup.strip():
             limit = run.spec.loop_limit if run.spec is not None else DEFAULT_LOOP_LIMIT
             return Verdict(
-                f"follow-up: {first_line(followup)}", followup=followup, loop_limit=limit
-            )
+                f"follow-up: {first_line(followup)}", followup=followup, loop_limit=limit,
+                told=followup,
+            )  # fmt: skip
         context = output.get("additional_context")
         if isinstance(context, str) and context.strip() and event == "postToolUse":
             return Verdict("context", context=context)

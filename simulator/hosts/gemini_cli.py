@@ -170,15 +170,27 @@ class GeminiSession(Session):
             return False
         if pre.blocked:
             pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
+            self.deliver(pre)
         else:
+            ran = self.run_tool(call, pre)
+            # AfterTool gets the input object BeforeTool's rewrite changed in place, and the
+            # model a note of the keys it changed (coreToolHookTriggers.ts 128, 167).
+            fields["tool_input"] = ran.args
+            content = ran.result
+            if pre.updated_input:
+                content += (
+                    f"\n\n[System] Tool input parameters ({', '.join(pre.updated_input)}) were"
+                    " modified by a hook before execution."
+                )
             # coreToolHookTriggers: the tool's llmContent and returnDisplay (its error, if any)
-            result = {"tool_response": {"llmContent": call.result, "returnDisplay": call.result}}
+            result = {"tool_response": {"llmContent": content, "returnDisplay": ran.result}}
             post = self.fire("AfterTool", self.payload("AfterTool", **fields, **result),
                              match=call.name)  # fmt: skip
             if self.halted(post):
                 return False
             if post.blocked:
                 post.effect = f"the {call.name} result is replaced by the reason"
+                self.deliver(post)
         return self._request(call.name)  # the tool's result goes back to the model
 
     def turn(self, turn: Turn) -> None:
@@ -204,9 +216,13 @@ class GeminiSession(Session):
             return
         retries = 0
         while True:
+            # Every reply of the prompt so far, retries included, one per line (client.ts
+            # cumulativeResponse); "[no response text]" when there is none.
+            replies = [turn.reply(n) or "" for n in range(retries + 1)]
+            response = "\n".join(r for r in replies if r) or "[no response text]"
             after = self.fire(
                 "AfterAgent",
-                self.payload("AfterAgent", prompt=turn.user, prompt_response=turn.assistant or "",
+                self.payload("AfterAgent", prompt=turn.user, prompt_response=response,
                              stop_hook_active=retries > 0),
             )  # fmt: skip
             if self.halted(after) or not after.blocked:
@@ -225,8 +241,25 @@ class GeminiSession(Session):
                 after.cut = retries
                 return
             after.effect = f"the reason is sent as a new prompt (retry {retries})"
+            self.deliver(after)
             if not self._before_agent(after.reason):
                 return
+
+    def told(self, firing: Firing) -> list[str]:
+        """What the model gets from a deny the session goes on with: the reason of every
+        denying hook, joined (hookAggregator), as the retry prompt (client.ts
+        ``continueRequest``) or as the denied tool's function response ``{error: …}``
+        (tool-executor.ts ``createErrorResponse``): ``Tool execution blocked: REASON`` before
+        the tool ran (scheduler/hook-utils.ts), the reason alone after it."""
+        if not any(run.told for run in firing.runs):
+            return []
+        if firing.event == "BeforeTool":
+            return [f"Tool execution blocked: {firing.reason}"]
+        return [firing.reason]
+
+    def rewritten(self, args: dict[str, Any], updated: dict[str, Any]) -> dict[str, Any]:
+        """BeforeTool's ``tool_input`` is merged into the call's input (``Object.assign``)."""
+        return {**args, **updated}
 
     def compact(self, step: Compact) -> None:
         self.fire(
@@ -272,6 +305,7 @@ class GeminiCli(Host):
     config_files = ("~/.gemini/settings.json", ".gemini/settings.json")
     spawn = "shell"
     shell_tool = "run_shell_command"  # packages/core/src/tools/definitions/base-declarations.ts
+    shell_tool_argv = ("bash", "-c")  # utils/shell-utils.ts getShellConfiguration (Unix)
     parallel = True  # unless any matching group sets sequential: true (hookPlanner)
     dedupe = True
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
@@ -292,6 +326,7 @@ class GeminiCli(Host):
         " the folder)"
     )
     exit_codes_since_0_30 = True
+    rewrites_tool_input = True  # v0.24.0 on: BeforeTool's tool_input changes the call
     # The variables hookRunner sets (and substitutes into the command string), in its order;
     # before v0.39.0 only the project directory's two names.
     hook_variables = (
@@ -432,6 +467,21 @@ class GeminiCli(Host):
             _src(RUNNER, 172),
         ),
         fact(
+            "tool_input",
+            "a BeforeTool hook's hookSpecificOutput.tool_input is merged into the tool's input"
+            " before it runs (v0.24.0); AfterTool gets the merged input and the model a note of"
+            " the keys it changed",
+            _src("packages/core/src/core/coreToolHookTriggers.ts", 128, "Object.assign"),
+            _src("packages/core/src/core/coreToolHookTriggers.ts", 167, "the note"),
+            code(
+                GEMINI,
+                "90eb1e0281bf544efd5a65d964bab2c7c2173e16",
+                "packages/core/src/hooks/types.ts",
+                "getModifiedToolInput",
+                "added 2025-12-30, first in v0.24.0",
+            ),
+        ),
+        fact(
             "dedupe",
             "identical hooks of one firing run once (key: name and command)",
             _src(PLANNER, 48),
@@ -498,6 +548,43 @@ class GeminiCli(Host):
             _src(CLIENT, 1030),
         ),
         fact(
+            "given to the model",
+            "a deny's reason (stopReason, else reason, else 'No reason provided'; several"
+            " hooks' joined by a newline) is, for BeforeTool, the denied tool's function"
+            " response {error: 'Tool execution blocked: REASON'}, for AfterTool {error: REASON},"
+            " for AfterAgent the retry prompt, as it is",
+            _src("packages/core/src/scheduler/hook-utils.ts", 68),
+            _src("packages/core/src/scheduler/tool-executor.ts", 468, "createErrorResponse"),
+            _src("packages/core/src/hooks/types.ts", 232, "getEffectiveReason"),
+            _src("packages/core/src/hooks/hookAggregator.ts", 201),
+            _src(CLIENT, 1017, "continueRequest"),
+            observed(
+                "0.61.0",
+                "scenarios/across/guard-reason.yaml, stop-reason.yaml: the fake model's requests",
+            ),
+        ),
+        fact(
+            "prompt_response",
+            "AfterAgent's prompt_response holds every reply of the prompt, retries included, one"
+            " per line; '[no response text]' when there is none",
+            _src(CLIENT, 869, "cumulativeResponse"),
+            _src(CLIENT, 241),
+        ),
+        fact(
+            "shown to the user",
+            "a systemMessage (and a hook's plain stdout on exit 0, 'Warning: TEXT' on exit 1); a"
+            " denied tool's 'Tool execution blocked: REASON' or 'Tool result blocked: REASON';"
+            " 'Agent execution blocked: MESSAGE or REASON' for a BeforeAgent or AfterAgent deny,"
+            " 'Agent execution stopped: …' for their continue: false",
+            _src(RUNNER, 545),
+            _src(RUNNER, 551),
+            _src("packages/core/src/hooks/hookEventHandler.ts", 465, "emitHookSystemMessage"),
+            _src("packages/core/src/core/coreToolHookTriggers.ts", 114, "returnDisplay"),
+            _src("packages/core/src/core/coreToolHookTriggers.ts", 212, "returnDisplay"),
+            _src("packages/cli/src/ui/hooks/useGeminiStream.ts", 1499),
+            _src("packages/cli/src/ui/hooks/useGeminiStream.ts", 1460),
+        ),
+        fact(
             "context",
             "BeforeAgent additionalContext joins the prompt as <hook_context>…</hook_context>",
             _src(CLIENT, 953),
@@ -534,8 +621,9 @@ class GeminiCli(Host):
 
     def at_version(self, version: str) -> Host:
         """Gemini CLI at ``version`` (v0.21.0 on): before v0.39.0 hooks got only the project
-        directory's variables, before v0.30.0 only exit 2 with stderr denied, before v0.23.0
-        the substituted values went into the command string unquoted."""
+        directory's variables, before v0.30.0 only exit 2 with stderr denied, before v0.24.0 a
+        BeforeTool hook could not change the tool's input, before v0.23.0 the substituted
+        values went into the command string unquoted."""
         v = parse_version(self.title, version)
         if v < (0, 21, 0):
             raise ValueError(
@@ -546,6 +634,8 @@ class GeminiCli(Host):
         changes: dict[str, Any] = {}
         if v < (0, 39, 0):
             changes["hook_variables"] = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+        if v < (0, 24, 0):
+            changes["rewrites_tool_input"] = False
         if v < (0, 23, 0):
             changes["quoted_substitution"] = False
         if v < EXIT_CODES_SINCE:
@@ -640,19 +730,35 @@ class GeminiCli(Host):
             return Verdict("ok" if code_ == 0 else f"failed (goes on): exit {code_}, no output")
         if output is None:
             assert text is not None
+            # hookRunner convertPlainTextToHookOutput: text is a systemMessage on exit 0, a
+            # "Warning: " one on exit 1, a deny's reason on any other code.
             if code_ == 0:
-                return Verdict(f"systemMessage: {first_line(text)}")
+                return Verdict(f"systemMessage: {first_line(text)}", shown=text)
             if code_ == 1 or (not self.exit_codes_since_0_30 and code_ != 2):
-                return Verdict(f"warning (goes on): exit {code_} {first_line(text)}".strip())
+                warned = f"Warning: {text}" if code_ == 1 and self.exit_codes_since_0_30 else None
+                return Verdict(
+                    f"warning (goes on): exit {code_} {first_line(text)}".strip(), shown=warned
+                )
             return self._deny(event, text, f"exit {code_}")
+        message = output.get("systemMessage")
+        message = message if isinstance(message, str) and message else None
+        # types.ts getEffectiveReason: stopReason, else reason, else a stock phrase.
+        reason = str(output.get("stopReason") or output.get("reason") or "No reason provided")
         if output.get("continue") is False and event not in ADVISORY:
-            return Verdict(f"continue: false ({output.get('stopReason', '')})", stop=True)
+            return Verdict(
+                f"continue: false ({output.get('stopReason', '')})", stop=True,
+                shown=_joined(message, _stopped_shown(event, message, reason)),
+            )  # fmt: skip
         context = additional_context(output) if event in CONTEXT_EVENTS else None
         if output.get("decision") in ("deny", "block"):
-            return self._deny(
-                event, str(output.get("reason") or ""), f"decision {output['decision']}", context
+            return self._deny(event, reason, f"decision {output['decision']}", context, message)
+        specific = output.get("hookSpecificOutput")
+        rewrite = specific.get("tool_input") if isinstance(specific, dict) else None
+        if event == "BeforeTool" and isinstance(rewrite, dict) and self.rewrites_tool_input:
+            return Verdict(
+                "tool_input: merged into the tool's input", updated_input=rewrite, shown=message
             )
-        return Verdict("context (JSON)" if context else "ok", context=context)
+        return Verdict("context (JSON)" if context else "ok", context=context, shown=message)
 
     def _output(self, run: HookRun, exit_code: int) -> tuple[dict[str, Any] | None, str | None]:
         """hookRunner: the JSON object a hook printed, or else its text (None, None: nothing)."""
@@ -673,14 +779,45 @@ class GeminiCli(Host):
             return None, text
         return (parsed, None) if isinstance(parsed, dict) else (None, None)
 
-    def _deny(self, event: str, reason: str, why: str, context: str | None = None) -> Verdict:
+    def _deny(
+        self, event: str, reason: str, why: str, context: str | None = None,
+        message: str | None = None,
+    ) -> Verdict:  # fmt: skip
+        """A deny: the model is told the reason where the session goes on with it (a denied
+        tool's function response, an AfterAgent retry's prompt); the user is shown the
+        ``systemMessage`` and the host's own line about it."""
         if event not in self.blocking:
-            return Verdict(f"{why}: {event} cannot be denied; ignored")
-        if event == "AfterTool":
-            blocked = f"Tool result blocked: {reason}"
-            return Verdict(f"{why}: the model gets {first_line(blocked)!r}", block=reason,
-                           context=blocked)  # fmt: skip
-        return Verdict(f"block: {first_line(reason)}", block=reason, context=context)
+            return Verdict(f"{why}: {event} cannot be denied; ignored", shown=message)
+        told = reason if event in ("AfterTool", "AfterAgent") else None
+        line = None
+        if event == "BeforeTool":  # the error the model and the user get (hook-utils.ts)
+            told = line = f"Tool execution blocked: {reason}"
+        elif event == "AfterTool":
+            line = f"Tool result blocked: {reason}"
+        elif event in ("BeforeAgent", "AfterAgent"):  # client.ts AgentExecutionBlocked
+            line = f"Agent execution blocked: {(message or '').strip() or reason}"
+        note = (
+            f"{why}: the model gets the reason in place of the result"
+            if event == "AfterTool"
+            else f"block: {first_line(reason)}"
+        )
+        return Verdict(note, block=reason, context=context, told=told,
+                       shown=_joined(message, line))  # fmt: skip
+
+
+def _stopped_shown(event: str, message: str | None, reason: str) -> str | None:
+    """``continue: false``, as the user sees it: the agent's stop (client.ts
+    AgentExecutionStopped) or a tool's (coreToolHookTriggers.ts returnDisplay)."""
+    if event in ("BeforeAgent", "AfterAgent"):
+        return f"Agent execution stopped: {(message or '').strip() or reason}"
+    if event in TOOL_EVENTS:
+        return f"Agent execution stopped by hook: {reason}"
+    return None
+
+
+def _joined(*texts: str | None) -> str | None:
+    """The texts shown one after another, one per line (None: nothing shown)."""
+    return "\n".join(t for t in texts if t) or None
 
 
 def _typed_only(block: Any) -> tuple[Any, list[str]]:

@@ -34,6 +34,7 @@ from typing import Any
 from ..steps import Compact, NewSession, ToolCall, Turn
 from .base import (
     ConfigError,
+    Firing,
     HookRun,
     HookSpec,
     Host,
@@ -353,9 +354,7 @@ class HermesSession(Session):
             self.history.append({"role": "assistant", "content": "(empty)"})
             response = EMPTY_REPLY_EXPLANATION
         else:
-            calls += 1
-            response = turn.assistant or ""
-            calls = self._pre_verify(turn, response, calls)
+            calls, response = self._pre_verify(turn, calls + 1)
             self.history.append(
                 {"role": "assistant", "content": response, "reasoning": None,
                  "finish_reason": "stop"}
@@ -475,11 +474,12 @@ class HermesSession(Session):
             pre.effect = (
                 f"the {call.name} call is blocked; the model gets the message as its result"
             )
+            self.deliver(pre)
             result = json.dumps({"error": pre.reason}, ensure_ascii=False)
             status, error_type, error_message = "blocked", "plugin_block", pre.reason
             duration_ms = 0
         else:
-            result = call.result
+            result = self.run_tool(call, pre).result
             status, error_type, error_message = tool_status(result)
             duration_ms = int(call.duration_s * 1000)
         self.fire(
@@ -503,13 +503,15 @@ class HermesSession(Session):
              "tool_call_id": call_id}
         )  # fmt: skip
 
-    def _pre_verify(self, turn: Turn, response: str, calls: int) -> int:
+    def _pre_verify(self, turn: Turn, calls: int) -> tuple[int, str]:
         """Hermes' stop gate for a turn that edited files: while a ``pre_verify`` hook answers
         continue (at most ``agent.max_verify_nudges`` times, default 3), the answer is kept as a
-        candidate and the model goes on with the hook's message. Returns the model calls made."""
+        candidate and the model goes on with the hook's message, answering with the turn's next
+        reply. Returns the model calls made and the final answer."""
         changed = _edited_paths(turn, self.info.cwd)
         cap = int(self.info.process.get("max_verify_nudges", DEFAULT_MAX_VERIFY_NUDGES))
         attempt = 0
+        response = turn.reply(0) or ""
         while changed and attempt < cap:
             firing = self.fire(
                 "pre_verify",
@@ -520,18 +522,20 @@ class HermesSession(Session):
                 ),
             )  # fmt: skip
             if not firing.blocked:
-                return calls
+                return calls, response
             attempt += 1
             firing.effect = (
                 f"the model goes on with the hook's message (continuation {attempt} of at most"
                 f" {cap})"
             )
+            self.deliver(firing)
             self.history.append(
                 {"role": "assistant", "content": response, "reasoning": None,
                  "finish_reason": "verify_hook_continue"}
             )  # fmt: skip
             calls += 1
-        return calls
+            response = turn.reply(attempt) or ""
+        return calls, response
 
     def _end(self, task_id: str, turn_id: str, *, completed: bool, interrupted: bool) -> None:
         for message in self.history:
@@ -548,6 +552,11 @@ class HermesSession(Session):
                 platform=self.info.platform,
             ),
         )
+
+    def told(self, firing: Firing) -> list[str]:
+        """The first block in registration order wins (``join_reasons``): the model gets its
+        message only."""
+        return [text for text in (run.told for run in firing.runs) if text][:1]
 
     def compact(self, step: Compact) -> None:
         """Hermes compresses its context with no shell-hook event: nothing fires."""
@@ -606,6 +615,8 @@ class Hermes(Host):
     spawn = "exec"
     # Hermes-agent's terminal tool (tools/terminal_tool.py), argument command.
     shell_tool = "terminal"
+    # Its local environment runs a command with bash -c (tools/environments/base.py _run_bash).
+    shell_tool_argv = ("bash", "-c")
     match_all = ()  # ``re.fullmatch``; "*" is no regex, so it means equality and matches nothing
     parallel = False
     default_timeout_s = float(DEFAULT_TIMEOUT_S)
@@ -715,6 +726,16 @@ class Hermes(Host):
             _hermes("agent/shell_hooks.py", 616),
         ),
         fact(
+            "given to the model",
+            "a blocked tool's message is its result, json.dumps({'error': MESSAGE},"
+            " ensure_ascii=False); a pre_verify continue's message is the next user message, as"
+            " it is; the user is shown nothing of a shell hook (its failures are logged)",
+            _hermes("agent/tool_executor.py", 469),
+            _hermes("agent/conversation_loop.py", 5615),
+            _hermes("agent/shell_hooks.py", 517, "stderr logged"),
+            observed("hermes-agent 0.19.0", "scenarios/across/guard-reason.yaml"),
+        ),
+        fact(
             "payload",
             "hook_event_name, tool_name, tool_input, session_id, cwd, extra (the other keyword"
             " arguments), as json.dumps(ensure_ascii=False, default=str)",
@@ -753,6 +774,12 @@ class Hermes(Host):
         return {k: str(v) for k, v in info.process.items()
                 if k.startswith("HERMES_") or k in CLI_TOOL_ENV or k == "TERMINAL_CWD"}  # fmt: skip
 
+    def shell_tool_result(self, output: str, exit_code: int) -> str:
+        """The terminal tool's JSON: its output (stderr merged in, stripped), the exit code and
+        no error (tools/terminal_tool.py, ``result_dict``)."""
+        result = {"output": output.strip(), "exit_code": exit_code, "error": None}
+        return json.dumps(result, ensure_ascii=False)
+
     def join_reasons(self, reasons: list[str]) -> str:
         """The first block in registration order wins; the model gets its message only."""
         return reasons[0] if reasons else ""
@@ -774,11 +801,14 @@ class Hermes(Host):
         if event == "pre_verify":  # Hermes' stop gate: continue (or block) keeps the turn going
             follow_up = pre_verify_message(run.stdout)
             if follow_up is not None:
-                return Verdict(f"continue: {follow_up}", block=follow_up)
+                # The message is the user message the model goes on with, as it is.
+                return Verdict(f"continue: {follow_up}", block=follow_up, told=follow_up)
         if event in self.blocking:
             message = block_message(run.stdout)
             if message is not None:
-                return Verdict(f"block: {message}", block=message)
+                # The model gets it as the tool's result: {"error": message}.
+                told = json.dumps({"error": message}, ensure_ascii=False)
+                return Verdict(f"block: {message}", block=message, told=told)
         context = injected_context(event, run.stdout)
         if context is not None:
             return Verdict("context", context=context)

@@ -6,11 +6,13 @@ Each check returns failure lines in the form ``what: expected X, got Y``; an emp
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
-from ..hosts import get_host
+from ..hosts import Firing, contains, get_host
+from ..replay.result import FileState
 from ..replay.runner import RunResult
 from ..scenario import Turn, parse_duration
 
@@ -205,26 +207,59 @@ def _blocked(result: RunResult, want: dict[str, int]) -> list[str]:
     return failures
 
 
-def _context_at_turn(result: RunResult, want: dict[str, str | list[str]]) -> list[str]:
+def _at_turn(
+    result: RunResult, want: dict[str, str | list[str]], texts: Callable[[Firing], list[str]],
+    what: str,
+) -> list[str]:  # fmt: skip
+    """Each turn's texts (``texts`` of its firings) must contain each wanted one; a text the
+    host wraps (Codex's ``<hook_prompt>``, a JSON result) is read unwrapped too."""
     failures = []
-    for turn, texts in want.items():
-        given = [c for f in result.firings if f.turn == int(turn) for c in f.context]
-        for text in [texts] if isinstance(texts, str) else texts:
-            if not any(text in c for c in given):
+    for turn, wanted in want.items():
+        given = [c for f in result.firings if f.turn == int(turn) for c in texts(f)]
+        for text in [wanted] if isinstance(wanted, str) else wanted:
+            if not any(contains(c, text) for c in given):
                 failures.append(
-                    f"context given to the model at turn {turn}: expected one containing {text!r}, got {given}"
+                    f"{what} at turn {turn}: expected one containing {text!r}, got {given}"
                 )
     return failures
 
 
-def _context_never(result: RunResult, want: list[str]) -> list[str]:
-    given = [(f.turn, c) for f in result.firings for c in f.context]
+def _never(
+    result: RunResult, want: list[str], texts: Callable[[Firing], list[str]], what: str
+) -> list[str]:
+    given = [(f.turn, c) for f in result.firings for c in texts(f)]
     return [
-        f"context given to the model at turn {turn}: expected none containing {text!r}, got {c!r}"
+        f"{what} at turn {turn}: expected none containing {text!r}, got {c!r}"
         for text in want
         for turn, c in given
-        if text in c
+        if contains(c, text)
     ]
+
+
+def _given(firing: Firing) -> list[str]:
+    """Everything the host gave the model because of the firing's hooks: their context, and
+    a block reason, retry prompt or follow-up the session went on with."""
+    return firing.context
+
+
+def _shown(firing: Firing) -> list[str]:
+    return firing.shown
+
+
+def _context_at_turn(result: RunResult, want: dict[str, str | list[str]]) -> list[str]:
+    return _at_turn(result, want, _given, "context given to the model")
+
+
+def _context_never(result: RunResult, want: list[str]) -> list[str]:
+    return _never(result, want, _given, "context given to the model")
+
+
+def _shown_to_user(result: RunResult, want: dict[str, str | list[str]]) -> list[str]:
+    return _at_turn(result, want, _shown, "shown to the user")
+
+
+def _shown_to_user_never(result: RunResult, want: list[str]) -> list[str]:
+    return _never(result, want, _shown, "shown to the user")
 
 
 def _effects(result: RunResult, want: list[str]) -> list[str]:
@@ -268,7 +303,9 @@ def _warnings(result: RunResult, want: list[str]) -> list[str]:
 def _continuations(result: RunResult) -> dict[tuple[str, int], tuple[str, int, int]]:
     """Per turn (of a session) that reached the host's stop event: the event, how many times
     the turn continued (blocked stops, retries, follow-ups), and where hooksim cut the loop."""
-    stop = get_host(result.scenario.tool).events["stop"]
+    host = get_host(result.scenario.tool)
+    # Hermes' post_llm_call cannot continue a turn; its verify hook (pre_verify) can.
+    stop = host.events["stop"] if host.stop_can_continue else "pre_verify"
     turns: dict[tuple[str, int], tuple[str, int, int]] = {}
     for f in result.firings:
         if f.event == stop:
@@ -317,6 +354,15 @@ def _max_session_duration(result: RunResult, limit: float | str) -> list[str]:
 
 def _blocked_calls(result: RunResult, want: dict[str, dict[str, str]]) -> list[str]:
     """Each call of a named tool is blocked exactly when its arguments match the patterns."""
+    wrong = []
+    for tool, patterns in want.items():
+        for key, pattern in patterns.items():
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                wrong.append(f"blocked_calls: {tool}.{key}: {pattern!r} is not a regex ({e})")
+    if wrong:
+        return wrong
     before = get_host(result.scenario.tool).events["pre_tool"]
     tools = {s.turn: s.step.tools for s in result.scenario.schedule if isinstance(s.step, Turn)}
     seen: dict[int, int] = {}
@@ -340,6 +386,80 @@ def _blocked_calls(result: RunResult, want: dict[str, dict[str, str]]) -> list[s
     return failures
 
 
+def _files(result: RunResult, want: dict[str, dict[str, Any]]) -> list[str]:
+    """Each file named, at the end of the run (or after ``at_turn``), as its checks want it."""
+    failures = []
+    for path, checks in want.items():
+        turn = checks.get("at_turn", 0)
+        where = f"file {path}" + (f" after turn {turn}" if turn else "")
+        state = result.files.get((path, turn))
+        if state is None:
+            failures.append(f"{where}: expected it read, got nothing (the run did not read it)")
+            continue
+        failures += [f"{where}: {line}" for line in _file_failures(state, checks)]
+    return failures
+
+
+def _file_failures(state: FileState, checks: dict[str, Any]) -> list[str]:
+    """``expected X, got Y`` for each check of one file that fails."""
+    text = state.data.decode("utf-8", "replace") if state.kind == "file" else None
+    if text is None:
+        got = "no such file" if state.kind == "absent" else "a folder"
+    else:
+        got = repr(text) if len(text) <= 200 else f"{text[:200]!r}..."
+    failures = []
+    if checks.get("exists") is True and state.kind == "absent":
+        failures.append("expected it to exist, got no such file")
+    if checks.get("exists") is False and state.kind != "absent":
+        size = f"a file of {len(state.data)} bytes" + (f" ({got})" if state.data else "")
+        failures.append(f"expected no such file, got {size if text is not None else got}")
+    if "equals" in checks and text != checks["equals"]:
+        failures.append(f"expected {checks['equals']!r}, got {got}")
+    if "contains" in checks and (text is None or checks["contains"] not in text):
+        failures.append(f"expected text containing {checks['contains']!r}, got {got}")
+    if "matches" in checks and (text is None or not re.search(checks["matches"], text)):
+        failures.append(f"expected text matching {checks['matches']!r}, got {got}")
+    if "json" in checks:
+        try:
+            document = json.loads(text) if text is not None else None
+        except ValueError:
+            text = None
+        if text is None:
+            return [*failures, f"expected JSON, got {got}"]
+        for key, value in checks["json"].items():
+            found, missing = _json_at(document, key)
+            if missing:
+                failures.append(f"expected {key} = {json.dumps(value)}, got no {missing}")
+            elif not _same(found, value):
+                failures.append(f"expected {key} = {json.dumps(value)}, got {json.dumps(found)}")
+    return failures
+
+
+def _json_at(document: Any, key: str) -> tuple[Any, str]:
+    """The value at a dotted path (a list's items by number), or the part that is missing."""
+    node = document
+    parts = key.split(".")
+    for i, part in enumerate(parts):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None, ".".join(parts[: i + 1])
+    return node, ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``true`` is not ``1``, ``1`` is ``1.0``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b) and isinstance(a, (dict, list)) == isinstance(b, (dict, list))
+
+
 CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "exit_codes": _exit_codes,
     "stdout": _stdout,
@@ -359,12 +479,15 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "blocked": _blocked,
     "context_at_turn": _context_at_turn,
     "context_never": _context_never,
+    "shown_to_user": _shown_to_user,
+    "shown_to_user_never": _shown_to_user_never,
     "effects": _effects,
     "leaked_processes": _leaked_processes,
     "max_continuations": _max_continuations,
     "min_continuations": _min_continuations,
     "max_session_duration": _max_session_duration,
     "blocked_calls": _blocked_calls,
+    "files": _files,
     "warnings": _warnings,
 }
 

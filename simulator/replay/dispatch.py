@@ -127,6 +127,9 @@ class Dispatcher:
             verdict = self.host.read(firing.event, run)
             run.verdict = verdict.note
             run.context = verdict.context
+            run.told, run.shown = verdict.told, verdict.shown
+            if verdict.shown is not None:
+                firing.shown.append(verdict.shown)
             if verdict.block is not None:
                 firing.blocked = True
                 reasons.append(verdict.block)
@@ -136,6 +139,8 @@ class Dispatcher:
             if verdict.followup is not None and firing.followup is None:
                 firing.followup = verdict.followup
                 firing.loop_limit = verdict.loop_limit
+            if verdict.updated_input is not None:  # in config order: the last rewrite wins
+                firing.updated_input = verdict.updated_input
         firing.reason = self.host.join_reasons(reasons)
 
     def run_deferred(self, state: RunningSession) -> None:

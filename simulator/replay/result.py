@@ -15,6 +15,25 @@ from ..scenario import Scenario
 from .leaks import LeakedProcess
 
 
+@dataclass(frozen=True)
+class FileState:
+    """A project file as ``expect.files`` judges it: a file's bytes, a folder, or nothing."""
+
+    kind: str  # "file", "folder" or "absent"
+    data: bytes = b""
+
+    @classmethod
+    def of(cls, path: Path) -> FileState:
+        if path.is_dir():
+            return cls("folder")
+        try:
+            return cls("file", path.read_bytes())
+        except (FileNotFoundError, NotADirectoryError):
+            return cls("absent")
+        except OSError as e:
+            return cls("file", f"(cannot be read: {e.strerror})".encode())
+
+
 @dataclass
 class RunResult:
     scenario: Scenario
@@ -31,3 +50,5 @@ class RunResult:
     leaks: list[LeakedProcess] = field(default_factory=list)  # processes hooks left running
     leak_detection: bool = True  # False where leaked processes cannot be seen (not Linux)
     specs: list[HookSpec] = field(default_factory=list)  # every hook the host registered
+    # The files expect.files names, by path and turn (0: at the end of the run).
+    files: dict[tuple[str, int], FileState] = field(default_factory=dict)

@@ -28,11 +28,13 @@ from ..hosts import (
     UnknownHost,
     get_host,
 )
-from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan
+from ..hosts.base import ToolRun
+from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall
 from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession
 from .hook_process import HookLauncher
 from .mock_bridge import temporary_frames
+from .project import Place, file_states, run_tool, seed
 from .result import RunResult
 from .workspace import HookEnvironment, SetupError, Workspace, faketime_library
 
@@ -94,6 +96,7 @@ class ScenarioRun:
         self.workspace = Workspace(workdir)
         self.workspace.create()
         self.project = self.workspace.project
+        seed(scenario, self.workspace)
         self.environment = HookEnvironment(scenario, host, self.workspace)
         self.launcher = HookLauncher(host, self.workspace)
         self.dispatcher = Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
@@ -145,9 +148,21 @@ class ScenarioRun:
                 now_ms=self.start_ms,
             )
             state.info.now_ms = partial(_clock_of, state)
+            state.info.run_tool = partial(self._run_tool, state)
             state.host_session = host.session(state.info, partial(self.dispatcher.fire, state))
             sessions.append(state)
         return sessions
+
+    def _run_tool(self, state: RunningSession, call: ToolCall) -> ToolRun:
+        """A tool call the host lets through, run on the project (``project.run_tool``); a
+        shell call's environment is its hooks' at that instant."""
+        info = state.info
+        return run_tool(
+            self.host,
+            call,
+            Place(self.project, self.workspace.home, info.cwd),
+            lambda: self.environment.env_for("(tool)", info, state.now_ms, state.turn),
+        )
 
     @property
     def base_env(self) -> dict[str, str]:
@@ -190,6 +205,7 @@ class ScenarioRun:
             state.host_session.exit()
             self.dispatcher.run_deferred(state)
         self.launcher.kill_leftovers()
+        self.result.files.update(file_states(self.scenario, self.workspace))
         self.result.leaks = list(self.launcher.leaks.found)
         self.result.leak_detection = self.launcher.leaks.available
         return self._collect()
@@ -218,6 +234,8 @@ class ScenarioRun:
             fired_before = sum(f.session == state.label for f in self.result.firings)
             state.host_session.step(step)
             self.dispatcher.run_deferred(state)
+            if item.turn:
+                self.result.files.update(file_states(self.scenario, self.workspace, item.turn))
             fired = sum(f.session == state.label for f in self.result.firings)
             if isinstance(step, Compact) and fired == fired_before:
                 self.dispatcher.record(

@@ -38,11 +38,15 @@ from ..steps import (
 from .events import check_events
 from .model import (
     DURATION_FORMS,
+    Commit,
     HostPart,
     Scenario,
     ScenarioError,
+    Seed,
+    SeedFile,
     SessionPlan,
     parse_duration,
+    project_path,
 )
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -50,7 +54,9 @@ DEFAULT_START = "2026-06-01T09:00:00Z"
 _OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
 
 
-_DURATION_KEYS = ("after", "temporary_ttl", "window", "max_duration", "duration")
+_DURATION_KEYS = (
+    "after", "temporary_ttl", "window", "max_duration", "duration", "max_session_duration",
+)  # fmt: skip
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
@@ -127,6 +133,13 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
     if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
         return _describe_step(error, prefix)
     path = [str(p) for p in error.absolute_path]
+    a_file = path[:1] == ["files"] and len(path) >= 2 and path[-1] != "git"
+    if a_file and error.validator == "oneOf":
+        deleted = ", or null to delete it" if "commits" in path else ""
+        return (
+            f"{prefix}a file is its text, or {{from: PATH}} (a file or folder beside the"
+            f" scenario){deleted}"
+        )
     if path[:1] == ["bridge"] and len(path) >= 2 and path[1] != "temporary_ttl":
         plan = error.instance if isinstance(error.instance, list) else [error.instance]
         bad = next(
@@ -250,6 +263,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         for step in plan_steps
     )
     _check_expectations(data, hosts, tools, turns, fail)
+    _check_file_expectations(data, hosts, turns, fail)
     return Scenario(
         path=path,
         name=data["name"],
@@ -272,7 +286,45 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         explore=dict(data.get("explore", {})),
         runs_on=tuple(tools),
         sessions=tuple(sessions),
+        files=_files(path, data.get("files", {}), fail),
     )
+
+
+def _files(path: Path, raw: dict[str, Any], fail: Fail) -> Seed:
+    """``files:``: each path inside the project (or the run's HOME), each ``from:`` found
+    beside the scenario; ``git`` true or its commits."""
+    git = raw.get("git", False)
+    files = tuple(
+        _seed_file(path, name, value, ["files", name], fail)
+        for name, value in raw.items()
+        if name != "git"
+    )
+    commits: list[Commit] = []
+    for k, commit in enumerate(git.get("commits", []) if isinstance(git, dict) else []):
+        where: list[str | int] = ["files", "git", "commits", k, "files"]
+        seeded = [_seed_file(path, n, v, [*where, n], fail) for n, v in commit["files"].items()]
+        for file in seeded:
+            if project_path(file.path)[0]:
+                raise fail(
+                    [*where, file.path],
+                    f"files: {file.path!r} is in the run's HOME, outside the repository",
+                )
+        commits.append(Commit(commit["message"], tuple(seeded)))
+    return Seed(files, git is not False, tuple(commits))
+
+
+def _seed_file(path: Path, name: str, value: Any, where: list[str | int], fail: Fail) -> SeedFile:
+    """One file of ``files:`` (text, ``{from: PATH}``, or null: deleted in a commit)."""
+    try:
+        project_path(name)
+    except ValueError as e:
+        raise fail(where, f"files: {e}") from None
+    if not isinstance(value, dict):
+        return SeedFile(name, text=value)
+    source = path.absolute().parent / value["from"]
+    if not source.exists():
+        raise fail(where, f"files: {name}: from: no file or folder {source}")
+    return SeedFile(name, source=source)
 
 
 def _temporary_ttl(data: dict[str, Any], fail: Fail) -> float:
@@ -383,6 +435,36 @@ def _check_expectations(
                 )
 
 
+def _check_file_expectations(
+    data: dict[str, Any], hosts: dict[str, HostPart], turns: int, fail: Fail
+) -> None:
+    """Each path of ``expect.files`` inside the project (or the run's HOME), its ``at_turn`` a
+    turn of the scenario, its ``matches`` a regular expression."""
+    for where, block in _expect_blocks(data, hosts):
+        dotted = ".".join(map(str, where)) + ".files"
+        for name, want in block.get("files", {}).items():
+            at: list[str | int] = [*where, "files", name]
+            try:
+                project_path(name)
+            except ValueError as e:
+                raise fail(at, f"{dotted}: {e}") from None
+            if want.get("at_turn", 0) > turns:
+                raise fail(
+                    [*at, "at_turn"],
+                    f"{dotted}.{name} names turn {want['at_turn']}, but the scenario has"
+                    f" {turns} turns",
+                )
+            if "matches" in want:
+                try:
+                    re.compile(want["matches"])
+                except re.error as e:
+                    raise fail(
+                        [*at, "matches"],
+                        f"{dotted}.{name}.matches: {want['matches']!r} is not a regular"
+                        f" expression ({e})",
+                    ) from None
+
+
 def _kept(expect: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     """The file's expectations a host keeps: those its own ``expect:`` does not replace."""
     return {key: value for key, value in expect.items() if key not in own}
@@ -444,24 +526,16 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
         )
     if error is None and assistant is None and not interrupted:
         raise fail(where, f"the turn has no outcome: {OUTCOME_HINT}")
-    tools = []
-    for j, t in enumerate(raw.get("tools", [])):
-        try:
-            duration = parse_duration(t.get("duration", 0))
-        except ValueError as e:
+    continuations: tuple[str, ...] = ()
+    if isinstance(assistant, list):  # the reply, then the reply after each continuation
+        if interrupted:
             raise fail(
-                [*where, "tools", j, "duration"],
-                f"{'/'.join(map(str, [*where, 'tools', j]))}/duration: {e}",
-            ) from None
-        tools.append(
-            ToolCall(
-                t["name"] if "name" in t else SHELL,
-                t.get("args", {}) if "name" in t else {"command": t["shell"]},
-                t.get("result", "ok"),
-                t.get("id"),
-                duration,
+                [*where, "assistant"],
+                "an interrupted turn is not continued: give assistant one text (what had"
+                " streamed before the stop)",
             )
-        )
+        assistant, continuations = assistant[0], tuple(assistant[1:])
+    tools = [_tool_call(t, [*where, "tools", j], fail) for j, t in enumerate(raw.get("tools", []))]
     edited = raw.get("edited")
     return Turn(
         raw["user"],
@@ -472,6 +546,30 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
         line,
         None if error is None else ApiError.parse(error),
         None if edited is None else tuple(edited),
+        continuations=continuations,
+    )
+
+
+def _tool_call(t: dict[str, Any], where: list[str | int], fail: Any) -> ToolCall:
+    """One tool call of a turn: a named tool with its arguments, or a shell command."""
+    try:
+        duration = parse_duration(t.get("duration", 0))
+    except ValueError as e:
+        raise fail([*where, "duration"], f"{'/'.join(map(str, where))}/duration: {e}") from None
+    args = t.get("args", {}) if "name" in t else {"command": t["shell"]}
+    if t.get("run") and not isinstance(args.get("command"), str):
+        raise fail(
+            [*where, "run"],
+            f"{'/'.join(map(str, where))}/run: run: true runs a shell command: give the call as"
+            " {shell: CMD} (or with args.command)",
+        )
+    return ToolCall(
+        t.get("name", SHELL),
+        args,
+        t.get("result", "ok"),
+        t.get("id"),
+        duration,
+        run=bool(t.get("run", False)),
     )
 
 
@@ -508,7 +606,7 @@ def _raw_events(data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
 def _named_turns(expect: dict[str, Any]) -> list[tuple[str, int]]:
     """Every turn number an expectation names, with the expectation's key."""
     named = [("compactions_at_turns", n) for n in expect.get("compactions_at_turns", [])]
-    for key in ("calls_by_turn", "fired_by_turn", "context_at_turn"):
+    for key in ("calls_by_turn", "fired_by_turn", "context_at_turn", "shown_to_user"):
         named += [(key, int(n)) for n in expect.get(key, {})]
     state = expect.get("state_file")
     if isinstance(state, dict):

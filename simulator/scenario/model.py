@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..hosts import HOSTS
@@ -56,6 +56,62 @@ class HostPart:
 
 
 @dataclass(frozen=True)
+class SeedFile:
+    """One file (or folder) put in place before the session: its text, or a copy of ``source``;
+    neither, in a commit: the file is deleted."""
+
+    path: str  # relative to the project, or ~/PATH in the run's HOME (``project_path``)
+    text: str | None = None
+    source: Path | None = None  # ``from:``, resolved against the scenario's folder
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit of ``files.git.commits``: its files written (or deleted), then committed."""
+
+    message: str
+    files: tuple[SeedFile, ...]
+
+
+@dataclass(frozen=True)
+class Seed:
+    """``files:``: what the project (and the run's HOME) holds before the session.
+
+    With ``git``, the project is a git repository: ``commits`` made in order, then the other
+    files written and left uncommitted; without commits, one commit of the files.
+    """
+
+    files: tuple[SeedFile, ...] = ()
+    git: bool = False
+    commits: tuple[Commit, ...] = ()
+
+
+def project_path(text: str) -> tuple[bool, PurePosixPath]:
+    """Where a scenario's path points: whether it is in the run's HOME (``~/PATH``), and the
+    path inside the project (or HOME), normalised. ValueError says why a path is refused: it is
+    absolute, leaves its folder with ``..``, or names the folder itself."""
+    home = text == "~" or text.startswith("~/")
+    rest = text[2:] if home else text
+    where = "the run's HOME" if home else "the project"
+    if rest.startswith("/"):
+        raise ValueError(
+            f"{text!r} is absolute: give a path relative to the project (the hooks' working"
+            " directory), or ~/PATH for the run's temporary HOME"
+        )
+    parts: list[str] = []
+    for part in PurePosixPath(rest).parts:
+        if part == "..":
+            if not parts:
+                raise ValueError(f"{text!r} leaves {where} folder (..)")
+            parts.pop()
+        elif part != ".":
+            parts.append(part)
+    if not parts:
+        raise ValueError(f"{text!r} names {where} folder itself, not a file in it")
+    return home, PurePosixPath(*parts)
+
+
+@dataclass(frozen=True)
 class Scenario:
     path: Path
     name: str
@@ -80,6 +136,7 @@ class Scenario:
     explore: dict[str, Any] = field(default_factory=dict)  # the space hooksim explore draws from
     runs_on: tuple[str, ...] = ()  # the hosts the file names (its tool and hosts:); () = tool
     sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
+    files: Seed = Seed()  # what the project holds before the session
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""

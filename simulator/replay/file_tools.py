@@ -1,0 +1,414 @@
+"""What a host's file tools do to the project when the replay runs them.
+
+``apply(host, call, place)`` changes the files a tool call names, as that host's tool would,
+and says what it did in words; a call of any other tool changes nothing (``""``). A call that
+cannot apply (a missing argument, an ``old_string`` that is not there, a patch hunk that does
+not match) changes nothing at all, and the words say why. Nothing is ever written outside the
+project and the run's HOME (``Place``).
+
+The tools and their arguments, as each host's hooks see them (the names ``hosts/`` and
+``explore/vocabulary.py`` use):
+
+- Claude Code: ``Write`` (``file_path``, ``content``), ``Edit`` (``file_path``, ``old_string``,
+  ``new_string``, ``replace_all``; an empty ``old_string`` creates a new file) and
+  ``MultiEdit`` (``file_path``, ``edits``: edits of that shape, applied in order, all or none):
+  the file tools of ``hosts.claude_code_rules.FILE_PATH_FIELDS``;
+- Gemini CLI: ``write_file`` (``file_path``, ``content``) and ``replace`` (``file_path``,
+  ``old_string``, ``new_string``, ``allow_multiple``), as
+  ``packages/core/src/tools/definitions/base-declarations.ts`` names them;
+- Codex CLI: ``apply_patch``, whose hooks see the patch as ``command`` (codex-rs
+  ``core/src/tools/hook_names.rs``), in its ``*** Begin Patch`` format: ``*** Add File``,
+  ``*** Update File`` (``@@`` hunks, an optional ``*** Move to``), ``*** Delete File``; every
+  hunk is checked before anything is written, and a hunk's lines are found exactly, then
+  ignoring trailing, then surrounding whitespace (codex-rs ``apply-patch`` ``parser.rs``,
+  ``seek_sequence.rs``);
+- Hermes: ``write_file`` (``path``, ``content``) and ``patch`` (hermes-agent 0.19.0
+  ``tools/file_tools.py``): ``mode: replace`` (``path``, ``old_string``, ``new_string``,
+  ``replace_all``) or ``mode: patch`` (``patch``, in the same format as Codex's).
+
+Not modelled: the looser matches Gemini CLI's ``replace`` and Hermes' ``patch`` try when an
+``old_string`` is not there exactly, Claude Code's rule that a file is read before it is
+edited, and Cursor's tools (no public code shows their input).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..steps import ToolCall
+
+
+class Refused(Exception):
+    """Why a tool call changes nothing; ``str()`` says it."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a run's tools act: the project, the run's HOME, and the directory the host says it
+    works in (a path under it is the project's)."""
+
+    project: Path
+    home: Path
+    cwd: str
+
+    def path(self, value: Any, key: str) -> Path:
+        """The file a tool argument names, inside the project or the run's HOME."""
+        if not isinstance(value, str) or not value:
+            raise Refused(f"no {key}")
+        cwd = self.cwd.rstrip("/")
+        if value == "~" or value.startswith("~/"):
+            candidate = self.home / value[2:]
+        elif value == cwd or value.startswith(cwd + "/"):
+            candidate = self.project / value[len(cwd) + 1 :]
+        else:
+            candidate = self.project / value  # an absolute value stays absolute
+        candidate = Path(os.path.normpath(candidate))
+        real = Path(os.path.realpath(candidate))
+        roots = [Path(os.path.realpath(root)) for root in (self.project, self.home)]
+        if not any(real != root and real.is_relative_to(root) for root in roots):
+            raise Refused(f"{value} is outside the project and the run's HOME")
+        return candidate
+
+    def shown(self, path: Path) -> str:
+        if path.is_relative_to(self.home):
+            return f"~/{path.relative_to(self.home)}"
+        return str(path.relative_to(self.project))
+
+
+@dataclass
+class Plan:
+    """The files one call changes, kept until every part of the call is known to apply."""
+
+    place: Place
+    writes: dict[Path, str | None] = field(default_factory=dict)  # None: deleted
+    said: list[str] = field(default_factory=list)
+
+    def read(self, path: Path) -> str | None:
+        """A file's text as the call has left it so far (None: there is no such file)."""
+        if path in self.writes:
+            return self.writes[path]
+        if path.is_dir():
+            raise Refused(f"{self.place.shown(path)} is a folder")
+        if not path.is_file():
+            return None
+        try:
+            return path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise Refused(f"cannot read {self.place.shown(path)} ({e})") from None
+
+    def write(self, path: Path, text: str) -> None:
+        verb = "created" if self.read(path) is None else "changed"
+        self.writes[path] = text
+        self.said.append(f"{verb} {self.place.shown(path)}")
+
+    def delete(self, path: Path) -> None:
+        if self.read(path) is None:
+            raise Refused(f"no such file {self.place.shown(path)}")
+        self.writes[path] = None
+        self.said.append(f"deleted {self.place.shown(path)}")
+
+    def commit(self) -> str:
+        """Write the planned changes; what changed, in words."""
+        for path, text in self.writes.items():
+            if text is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8", newline="")
+        return ", ".join(self.said)
+
+
+Tool = Callable[[Mapping[str, Any], Plan], None]
+
+
+def apply(host: str, call: ToolCall, place: Place) -> str:
+    """Run ``call`` on the project as ``host``'s file tool of that name; what it did, in words
+    (``""``: it is not one of the host's file tools)."""
+    tool = TOOLS.get(host, {}).get(call.name)
+    if tool is None:
+        return ""
+    plan = Plan(place)
+    try:
+        tool(call.args, plan)
+        return f"{call.name} ran: {plan.commit()}"
+    except Refused as e:
+        return f"{call.name} changed nothing: {e}"
+    except OSError as e:
+        return f"{call.name} failed: {e}"
+
+
+def _text(args: Mapping[str, Any], key: str) -> str:
+    value = args.get(key)
+    if not isinstance(value, str):
+        raise Refused(f"no {key}")
+    return value
+
+
+def _write(key: str) -> Tool:
+    """Write the whole file (Claude Code's Write, Gemini CLI's and Hermes' write_file)."""
+
+    def write(args: Mapping[str, Any], plan: Plan) -> None:
+        path = plan.place.path(args.get(key), key)
+        plan.write(path, _text(args, "content"))
+
+    return write
+
+
+def _edit(key: str, every: str) -> Tool:
+    """Replace ``old_string`` by ``new_string`` in one file (Claude Code's Edit, Gemini CLI's
+    replace, Hermes' patch in replace mode); ``every`` names the flag for every occurrence."""
+
+    def edit(args: Mapping[str, Any], plan: Plan) -> None:
+        path = plan.place.path(args.get(key), key)
+        plan.write(path, _replaced(plan, path, args, every))
+
+    return edit
+
+
+def _replaced(plan: Plan, path: Path, edit: Mapping[str, Any], every: str) -> str:
+    """The file's text after one edit; an empty ``old_string`` on a new file creates it."""
+    old, new = _text(edit, "old_string"), _text(edit, "new_string")
+    text = plan.read(path)
+    shown = plan.place.shown(path)
+    if text is None:
+        if old == "":
+            return new
+        raise Refused(f"no such file {shown}")
+    if old == "":
+        raise Refused(f"{shown} already exists (an empty old_string creates a new file)")
+    if old == new:
+        raise Refused("old_string and new_string are the same")
+    found = text.count(old)
+    if found == 0:
+        raise Refused(f"old_string not found in {shown}")
+    if found > 1 and edit.get(every) is not True:
+        raise Refused(f"old_string found {found} times in {shown} ({every} is not set)")
+    return text.replace(old, new) if edit.get(every) is True else text.replace(old, new, 1)
+
+
+def _multi_edit(args: Mapping[str, Any], plan: Plan) -> None:
+    """Claude Code's MultiEdit: each of ``edits`` on the text the one before left."""
+    path = plan.place.path(args.get("file_path"), "file_path")
+    edits = args.get("edits")
+    if not isinstance(edits, list) or not edits:
+        raise Refused("no edits")
+    existed = plan.read(path) is not None
+    for n, edit in enumerate(edits, 1):
+        if not isinstance(edit, Mapping):
+            raise Refused(f"edit {n} is not an object")
+        plan.writes[path] = _replaced(plan, path, edit, "replace_all")
+    plan.said.append(f"{'changed' if existed else 'created'} {plan.place.shown(path)}")
+
+
+def _apply_patch(key: str) -> Tool:
+    """A patch in Codex's format (Codex's apply_patch, Hermes' patch in patch mode)."""
+
+    def patch(args: Mapping[str, Any], plan: Plan) -> None:
+        for hunk in _hunks(_text(args, key)):
+            hunk.apply(plan)
+
+    return patch
+
+
+def _hermes_patch(args: Mapping[str, Any], plan: Plan) -> None:
+    mode = args.get("mode", "replace")
+    if mode == "patch":
+        _apply_patch("patch")(args, plan)
+    elif mode == "replace":
+        _edit("path", "replace_all")(args, plan)
+    else:
+        raise Refused(f"mode {mode!r} is neither replace nor patch")
+
+
+# --- Codex's patch format ---------------------------------------------------------------
+BEGIN, END = "*** Begin Patch", "*** End Patch"
+ADD, DELETE, UPDATE, MOVE = (
+    "*** Add File: ",
+    "*** Delete File: ",
+    "*** Update File: ",
+    "*** Move to: ",
+)
+END_OF_FILE = "*** End of File"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One ``@@`` hunk of an update: the lines it replaces (after its context line, if any)."""
+
+    context: str | None
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    end_of_file: bool
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One file of a patch: added (``text``), deleted, or updated (``chunks``, ``move``)."""
+
+    kind: str  # "add", "delete" or "update"
+    path: str
+    text: str = ""
+    chunks: tuple[Chunk, ...] = ()
+    move: str | None = None
+
+    def apply(self, plan: Plan) -> None:
+        path = plan.place.path(self.path, "path")
+        if self.kind == "add":
+            plan.write(path, self.text)
+        elif self.kind == "delete":
+            plan.delete(path)
+        else:
+            text = plan.read(path)
+            if text is None:
+                raise Refused(f"no such file {plan.place.shown(path)}")
+            new = _updated(text, self.chunks, plan.place.shown(path))
+            if self.move is None:
+                plan.write(path, new)
+                return
+            target = plan.place.path(self.move, "path")
+            plan.writes[target], plan.writes[path] = new, None
+            plan.said.append(f"moved {plan.place.shown(path)} to {plan.place.shown(target)}")
+
+
+def _hunks(patch: str) -> list[Hunk]:
+    """The patch's files, as codex-rs ``parser.rs`` reads them (lenient about the spaces
+    around a marker)."""
+    lines = patch.strip().splitlines()
+    if not lines or lines[0].strip() != BEGIN:
+        raise Refused(f"the first line of the patch must be {BEGIN!r}")
+    if lines[-1].strip() != END:
+        raise Refused(f"the last line of the patch must be {END!r}")
+    body, hunks, i = lines[1:-1], [], 0
+    while i < len(body):
+        head = body[i].strip()
+        i += 1
+        if head.startswith(ADD):
+            added = []
+            while i < len(body) and body[i].startswith("+"):
+                added.append(body[i][1:] + "\n")
+                i += 1
+            hunks.append(Hunk("add", head[len(ADD) :], "".join(added)))
+        elif head.startswith(DELETE):
+            hunks.append(Hunk("delete", head[len(DELETE) :]))
+        elif head.startswith(UPDATE):
+            move = None
+            if i < len(body) and body[i].startswith(MOVE):
+                move = body[i][len(MOVE) :]
+                i += 1
+            chunks: list[Chunk] = []
+            while i < len(body) and not body[i].startswith("*"):
+                if not body[i].strip():  # blank lines between hunks
+                    i += 1
+                    continue
+                chunk, used = _chunk(body[i:], first=not chunks)
+                chunks.append(chunk)
+                i += used
+            if not chunks:
+                raise Refused(f"the update of {head[len(UPDATE) :]} has no hunk")
+            hunks.append(Hunk("update", head[len(UPDATE) :], chunks=tuple(chunks), move=move))
+        else:
+            raise Refused(
+                f"{head!r} is not a hunk header ({ADD.strip()}, {DELETE.strip()}, {UPDATE.strip()})"
+            )
+    return hunks
+
+
+def _chunk(lines: list[str], *, first: bool) -> tuple[Chunk, int]:
+    """One ``@@`` hunk from the start of ``lines``, and how many lines it took."""
+    if lines[0] == "@@":
+        context, start = None, 1
+    elif lines[0].startswith("@@ "):
+        context, start = lines[0][3:], 1
+    elif first:  # the first hunk may go without its @@ line
+        context, start = None, 0
+    else:
+        raise Refused(f"an update hunk starts with @@, not {lines[0]!r}")
+    old: list[str] = []
+    new: list[str] = []
+    taken, end_of_file = 0, False
+    for line in lines[start:]:
+        if line == END_OF_FILE and taken:
+            end_of_file, taken = True, taken + 1
+            break
+        if line[:1] in ("", " "):
+            old.append(line[1:])
+            new.append(line[1:])
+        elif line[0] == "+":
+            new.append(line[1:])
+        elif line[0] == "-":
+            old.append(line[1:])
+        elif taken:
+            break  # the next file's header
+        else:
+            raise Refused(f"{line!r} in an update hunk starts with none of ' ', '+', '-'")
+        taken += 1
+    if not taken:
+        raise Refused("an update hunk has no lines")
+    return Chunk(context, tuple(old), tuple(new), end_of_file), start + taken
+
+
+def _updated(text: str, chunks: tuple[Chunk, ...], shown: str) -> str:
+    """``text`` with each hunk's lines replaced, in order, and a final newline."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    replacements: list[tuple[int, int, tuple[str, ...]]] = []
+    at = 0
+    for chunk in chunks:
+        if chunk.context is not None:
+            found = _seek(lines, (chunk.context,), at, end_of_file=False)
+            if found is None:
+                raise Refused(f"context {chunk.context!r} not found in {shown}")
+            at = found + 1
+        if not chunk.old:  # lines added at the end of the file
+            replacements.append((len(lines), 0, chunk.new))
+            continue
+        old, new = chunk.old, chunk.new
+        found = _seek(lines, old, at, end_of_file=chunk.end_of_file)
+        if found is None and old[-1] == "":  # a hunk's last empty line is the file's end
+            old, new = old[:-1], new[:-1] if new and new[-1] == "" else new
+            found = _seek(lines, old, at, end_of_file=chunk.end_of_file)
+        if found is None:
+            raise Refused(f"lines not found in {shown}: {' / '.join(chunk.old)}")
+        replacements.append((found, len(old), new))
+        at = found + len(old)
+    for start, length, added in sorted(replacements, reverse=True):
+        lines[start : start + length] = added
+    return "\n".join([*lines, ""])
+
+
+def _seek(
+    lines: list[str], pattern: tuple[str, ...], start: int, *, end_of_file: bool
+) -> int | None:
+    """Where ``pattern`` starts in ``lines`` from ``start``: exactly, else ignoring trailing
+    whitespace, else ignoring the whitespace around each line (``seek_sequence.rs``)."""
+    if not pattern:
+        return start
+    if len(pattern) > len(lines):
+        return None
+    first = len(lines) - len(pattern) if end_of_file else start
+    for same in (str, str.rstrip, str.strip):
+        for i in range(first, len(lines) - len(pattern) + 1):
+            if all(same(lines[i + j]) == same(p) for j, p in enumerate(pattern)):
+                return i
+    return None
+
+
+TOOLS: dict[str, dict[str, Tool]] = {
+    "claude-code": {
+        "Write": _write("file_path"),
+        "Edit": _edit("file_path", "replace_all"),
+        "MultiEdit": _multi_edit,
+    },
+    "gemini-cli": {
+        "write_file": _write("file_path"),
+        "replace": _edit("file_path", "allow_multiple"),
+    },
+    "codex": {"apply_patch": _apply_patch("command")},
+    "hermes": {"write_file": _write("path"), "patch": _hermes_patch},
+}
+"""Each host's file tools, by the name its hooks see."""

@@ -1,0 +1,183 @@
+"""The project a run's hooks work in: seeded before the session, changed by the tools the host
+runs, and read back for ``expect.files``.
+
+- ``seed``: the scenario's ``files:`` written into the project (``~/`` ones into the run's
+  HOME), ``from:`` files and folders copied from beside the scenario, and with ``git`` a
+  repository of them (the ``git`` executable, with the run's HOME, no system config, the
+  scenario's start as every commit's date, and an identity of its own so a hook can commit).
+- ``run_tool``: a tool call the host lets through, run on the project: a file tool of the
+  host (``file_tools``), or a shell call with ``run: true``, run in the project by the host's
+  shell (``Host.shell_tool_argv``), its output (stdout and stderr as they came) the tool's
+  result, as the host's tool gives it (``Host.shell_tool_result``).
+- ``file_states``: the files ``expect.files`` names, as they are now.
+
+Shared by the replay and the real-host runs (``hooksim.real``): a real host works in the same
+project folder, so its files are seeded and judged the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable
+
+from ..hosts import Host
+from ..hosts.base import ToolRun
+from ..scenario import Scenario
+from ..scenario.model import SeedFile, project_path
+from ..steps import ToolCall
+from .file_tools import Place, apply
+from .result import FileState
+from .workspace import SetupError, Workspace
+
+# A shell call's time limit: Claude Code's Bash tool's default (2 minutes).
+SHELL_TIMEOUT_S = 120.0
+SEEDED = "hooksim: the seeded files"  # the commit message of ``git: true``
+
+
+def seed(scenario: Scenario, workspace: Workspace) -> None:
+    """Put the scenario's ``files:`` in place (and make the repository it asks for)."""
+    files = scenario.files
+    if not files.git:
+        for file in files.files:
+            _put(file, workspace)
+        return
+    git = _Git(scenario, workspace)
+    for commit in files.commits:
+        for file in commit.files:
+            _put(file, workspace)
+        git.commit(commit.message)
+    for file in files.files:
+        _put(file, workspace)
+    if not files.commits:
+        git.commit(SEEDED)
+
+
+def _put(file: SeedFile, workspace: Workspace) -> None:
+    """One file: its text, a copy of its source, or (text and source None) deleted."""
+    home, inside = project_path(file.path)
+    target = (workspace.home if home else workspace.project) / inside
+    if file.source is None and file.text is None:
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        else:
+            target.unlink(missing_ok=True)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if file.source is None:
+        assert file.text is not None
+        target.write_text(file.text, encoding="utf-8", newline="")
+    elif file.source.is_dir():
+        shutil.copytree(file.source, target, symlinks=True, dirs_exist_ok=True)
+    else:
+        shutil.copy2(file.source, target)
+
+
+class _Git:
+    """The project as a git repository, made with the ``git`` executable."""
+
+    def __init__(self, scenario: Scenario, workspace: Workspace) -> None:
+        self.scenario = scenario
+        self.workspace = workspace
+        found = shutil.which("git")
+        if found is None:
+            raise SetupError(
+                f"{scenario.path}: files.git: no git executable on PATH"
+                " (Debian: apt-get install git)"
+            )
+        instant = scenario.start.isoformat()
+        self.argv = [found]
+        self.env = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(workspace.home),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_DATE": instant,
+            "GIT_COMMITTER_DATE": instant,
+            "LC_ALL": "C",
+        }
+        self("init", "-q")
+        self("symbolic-ref", "HEAD", "refs/heads/main")
+        self("config", "user.name", "hooksim")
+        self("config", "user.email", "hooksim@example.invalid")
+
+    def commit(self, message: str) -> None:
+        self("add", "-A")
+        self("commit", "-q", "--allow-empty", "-m", message)
+
+    def __call__(self, *args: str) -> None:
+        code, output = _run([*self.argv, *args], self.workspace.project, self.env, None)
+        if code != 0:
+            raise SetupError(
+                f"{self.scenario.path}: files.git: git {' '.join(args)} failed"
+                f" ({'exit ' + str(code) if code >= 0 else 'not run'}): {output.strip()}"
+            )
+
+
+def run_tool(
+    host: Host, call: ToolCall, place: Place, env: Callable[[], dict[str, str]]
+) -> ToolRun:
+    """What ``call`` does to the project: a file tool's change, or a ``run: true`` shell call's
+    run (``env()``: its environment)."""
+    if not call.run:
+        return ToolRun(apply(host.name, call, place))
+    if call.name != host.shell_tool:
+        return ToolRun(
+            f"run: true runs {host.title}'s shell tool ({host.shell_tool}), not {call.name};"
+            " nothing ran"
+        )
+    command = str(call.args.get("command", ""))
+    code, output = _run([*host.shell_tool_argv, command], place.project, env(), SHELL_TIMEOUT_S)
+    if code == -1:
+        return ToolRun(f"{call.name} could not run `{command}`: {output}", result="")
+    ended = f"killed after {SHELL_TIMEOUT_S:g} s" if code == -2 else f"exit {code}"
+    return ToolRun(
+        f"{call.name} ran `{command}` in the project: {ended}",
+        result=host.shell_tool_result(output, code),
+    )
+
+
+def _run(
+    argv: list[str], cwd: os.PathLike[str], env: dict[str, str], timeout: float | None
+) -> tuple[int, str]:
+    """Run one process to its end: its exit code (-1: it could not start, -2: killed on
+    timeout) and its output, stdout and stderr as they came. The output goes to a file, not a
+    pipe, so a process it leaves behind cannot hold the run; what it leaves is killed with it."""
+    with tempfile.TemporaryFile() as out:
+        try:
+            proc = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        except OSError as e:
+            return -1, e.strerror or str(e)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = -2
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        out.seek(0)
+        return code, out.read().decode("utf-8", "replace")
+
+
+def file_states(scenario: Scenario, workspace: Workspace, turn: int = 0) -> dict[
+    tuple[str, int], FileState
+]:  # fmt: skip
+    """The files ``expect.files`` judges after ``turn`` (0: at the end of the run), as they are
+    now, by path and turn."""
+    states = {}
+    for name, want in scenario.expect.get("files", {}).items():
+        if want.get("at_turn", 0) == turn:
+            home, inside = project_path(name)
+            states[(name, turn)] = FileState.of(
+                (workspace.home if home else workspace.project) / inside
+            )
+    return states
+
+
+__all__ = ["SEEDED", "Place", "file_states", "run_tool", "seed"]
