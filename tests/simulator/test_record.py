@@ -14,6 +14,7 @@ import shlex
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -51,6 +52,26 @@ RESETS_INT = SH == "bash" or (
 )
 
 
+def _commands(config: Path) -> Iterator[str]:
+    """Every hook command of a config file, as its host reads it (YAML may fold long lines)."""
+    from ruamel.yaml import YAML
+
+    data = YAML(typ="safe", pure=True).load(config.read_text())  # JSON is YAML too
+
+    def walk(node: object) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "command" and isinstance(value, str):
+                    yield value
+                else:
+                    yield from walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from walk(item)
+
+    yield from walk(data.get("hooks"))
+
+
 def normalized(stdin: bytes) -> str:
     """A payload without what cannot be equal across two runs (work directories, uuids)."""
     text = stdin.decode()
@@ -75,7 +96,9 @@ def test_a_tapped_session_exports_to_a_scenario_that_replays_it(
     assert told.startswith("hooksim: recording ")
     assert ("--accept-hooks" in told) == (tool == "hermes")  # Hermes' consent is per command
     assert config.read_bytes() != original
-    assert f"/bin/sh {TAP_SH} tap --log " in config.read_text(), "the shell tap, not Python"
+    commands = list(_commands(config))
+    assert commands
+    assert all(f"/bin/sh {TAP_SH} tap --log " in c for c in commands), "the shell tap, not Python"
     assert config.stat().st_mode & 0o777 == 0o640
     session = tmp_path / "session.yaml"
     session.write_text(SESSION)
