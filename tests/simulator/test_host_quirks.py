@@ -684,6 +684,8 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
+# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mutant", "name"),
     [(m, n) for m, names in CAUGHT_BY.items() for n in names],

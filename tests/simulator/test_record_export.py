@@ -53,6 +53,8 @@ def hooked(tool: str, points: tuple[str, ...] | None) -> list[str]:
     return [e for p in points if p != "own" and (e := events[p])] + own
 
 
+# Real tapped sessions on every host and subset: tox -e slow runs them once per CI run.
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", sorted(HOSTS))
 @pytest.mark.parametrize("which", WITH_PROMPT)
 def test_an_export_passes_its_own_expectations(
