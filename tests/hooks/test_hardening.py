@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import StubBridge
+from tests.conftest import STUB_BRIDGE, StubBridge
 from tests.hooks.test_process import hook_argv, run_hook
 from tests.payloads import prompt_payload, stop_payload
 from tests.processes import alive, dead_pid
@@ -305,3 +305,25 @@ def test_a_killed_writers_temp_file_is_removed_by_the_next_write(
     result = run_hook("stop", stop_payload(), env)
     assert (result.returncode, result.stderr) == (0, b"")
     assert not stale.exists()
+
+
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "without pidfd"])
+def test_a_call_ends_at_the_bridges_exit_with_or_without_a_pidfd(
+    pidfd: bool, stub_bridge: StubBridge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the kernel has no pidfd, the call looks for the bridge's exit between reads."""
+    from hermes_hooks.bridge import Bridge
+
+    if not pidfd:
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    stub_bridge.behave("save_memory", "daemon")
+    for name, value in stub_bridge.env.items():
+        monkeypatch.setenv(name, value)
+    marker = Path(str(stub_bridge.log) + ".grandchild")
+    bridge = Bridge([sys.executable, str(STUB_BRIDGE)], timeout_s=60)
+    try:
+        assert bridge.call("save_memory", {"content": "x"}) == {"ok": True}
+    finally:
+        if marker.exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(marker.read_text()), signal.SIGKILL)
