@@ -335,12 +335,7 @@ def compare_real(
 ) -> Comparison:
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
     real = run_real(scenario, tool, binary, keep_workdir=True)
-    host = get_host(tool)
-    on_tool = scenario.on(tool)
-    if on_tool.version is not None:
-        host = host.at_version(on_tool.version)
-    if on_tool.launch is not None:
-        host = host.launched(on_tool.launch)
+    host = scenario.on(tool).profile(get_host(tool))
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-replay-"))
     try:
         started = time.monotonic()

@@ -328,10 +328,7 @@ def run_real(
     path = find_binary(tool, binary)
     host = get_host(tool)
     scenario = scenario.on(tool)
-    if scenario.version is not None:
-        host = host.at_version(scenario.version)
-    if scenario.launch is not None:
-        host = host.launched(scenario.launch)
+    host = scenario.profile(host)
     scenario = with_hooks(scenario, host)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:

@@ -276,16 +276,10 @@ def run_scenario(
         except UnknownHost as e:
             raise SetupError(f"{scenario.path}: {e}") from None
     scenario = scenario.on(host.name)
-    if scenario.version is not None:
-        try:
-            host = host.at_version(scenario.version)
-        except ValueError as e:
-            raise SetupError(f"{scenario.path}: hosts.{host.name}.version: {e}") from None
-    if scenario.launch is not None:
-        try:
-            host = host.launched(scenario.launch)
-        except ValueError as e:
-            raise SetupError(f"{scenario.path}: hosts.{host.name}.launch: {e}") from None
+    try:
+        host = scenario.profile(host)
+    except ValueError as e:
+        raise SetupError(f"{scenario.path}: {e}") from None
     # A config file stands in for the hooks a scenario does not name (on Hermes, the installed
     # entries); a scenario's own hooks are part of what it tests, so they stay.
     if scenario.hooks is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..hosts import HOSTS
+from ..hosts import HOSTS, Host
 from ..steps import SHELL, NewSession, Step, Turn
 
 
@@ -145,6 +145,22 @@ class Scenario:
         if self.runs_on:
             return list(self.runs_on)
         return [self.tool, *(name for name in self.hosts if name != self.tool)]
+
+    def profile(self, host: Host) -> Host:
+        """``host`` at this scenario's version and launch (the scenario is ``on`` that host).
+
+        ValueError says which key is wrong: ``hosts.NAME.version: ...`` or ``...launch: ...``.
+        """
+        for key, value, change in (
+            ("version", self.version, host.at_version),
+            ("launch", self.launch, host.launched),
+        ):
+            if value is not None:
+                try:
+                    host = change(value)
+                except ValueError as e:
+                    raise ValueError(f"hosts.{host.name}.{key}: {e}") from None
+        return host
 
     def on(self, tool: str) -> Scenario:
         """This session as run on ``tool``: that host's hooks, with its env and expect merged in,
