@@ -1,0 +1,218 @@
+"""What was said in a session, in order: the one record a replay writes each host's transcript
+from and judges ``conversation_at_turn`` by.
+
+A host's session loop (``base.Session``) says what happens when it happens: a session starts,
+the user submits a prompt and the host accepts it, the model calls a tool or answers, a tool's
+result comes back, a hook's text goes to the model as a message of its own (the feedback after
+a blocked stop), a hook's context goes beside the dialogue, the context is compacted.
+``Conversation`` keeps it two ways:
+
+- ``said``: every entry, in order, each handed to the listeners as it is added: a transcript
+  writer turns each into the host's own records at the moment the host writes them, so a hook
+  reads what the real host would have on disk when it fires;
+- ``messages``: what the next model request carries, as a host neutral list; a compaction or a
+  new session replaces it, the way the host does (its profile says how).
+
+Each model request's messages are kept for the turn it belongs to (``sent``): the last of a
+turn is the conversation the model was sent at that turn.
+
+The hosts stage, so profiles can say what happened; it imports only the step kinds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..steps import ToolCall
+
+# The kinds of entry, in the words the writers match on.
+SESSION = "session"  # a session starts (``source``: startup, resume, clear, compact)
+SUBMITTED = "submitted"  # the user submits a prompt, before the host's prompt event fires
+PROMPT = "prompt"  # the host accepted the prompt: it joins the conversation
+CALL = "call"  # the model calls a tool
+RAN = "ran"  # the tool ran (before the host's after-tool event fires)
+RESULT = "result"  # a tool's result (or a denied call's reason) goes back to the model
+REPLY = "reply"  # the model answers
+FEEDBACK = "feedback"  # a hook's text goes to the model as a user message (a blocked stop)
+CONTEXT = "context"  # a hook's context goes to the model beside the dialogue
+STOP_HOOKS = "stop_hooks"  # the stop event's hooks have run (what they said)
+COMPACTED = "compacted"  # the context was compacted (``text``: the summary)
+FAILED = "failed"  # a model request failed: it was sent, nothing came back
+SENDING = "sending"  # a model request goes out (said where a host writes at that moment)
+PERSISTED = "persisted"  # the host writes what it holds to its session store (Hermes)
+CLEARED = "cleared"  # a hook had the host empty the conversation (Gemini CLI's clearContext)
+
+# A message's role: the dialogue's three, and hook context, which the host sends beside the
+# dialogue (a system or developer message, or merged into the prompt) and is not counted.
+USER, ASSISTANT, TOOL, BESIDE = "user", "assistant", "tool", "context"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of what the model is sent: its role and what it says."""
+
+    role: str
+    text: str
+    kind: str = ""  # the kind of entry that said it (a prompt, feedback, a summary, ...)
+
+
+@dataclass(frozen=True)
+class Said:
+    """One entry of the conversation, as it happened."""
+
+    kind: str
+    turn: int
+    at_ms: int
+    text: str = ""
+    source: str = ""  # the session's source, the compaction's trigger, the hook's event
+    call: ToolCall | None = None
+    call_id: str = ""
+    denied: bool = False  # a result that is a hook's denial: the tool did not run
+    reasons: tuple[str, ...] = ()  # a stop's hooks: what those that blocked said
+    commands: tuple[str, ...] = ()  # a stop's hooks: the command of each
+    blocking: tuple[str, ...] = ()  # a stop's hooks: the command of each that blocked
+
+
+@dataclass
+class Conversation:
+    """The session's conversation; ``turn`` is set by whoever drives the session."""
+
+    now_ms: Callable[[], int]
+    turn: int = 0
+    said: list[Said] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    sent: dict[int, tuple[Message, ...]] = field(default_factory=dict)
+    listeners: list[Callable[[Said], None]] = field(default_factory=list)
+
+    def listen(self, heard: Callable[[Said], None]) -> None:
+        """Hand every later entry to ``heard`` as it is added."""
+        self.listeners.append(heard)
+
+    def add(self, kind: str, **fields: object) -> Said:
+        entry = Said(kind, self.turn, self.now_ms(), **fields)  # type: ignore[arg-type]
+        self.said.append(entry)
+        for heard in self.listeners:
+            heard(entry)
+        return entry
+
+    def requested(self) -> None:
+        """A model request goes out now, carrying the messages so far."""
+        self.sent[self.turn] = tuple(self.messages)
+
+    # --- what the host's session loop says ----------------------------------------------
+    def started(self, source: str, session_id: str) -> None:
+        """A session starts; a new one (not a resumed or compacted one) starts empty."""
+        if source in ("startup", "clear"):
+            self.messages = []
+        self.add(SESSION, source=source, text=session_id)
+
+    def submitted(self, text: str) -> None:
+        self.add(SUBMITTED, text=text)
+
+    def prompt(self, text: str) -> None:
+        self.messages.append(Message(USER, text, PROMPT))
+        self.add(PROMPT, text=text)
+
+    def called(self, call: ToolCall, call_id: str, *, same_response: bool = False) -> None:
+        """The model calls a tool: in a response of its own, or (``same_response``) in the one
+        that called the tool before it, as one assistant message."""
+        text = f"{call.name} {_arguments(call)}"
+        if same_response and self.messages and self.messages[-1].role == ASSISTANT:
+            last = self.messages.pop()
+            text = f"{last.text}\n{text}"
+        else:
+            self.requested()
+        self.messages.append(Message(ASSISTANT, text))
+        self.add(CALL, call=call, call_id=call_id)
+
+    def ran(self, call: ToolCall, call_id: str) -> None:
+        self.add(RAN, call=call, call_id=call_id, text=call.result)
+
+    def returned(self, call: ToolCall, call_id: str, text: str, *, denied: bool = False) -> None:
+        self.messages.append(Message(TOOL, text))
+        self.add(RESULT, call=call, call_id=call_id, text=text, denied=denied)
+
+    def replied(self, text: str) -> None:
+        self.requested()
+        self.messages.append(Message(ASSISTANT, text))
+        self.add(REPLY, text=text)
+
+    def sending(self) -> None:
+        self.add(SENDING)
+
+    def persisted(self) -> None:
+        self.add(PERSISTED)
+
+    def failed(self) -> None:
+        self.requested()
+        self.add(FAILED)
+
+    def fed_back(self, event: str, text: str) -> None:
+        self.messages.append(Message(USER, text, FEEDBACK))
+        self.add(FEEDBACK, source=event, text=text)
+
+    def context(self, event: str, text: str) -> None:
+        self.messages.append(Message(BESIDE, text))
+        self.add(CONTEXT, source=event, text=text)
+
+    def stop_hooks(
+        self, event: str, commands: Sequence[str], reasons: Sequence[str],
+        blocking: Sequence[str] = (),
+    ) -> None:  # fmt: skip
+        """The stop event's hooks have run; ``reasons`` is empty unless they blocked it."""
+        self.add(STOP_HOOKS, source=event, commands=tuple(commands), reasons=tuple(reasons),
+                 blocking=tuple(blocking))  # fmt: skip
+
+    def cleared(self) -> None:
+        self.messages = []
+        self.add(CLEARED)
+
+    def compacted(self, trigger: str, summary: str, kept: Sequence[Message]) -> None:
+        """The context is compacted: the model is sent ``kept`` from now on (the host's
+        summary among them, where the host keeps it)."""
+        self.messages = list(kept)
+        self.add(COMPACTED, source=trigger, text=summary)
+
+    # --- what the host keeps ------------------------------------------------------------
+    def last(self, role: str) -> Message | None:
+        """The last message of a role, if any."""
+        return next((m for m in reversed(self.messages) if m.role == role), None)
+
+
+def _arguments(call: ToolCall) -> str:
+    return json.dumps(call.args, ensure_ascii=False)
+
+
+def counted(messages: Sequence[Message]) -> list[Message]:
+    """The dialogue: the messages ``conversation_at_turn``'s ``messages`` counts (not hook
+    context the host sends beside it)."""
+    return [m for m in messages if m.role != BESIDE]
+
+
+__all__ = [
+    "ASSISTANT",
+    "BESIDE",
+    "CALL",
+    "CLEARED",
+    "COMPACTED",
+    "CONTEXT",
+    "FAILED",
+    "FEEDBACK",
+    "PERSISTED",
+    "PROMPT",
+    "RAN",
+    "REPLY",
+    "RESULT",
+    "SENDING",
+    "SESSION",
+    "STOP_HOOKS",
+    "SUBMITTED",
+    "TOOL",
+    "USER",
+    "Conversation",
+    "Message",
+    "Said",
+    "counted",
+]
