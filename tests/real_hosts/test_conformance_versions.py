@@ -1,0 +1,210 @@
+"""``hooksim conformance HOST --versions``: releases installed by npm into the cache, each run
+and compared, and a table of facts by release; bad input and an npm failure are one line.
+
+A fake ``npm`` on PATH (a real process) "installs" a stub Gemini CLI: a small script that runs
+the hooks of its ``settings.json`` as ``gemini -p`` would, and fires ``SessionEnd`` only from
+0.30.0 on, so the table must show that fact changing between the two releases.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hooksim.hosts import HOSTS
+
+SCENARIO = """\
+name: two releases
+tool: gemini-cli
+hosts:
+  gemini-cli: {launch: headless}
+hooks:
+  BeforeAgent:
+    - hooks: [{type: command, command: "echo before-agent-context"}]
+turns:
+  - {user: hello, assistant: Hi.}
+"""
+
+# Runs the hooks of ~/.gemini/settings.json for one `gemini -p` run, as a release would.
+STUB_GEMINI = """\
+#!{python}
+import json, os, subprocess, sys
+VERSION = {version!r}
+if sys.argv[1:] == ["--version"]:
+    print(VERSION)
+    sys.exit(0)
+settings = json.load(open(os.path.expanduser("~/.gemini/settings.json")))
+prompt = sys.argv[sys.argv.index("-p") + 1]
+def fire(event, **fields):
+    payload = dict(session_id="s-1", transcript_path="", cwd=os.getcwd(),
+                   hook_event_name=event, timestamp="2026-01-01T00:00:00Z", **fields)
+    for group in settings["hooks"].get(event, []):
+        for hook in group["hooks"]:
+            subprocess.run(["/bin/sh", "-c", hook["command"]], input=json.dumps(payload),
+                           text=True, capture_output=True)
+fire("SessionStart", source="resume" if "--resume" in sys.argv else "startup")
+fire("BeforeAgent", prompt=prompt)
+fire("AfterAgent", prompt=prompt, prompt_response="Hi.", stop_hook_active=False)
+if tuple(int(p) for p in VERSION.split(".")) >= (0, 30, 0):
+    fire("SessionEnd", reason="exit")
+print(json.dumps({{"response": "Hi."}}))
+"""
+
+# npm install --prefix DIR ... @google/gemini-cli@VERSION: the stub and its package.json;
+# FAKE_NPM_FAIL names a version it fails for, as the registry does for one it lacks.
+FAKE_NPM = """\
+#!{python}
+import json, os, sys
+from pathlib import Path
+args = sys.argv[1:]
+with open(os.environ["FAKE_NPM_LOG"], "a") as log:
+    log.write(json.dumps(args) + "\\n")
+prefix = Path(args[args.index("--prefix") + 1])
+name, _, version = args[-1].rpartition("@")
+if version == os.environ.get("FAKE_NPM_FAIL"):
+    print("npm error code E404", file=sys.stderr)
+    print(f"npm error 404 No match found for version {{version}}", file=sys.stderr)
+    sys.exit(1)
+package = prefix / "node_modules" / name
+package.mkdir(parents=True)
+(package / "package.json").write_text(json.dumps({{"name": name, "version": version,
+                                                   "engines": {{"node": ">=20"}}}}))
+stub = package / "gemini.py"
+stub.write_text(Path(os.environ["FAKE_GEMINI"]).read_text().replace("@VERSION@", version))
+stub.chmod(0o755)
+(prefix / "node_modules" / ".bin").mkdir()
+(prefix / "node_modules" / ".bin" / "gemini").symlink_to(Path("..") / name / "gemini.py")
+"""
+
+
+@pytest.fixture
+def npm_world(tmp_path: Path) -> dict[str, object]:
+    """A PATH whose ``npm`` is the fake, a scenario file, and the cache folder."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    npm.write_text(FAKE_NPM.format(python=sys.executable))
+    npm.chmod(0o755)
+    stub = tmp_path / "stub-gemini.py"
+    stub.write_text(STUB_GEMINI.format(python=sys.executable, version="@VERSION@"))
+    scenario = tmp_path / "two-releases.yaml"
+    scenario.write_text(SCENARIO)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(home),
+        "FAKE_NPM_LOG": str(tmp_path / "npm.log"),
+        "FAKE_GEMINI": str(stub),
+    }
+    return {"env": env, "scenario": scenario, "cache": tmp_path / "cache",
+            "log": tmp_path / "npm.log", "cwd": tmp_path}  # fmt: skip
+
+
+def hooksim(world: dict[str, object], *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**world["env"], **extra}  # type: ignore[dict-item]
+    return subprocess.run(
+        [sys.executable, "-m", "hooksim", "conformance", *args],
+        capture_output=True, text=True, env=env, cwd=world["cwd"], timeout=600, check=False,
+    )  # fmt: skip
+
+
+def rows(table: str) -> dict[str, list[str]]:
+    """The Markdown table's rows by their first cell."""
+    found = {}
+    for line in table.splitlines():
+        if line.startswith("| ") and not line.startswith("| fact "):
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            found[cells[0]] = cells[1:]
+    return found
+
+
+def test_each_release_is_installed_into_the_cache_and_its_facts_tabled(
+    npm_world: dict[str, object],
+) -> None:
+    """Two releases go to CACHE/gemini-cli/VERSION; the table shows, per release, the events
+    fired (SessionEnd only from 0.30.0), the payload keys and the hook output that reached the
+    model, read from the runs; a second run finds both in the cache."""
+    scenario, cache = str(npm_world["scenario"]), npm_world["cache"]
+    assert isinstance(cache, Path)
+    done = hooksim(npm_world, "gemini-cli", scenario, "--versions", "0.30.0,0.25.0",
+                   "--cache", str(cache))  # fmt: skip
+    assert done.stderr == ""
+    for version in ("0.25.0", "0.30.0"):
+        gemini = cache / "gemini-cli" / version / "node_modules" / ".bin" / "gemini"
+        assert subprocess.run([gemini, "--version"], capture_output=True, text=True,
+                              check=True).stdout == f"{version}\n"  # fmt: skip
+    assert sorted(p.name for p in (cache / "gemini-cli").iterdir()) == ["0.25.0", "0.30.0"]
+    calls = [json.loads(line) for line in Path(str(npm_world["log"])).read_text().splitlines()]
+    assert [c[-1] for c in calls] == ["@google/gemini-cli@0.30.0", "@google/gemini-cli@0.25.0"]
+    assert all(c[:2] == ["install", "--prefix"] for c in calls)
+    table = rows(done.stdout)
+    assert table["--version says"] == ["0.25.0", "0.30.0", "0.30.0"]
+    assert table["fires: SessionEnd"] == ["no", "yes", "0.30.0"]
+    assert table["fires: BeforeAgent"] == ["yes", "yes", "every release"]
+    assert table["BeforeAgent payload"][0] == (
+        "cwd, hook_event_name, prompt, session_id, timestamp, transcript_path"
+    )
+    # The stub runs hooks with /bin/sh -c and never asks a model: a hook's stdout reaches none.
+    assert table["hooks: shell"] == ["/bin/sh -c", "/bin/sh -c", "every release"]
+    assert table["BeforeAgent: plain stdout reaches the model or user"] == [
+        "no", "no", "every release"
+    ]  # fmt: skip
+    assert table["npm install"][:2] != ["cached", "cached"]
+    assert table[f"scenario: {scenario}"][0].endswith("differences")
+    assert done.returncode == 1  # the stub is no Gemini CLI: its runs differ from the replay
+    again = hooksim(npm_world, "gemini-cli", scenario, "--versions", "0.25.0",
+                    "--cache", str(cache))  # fmt: skip
+    assert rows(again.stdout)["npm install"] == ["cached", "every release"]
+    assert len(Path(str(npm_world["log"])).read_text().splitlines()) == 2
+
+
+def test_an_npm_failure_is_one_line_and_leaves_nothing_in_the_cache(
+    npm_world: dict[str, object],
+) -> None:
+    """The release npm cannot install is named in one line; the other still runs, and the
+    table says why the first did not."""
+    cache = npm_world["cache"]
+    assert isinstance(cache, Path)
+    done = hooksim(npm_world, "gemini-cli", str(npm_world["scenario"]), "--versions",
+                   "0.26.0,0.30.0", "--cache", str(cache), FAKE_NPM_FAIL="0.26.0")  # fmt: skip
+    assert done.stderr.splitlines() == [
+        "hooksim: gemini-cli 0.26.0: npm could not install @google/gemini-cli@0.26.0 (exit 1):"
+        " npm error 404 No match found for version 0.26.0"
+    ]
+    assert done.returncode == 1
+    assert [p.name for p in (cache / "gemini-cli").iterdir()] == ["0.30.0"]
+    table = rows(done.stdout)
+    assert table["installed"][0].startswith("no: npm could not install")
+    assert table["fires: SessionEnd"] == ["-", "yes", "0.30.0"]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["nope", "--versions", "1.0.0"],
+         f"hooksim: unknown tool 'nope' (hooksim knows: {', '.join(HOSTS)})"),
+        (["hermes", "--versions", "0.19.0"],
+         "hooksim: conformance installs releases from npm: claude-code, codex, gemini-cli;"
+         " not hermes"),
+        (["codex", "--versions", "0.150,latest"],
+         "hooksim: --versions: '0.150' is not a release like 1.2.3"),
+        (["codex", "--versions", "0.150.0,0.1x.0"],
+         "hooksim: --versions: '0.1x.0' is not a release like 1.2.3"),
+        (["claude-code", "--versions", "0.2.9"],
+         "hooksim: --versions: hooksim models Claude Code from v1.0.85 on, not 0.2.9"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_installs_nothing(
+    npm_world: dict[str, object], args: list[str], line: str
+) -> None:
+    """An unknown host, one not on npm, or a release that is no version or outside the
+    profile's range: exit 2, one line, npm never called."""
+    done = hooksim(npm_world, *args, "--cache", str(npm_world["cache"]))
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
+    assert not Path(str(npm_world["log"])).exists()
