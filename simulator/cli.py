@@ -43,9 +43,9 @@ def parser() -> argparse.ArgumentParser:
         parser.set_defaults(parser=parser)
         return parser
 
-    from .commands import compare, explore, hosts, record, run, show, tap, validate
+    from .commands import compare, conformance, explore, hosts, record, run, show, tap, validate
 
-    for module in (run, compare, validate, hosts, record, show, tap, explore):
+    for module in (run, compare, conformance, validate, hosts, record, show, tap, explore):
         module.register(add_parser)
     return top
 

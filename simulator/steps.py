@@ -1,8 +1,10 @@
 """What happens in a session: the kinds of step a scenario is made of.
 
 A turn (the user's message, the tool calls, and how it ended: a reply, an interruption or a
-failed model call), a new session (``/new``, ``/clear``), a compaction, and a raw event with a
-hand-written payload. The host profiles turn these into the events each host fires.
+failed model call), a new session (``/new``, ``/clear``), a resumed one (the user quits and runs
+the host again on the same session), a compaction, and a raw event with a hand-written payload.
+The host profiles turn these into the events each host fires. Any step may carry a ``label``
+that expectations name it by.
 
 The bottom stage of hooksim: it imports nothing of hooksim.
 """
@@ -25,6 +27,9 @@ class ToolCall:
     id: str | None = None  # the model's tool call id; None: the host's own numbering
     duration_s: float = 0.0  # how long the tool ran (virtual)
     run: bool = False  # a shell call that runs for real; its output is the result
+    # "auto": the response asking for this call reports a full context, so the host compacts
+    # once the call is done, before the turn's next request (a compaction between tool calls)
+    compact: str | None = None
 
 
 # Named causes of a failed model call, and the cause of each HTTP status a scenario may give.
@@ -95,6 +100,7 @@ class Turn:
     edited: tuple[str, ...] | None = None  # files the turn changed; None: from its tool calls
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     continuations: tuple[str, ...] = ()  # the model's replies after each continuation, in order
+    label: str = ""  # what expectations may call the step instead of its turn number
 
     def reply(self, n: int = 0) -> str | None:
         """The model's reply after ``n`` continuations (0: its answer to the turn); the last of
@@ -121,6 +127,17 @@ class NewSession:
     after_s: float = 0.0
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
+    label: str = ""  # what expectations call the step (it has no turn number)
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The user quits the host and starts it again on the same session (``claude --resume``)."""
+
+    after_s: float = 0.0
+    line: int = 0
+    clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
+    label: str = ""  # what expectations call the step (it has no turn number)
 
 
 @dataclass(frozen=True)
@@ -133,6 +150,7 @@ class RawEvent:
     after_s: float = 0.0
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,6 +162,7 @@ class Compact:
     after_s: float = 0.0
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
+    label: str = ""
 
 
-Step = Turn | NewSession | RawEvent | Compact
+Step = Turn | NewSession | RawEvent | Compact | Resume

@@ -69,6 +69,11 @@ NOT_RUN: dict[str, str] = {
         "tox builds environments of its own (minutes on a new machine): .ci/run runs tox, whose "
         "default list holds every one of these"
     ),
+    r"^hooksim conformance (codex|gemini-cli) .*--versions [0-9.,]+( |$)": (
+        "installs releases of a real agent CLI from npm (minutes each): tox -e "
+        "conformance-versions runs it; tests/real_hosts/test_conformance_versions.py runs it "
+        "with a fake npm"
+    ),
     r"^python3 -m venv ~/\.cache/agents/hermes ": (
         "installs Hermes (about a minute): tox -e conformance installs the same version"
     ),
@@ -186,6 +191,9 @@ def _schema_keys(schema: dict[str, object]) -> set[str]:
         "new_session": "turns[].",
         "compact": "turns[].",
         "raw_event": "turns[].",
+        "resume": "turns[].",
+        "label": "",
+        "plugins": "",
         "session_plan": "sessions[].",
         "turns": "",
         "duration": "",

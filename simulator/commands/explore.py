@@ -147,6 +147,14 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if args.tool and HOSTS[args.tool].in_process and not args.paths and not args.hooks_config:
+        print(
+            f"hooksim: explore --tool {args.tool}: name a scenario file with its plugins (or"
+            " --hooks-config with its config): the default space explores the hooks"
+            f" hermes-hooks installs, which {HOSTS[args.tool].title} does not run",
+            file=sys.stderr,
+        )
+        return 2
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         print(f"hooksim: no such file or directory: {missing[0]}", file=sys.stderr)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ..hosts import (
     HOSTS,
-    OPENCLAW,
     TABLE_END,
     TABLE_START,
     lifecycle_table,
@@ -43,7 +42,6 @@ def hosts(args: argparse.Namespace) -> int:
         return 0
     if args.update is None:
         print(lifecycle_table(), end="")
-        print(f"\nOpenClaw is not a hooksim host: {OPENCLAW}.")
         return 0
     path = Path(args.update)
     try:

@@ -58,6 +58,8 @@ def _start(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if HOSTS[args.tool].tap_refused:
+        return _fail(f"--tool {args.tool}: {HOSTS[args.tool].tap_refused}")
     try:
         print(start(args.tool, args.config, args.out))
     except RecordError as e:
@@ -79,6 +81,8 @@ def _export(args: argparse.Namespace) -> int:
     from ..record.export import export
     from ..record.recording import RecordError
 
+    if args.tool in HOSTS and HOSTS[args.tool].tap_refused:
+        return _fail(f"--tool {args.tool}: {HOSTS[args.tool].tap_refused}")
     try:
         text = export(args.dir, tool=args.tool, redact=args.redact)
     except (RecordError, UnknownHost) as e:

@@ -144,6 +144,10 @@ VOCABULARIES: Mapping[str, Vocabulary] = {
     "cursor": Vocabulary(
         (_shell("cursor"), _read("Read", "file_path"), _write("Write", "file_path")),
     ),
+    # dist/tools-COqmKCvp.mjs: read {path}, write {path, content} (openclaw 2026.9.6).
+    "openclaw": Vocabulary(
+        (_shell("openclaw"), _read("read", "path"), _write("write", "path")),
+    ),
 }
 
 

@@ -1,8 +1,9 @@
 """Host profiles: one module per agent CLI whose hook lifecycle hooksim replays.
 
-``HOSTS`` maps a scenario's ``tool:`` to its profile. OpenClaw is known but not runnable: its
-hooks are TypeScript functions called inside its Gateway process, with no process, stdin or
-exit code to replay, so asking for it is a clear error rather than an imitation.
+``HOSTS`` maps a scenario's ``tool:`` to its profile; ``conversation`` is what was said in a
+session, which each profile's session loop adds to as it goes. OpenClaw's hooks are JavaScript
+inside its own process (``in_process``): the replay runs them in a Node runner instead of
+spawning them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from .base import (
     HookRun,
     HookSpec,
     Host,
+    Plugin,
+    PluginHooks,
     Session,
     SessionInfo,
     Verdict,
@@ -24,14 +27,11 @@ from .cursor import Cursor
 from .gemini_cli import GeminiCli
 from .given import contains, readings
 from .hermes import Hermes
+from .openclaw import OpenClaw
 
 HOSTS: dict[str, Host] = {
-    host.name: host for host in (Hermes(), ClaudeCode(), Codex(), Cursor(), GeminiCli())
+    host.name: host for host in (Hermes(), ClaudeCode(), Codex(), Cursor(), GeminiCli(), OpenClaw())
 }
-OPENCLAW = (
-    "OpenClaw runs its hooks in-process, as TypeScript functions inside its Gateway; there is no"
-    " hook process, stdin or exit code for hooksim to replay"
-)
 
 
 class UnknownHost(LookupError):
@@ -39,11 +39,9 @@ class UnknownHost(LookupError):
 
 
 def get_host(name: str) -> Host:
-    """The profile for ``name``; OpenClaw and unknown names raise UnknownHost with the reason."""
+    """The profile for ``name``; an unknown name raises UnknownHost naming those that exist."""
     if name in HOSTS:
         return HOSTS[name]
-    if name == "openclaw":
-        raise UnknownHost(f"tool 'openclaw' cannot run: {OPENCLAW}")
     raise UnknownHost(f"unknown tool {name!r} (hooksim knows: {', '.join(HOSTS)})")
 
 
@@ -94,6 +92,8 @@ def lifecycle_table() -> str:
         ("checked against", [h.checked or "its docstring's sources" for h in hosts]),
         ("unverified", [", ".join(f.topic for f in h.unverified()) or "—" for h in hosts]),
     ]
+    rows = [(name, [h.table_cells.get(name, c) for h, c in zip(hosts, cells, strict=True)])
+            for name, cells in rows]  # fmt: skip
     lines = [
         "| | " + " | ".join(h.title for h in hosts) + " |",
         "|---|" + "---|" * len(hosts),
@@ -151,7 +151,6 @@ def _stop_cap(host: Host) -> str:
 __all__ = [
     "HOSTS",
     "LIFECYCLE",
-    "OPENCLAW",
     "TABLE_END",
     "TABLE_START",
     "ConfigError",
@@ -159,6 +158,8 @@ __all__ = [
     "HookRun",
     "HookSpec",
     "Host",
+    "Plugin",
+    "PluginHooks",
     "Session",
     "SessionInfo",
     "UnknownHost",

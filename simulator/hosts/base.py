@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from ..steps import Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from ..steps import Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
+from .conversation import Conversation
 from .sources import Fact
 
 # The lifecycle points every host is described by, in session order.
@@ -62,6 +63,30 @@ class HookSpec:
     shared_timeout_s: float | None = None  # a budget the event's hooks share (Claude SessionEnd)
     condition: str | None = None  # Claude Code's ``if`` (permission rule syntax)
     order: int = 0  # its place among all the hooks, as the host numbers them (Codex's run ids)
+    # A plugin's (extension's) hook: where the host loaded the plugin from ("": a settings
+    # hook), and the variables the host adds to its environment for that plugin.
+    origin: str = ""
+    env: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class PluginHooks:
+    """One hooks block of a plugin, where its file holds it: ``file`` (relative to the plugin's
+    folder), ``index`` (the manifest's ``hooks`` list item it is; None: the file's own)."""
+
+    file: str
+    index: int | None
+    block: Any  # as written; the host substitutes its variables when it loads the plugin
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A plugin (Claude Code) or extension (Gemini CLI) folder, as its manifest names it."""
+
+    name: str
+    source: Path  # the folder the scenario names
+    hooks: tuple[PluginHooks, ...]
+    warnings: tuple[str, ...] = ()  # what of it the host would not load, or hooksim cannot run
 
 
 @dataclass
@@ -85,6 +110,8 @@ class HookRun:
     spec: HookSpec | None = None
     stdin: bytes = b""  # the payload bytes the hook received
     pid: int | None = None  # the hook's process id, to attribute its bridge calls
+    tag: str = ""  # an in-process handler's id (OpenClaw), which its bridge calls carry
+    step: str = ""  # the label of the step it ran in ("": none)
 
 
 @dataclass
@@ -99,6 +126,7 @@ class Verdict:
     loop_limit: int | None = None
     env: dict[str, str] | None = None  # variables for later hooks (Cursor's sessionStart)
     updated_input: dict[str, Any] | None = None  # a pre-tool hook's rewrite of the tool's input
+    clear: bool = False  # the host empties the conversation if it stops or retries (Gemini CLI)
     # The block (or follow-up) as the host hands it to the model, in the host's own wrapping,
     # when the session goes on with it (``Session.deliver``): a denied tool's result, a
     # blocked stop's continuation prompt. None: this block never reaches the model.
@@ -129,6 +157,10 @@ class Firing:
     runs: list[HookRun] = field(default_factory=list)
     session: str = ""  # the session it belongs to, when a scenario runs several at once
     updated_input: dict[str, Any] | None = None  # the tool input a hook rewrote (the last wins)
+    result: Any = None  # an in-process host's merged result of its handlers (OpenClaw)
+    step: str = ""  # the label of the step it fired in ("": none), for expectations to name
+    clear: bool = False  # a hook asked the host to empty the conversation (Gemini CLI)
+    cleared: bool = False  # and the host did: the model starts over from here
 
     @property
     def continued(self) -> bool:
@@ -174,6 +206,19 @@ class SessionInfo:
     process: dict[str, Any] = field(default_factory=dict)
     # Where the tools the host lets through take effect (the replay's project); None: nowhere.
     run_tool: RunTool | None = None
+    # The environment the host process was started with (what it derives variables from), and
+    # the folder it stands installed in (a replay's stand-in: paths from its own install).
+    env: Mapping[str, str] = field(default_factory=dict)
+    install: str = ""
+    # What was said so far (``conversation``): the session loop adds to it as it goes.
+    conversation: Conversation = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.conversation = Conversation(self._clock)
+
+    def _clock(self) -> int:
+        """The virtual instant, as ``now_ms`` says it when asked (the runner sets it later)."""
+        return self.now_ms()
 
 
 class Session:
@@ -186,6 +231,12 @@ class Session:
         self.launched = False
         self.sessions = 1
         self.ran: dict[int, ToolCall] = {}  # the turn's tool calls as run, by number (from 1)
+        self.calls_made = 0  # the session's tool calls so far, which its default ids number
+
+    @property
+    def said(self) -> Conversation:
+        """The session's conversation, which the loop adds to as things are said."""
+        return self.info.conversation
 
     def ev(self, point: str) -> str | None:
         """The host's event at a lifecycle point (None: the host has none)."""
@@ -198,6 +249,8 @@ class Session:
             self.new_session(step)
         elif isinstance(step, Compact):
             self.compact(step)
+        elif isinstance(step, Resume):
+            self.resume(step)
         else:
             self.raw(step)
 
@@ -209,6 +262,10 @@ class Session:
 
     def new_session(self, step: NewSession) -> None:
         raise NotImplementedError
+
+    def resume(self, step: Resume) -> None:
+        """The user quits and starts the host again on this session (``Host.resumes``)."""
+        raise NotImplementedError(f"{self.host.title} is not resumed by hooksim")
 
     def finished_in_background(self, run: HookRun) -> None:
         """A hook the host did not wait for has ended (``run`` says how); by default nothing
@@ -247,20 +304,47 @@ class Session:
         self.ran = {}
         for n, call in enumerate(turn.tools, 1):
             tool = fields(call, n)
+            call_id = str(tool.get("tool_use_id") or f"call_{n}")
+            self.said.called(call, call_id)
             pre = self.fire(before, self.payload(before, **tool), match=call.name)
             if self.halted(pre):
                 return False
             if pre.blocked:
                 pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
                 self.deliver(pre)
+                denial = "\n".join(self.told(pre)) or pre.reason
+                self.said.returned(call, call_id, denial, denied=True)
+                if call.compact and not self.compact_mid_turn():
+                    return False
                 continue
             ran = self.ran[n] = self.run_tool(call, pre)
+            self.said.ran(ran, call_id)
             post = self.fire(
                 after, self.payload(after, **fields(ran, n), **result(ran)), match=call.name
             )
+            # The host writes the result down once the after event's hooks are done.
+            self.said.returned(ran, call_id, ran.result)
             if self.halted(post):
                 return False
+            if call.compact and not self.compact_mid_turn():
+                return False
         return True
+
+    def compact_mid_turn(self) -> bool:
+        """A tool call's ``compact: auto``: the host compacts before the turn's next request;
+        False when a hook stopped the agent. Only a host that does so (``compacts_mid_turn``)
+        gets here: a run refuses the key on the others."""
+        return True
+
+    def tool_ids(self, turn: Turn) -> list[str]:
+        """The id of each of the turn's tool calls: the scenario's (``tools: [{id}]``), else the
+        host's numbering (``Host.tool_id``), which runs on through the session: a model gives
+        every call an id of its own."""
+        ids = []
+        for call in turn.tools:
+            self.calls_made += 1
+            ids.append(call.id or self.host.tool_id(self.calls_made))
+        return ids
 
     def run_tool(self, call: ToolCall, pre: Firing) -> ToolCall:
         """The call as the host runs it once its pre-tool hooks let it through: with the input a
@@ -302,6 +386,12 @@ class Session:
         n = 0
         while True:
             firing = fire_stop(n)
+            self.said.stop_hooks(
+                firing.event,
+                [run.command for run in firing.runs],
+                [firing.reason] if firing.continued else [],
+                [run.command for run in firing.runs if run.told],
+            )
             if self.halted(firing) or not firing.continued:
                 return
             n += 1
@@ -317,6 +407,14 @@ class Session:
                 return
             firing.effect = self.continued(n)
             self.deliver(firing)
+            self.fed_back(firing)
+
+    def fed_back(self, firing: Firing) -> None:
+        """The stop's block goes to the model as a message of its own, before it answers
+        again (in the host's wrapping: ``told``, joined)."""
+        told = self.told(firing) or ([firing.followup] if firing.followup else [])
+        if told:
+            self.said.fed_back(firing.event, "\n".join(told))
 
     def deliver(self, firing: Firing) -> None:
         """The session goes on with this firing's block (or follow-up): the model gets it, in
@@ -372,6 +470,27 @@ class Host:
     stop_cap_unit: ClassVar[str] = "blocks in a row"
     exit_2: ClassVar[str]  # what exit code 2 means, in words (for the table)
     session_class: ClassVar[type[Session]]
+    # The host compacts inside a turn, between tool calls, when a response reports a full
+    # context (a tool call's ``compact: auto``); the others refuse the key.
+    compacts_mid_turn: ClassVar[bool] = False
+    # The model a session without session.model calls: the host's own default where a real run
+    # of it names one, else hooksim's stand-in.
+    default_model: ClassVar[str] = "model-1"
+    # Hooks run inside the host's own process (OpenClaw's JavaScript handlers), not as
+    # processes: the replay hands them to a runner of that language instead of spawning them.
+    in_process: ClassVar[bool] = False
+    # Cells of README's hosts table that the profile states in words (row name -> text).
+    table_cells: ClassVar[dict[str, str]] = {}
+    # Why ``hooksim record`` and ``tap`` cannot stand in front of this host's hooks ("": they can).
+    tap_refused: ClassVar[str] = ""
+    # The format of the transcript the host writes as a session goes (the replay writes it
+    # the same way: ``replay.transcript``); "": none.
+    transcript_format: ClassVar[str] = ""
+    resumes: ClassVar[bool] = False  # hooksim replays a resumed session (a ``resume:`` step)
+    # What a plugin is to this host ("plugin", "extension"); "": hooksim installs none, and
+    # ``plugins_refused`` says why (the host has no plugin hooks, or hooksim does not model them).
+    plugin_kind: ClassVar[str] = ""
+    plugins_refused: ClassVar[str] = ""
 
     def at_version(self, version: str) -> Host:
         """This host as a given version behaved; a profile that models one version refuses."""
@@ -394,6 +513,31 @@ class Host:
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         """Hook specs in config order, and warnings for entries the host would skip."""
         raise NotImplementedError
+
+    def knows(self, event: str) -> bool:
+        """Whether hooks can be bound to ``event``: the profile accepts it in a hooks config."""
+        _, warnings = self.parse_hooks({event: []})
+        return not any(w.startswith("unknown ") for w in warnings)
+
+    # --- plugins -------------------------------------------------------------------------
+    def read_plugin(self, folder: Path) -> Plugin:
+        """The plugin in ``folder``, as written; ValueError says why it is not one."""
+        raise ValueError(f"hooksim does not install {self.title} plugins: {self.plugins_refused}")
+
+    def plugin_place(self, plugin: Plugin, home: Path, workdir: Path) -> Path:
+        """Where the host loads the plugin from once installed (under the run's HOME or work
+        directory)."""
+        raise NotImplementedError
+
+    def plugin_specs(
+        self, plugin: Plugin, place: Path, *, home: Path, project: Path
+    ) -> tuple[list[HookSpec], list[str]]:
+        """The plugin's hooks as the host registers them from ``place``, and warnings."""
+        raise NotImplementedError
+
+    def with_plugins(self, settings: list[HookSpec], plugins: list[HookSpec]) -> list[HookSpec]:
+        """Every hook the host registers: the settings' hooks, then the plugins'."""
+        return [*settings, *plugins]
 
     # --- spawning ------------------------------------------------------------------------
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
@@ -452,7 +596,17 @@ class Host:
         return self.event_timeouts_s.get(spec.event, self.default_timeout_s)
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
-        """Variables the host adds to a hook's environment."""
+        """Variables the host adds to (or changes in) a hook's environment."""
+        return {}
+
+    def tool_id(self, n: int) -> str:
+        """The id hooksim gives the session's ``n``-th tool call when the scenario gives none
+        (the fake model of a real run gives the same)."""
+        return f"call_{n}"
+
+    def hook_env(self, event: str, index: int, info: SessionInfo) -> dict[str, str]:
+        """Variables of one hook of a firing, by its place among the firing's hooks (Claude
+        Code's SessionStart env file); none by default."""
         return {}
 
     def encode(self, payload: dict[str, Any]) -> bytes:
@@ -534,12 +688,14 @@ def parse_matcher_groups(
     min_timeout_s: float = 0.0,
     timeout_keys: tuple[str, ...] = ("timeout",),
     skip_nonpositive_timeout: bool = False,
+    handler_env: bool = False,
 ) -> tuple[list[HookSpec], list[str]]:
     """The ``{Event: [{matcher, hooks: [{type, command, timeout}]}]}`` shape.
 
     Claude Code's ``settings.json``, Codex's ``hooks.json`` (and ``[hooks]`` in
     ``config.toml``) and Gemini CLI's ``settings.json`` all use it. Entries the host would
-    reject or that are not command hooks are skipped with a warning.
+    reject or that are not command hooks are skipped with a warning. ``handler_env``: a
+    handler's ``env`` object adds to its environment (Gemini CLI).
     """
     rule = _TimeoutRule(timeout_keys, timeout_unit_s, min_timeout_s, skip_nonpositive_timeout)
     specs: list[HookSpec] = []
@@ -556,6 +712,9 @@ def parse_matcher_groups(
                 spec = _handler_spec(
                     handler, where, warnings, event=event, group=group, matcher=matcher, rule=rule
                 )
+                env = handler.get("env") if handler_env and isinstance(handler, dict) else None
+                if spec is not None and isinstance(env, dict):
+                    spec = replace(spec, env=tuple((str(k), str(v)) for k, v in env.items()))
                 if spec is not None:
                     specs.append(spec)
     return specs, warnings

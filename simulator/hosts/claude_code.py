@@ -10,13 +10,21 @@ Compaction: ``PreCompact`` (can block since v2.1.105: the compaction is skipped)
 starts another (``SessionStart(clear)``); quitting fires ``SessionEnd``, whose hooks share one
 budget: 1.5 s raised to the highest ``SessionEnd`` timeout, up to 60 s (v2.1.74).
 
-Hooks run with ``/bin/sh -c`` (``shell`` picks another; ``args`` is exec form, no shell), all
+Hooks run with ``/bin/sh -c`` (``shell: powershell`` picks PowerShell, ``shell: bash`` is
+``/bin/sh`` all the same off Windows; ``args`` is exec form, no shell), all
 matching hooks of an event at once, an identical command once; ``async: true`` hooks are not
 awaited. A matcher of letters, digits, ``_``, ``-``, spaces, ``,`` and ``|`` is a list of exact
 names; anything else is an unanchored regex. Exit 0: stdout that is JSON decides, other stdout
 (even text starting with ``{``) is context for ``SessionStart`` and ``UserPromptSubmit`` only.
 Exit 2: a block with stderr as the reason, even an empty one. Other codes: a non-blocking
-error, unless stdout is valid JSON, which then decides.
+error, unless stdout is valid JSON, which then decides. A PreCompact hook's plain stdout joins
+the summariser's instructions, and /compact's output (each compaction hook and what it printed)
+reaches the next request.
+
+Every hook gets what the CLI sets for its children (``env``: its pid, whether anyone attends,
+its entrypoint, AI_AGENT naming its version, ...); run as ``claude -p``
+(``hosts.claude-code.launch: print``, as ``--real`` runs it) nobody attends and the session ends
+with ``SessionEnd(other)``.
 """
 
 from __future__ import annotations
@@ -28,14 +36,16 @@ import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
-from ..steps import Compact, NewSession, ToolCall, Turn
+from ..steps import Compact, NewSession, Resume, ToolCall, Turn
 from .base import (
     Firing,
     HookRun,
     HookSpec,
     Host,
+    Plugin,
     Session,
     SessionInfo,
     Verdict,
@@ -47,7 +57,19 @@ from .base import (
     parse_version,
 )
 from .claude_code_rules import FILE_PATH_FIELDS, Places, Rule
-from .sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN, changelog, docs, fact, observed, unverified
+from .conversation import ASSISTANT, USER, Message
+from .plugins import hook_specs, read_claude_plugin
+from .sources import (
+    CLAUDE,
+    CLAUDE_DOCS,
+    CLAUDE_MAIN,
+    bundled,
+    changelog,
+    docs,
+    fact,
+    observed,
+    unverified,
+)
 
 # A failed model call ends the turn with StopFailure instead of Stop; its ``error`` (also the
 # matcher) is one of Claude Code's classes (hooks reference, "StopFailure": rate_limit,
@@ -88,10 +110,27 @@ EXACT_MATCHER = re.compile(r"[A-Za-z0-9_\-, |]*")
 EXACT_MATCHER_BEFORE_2_1_195 = re.compile(r"[A-Za-z0-9_, |]*")
 # Only the tool events take an ``if`` condition (permission rule syntax, ``Bash(git *)``).
 IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+# The events of the model's loop, whose payloads carry the model's effort (``effort.level``,
+# after permission_mode) and whose hooks get it as CLAUDE_EFFORT (real 2.1.332).
+EFFORT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolBatch", "Stop"})
+# The model Claude Code 2.1.332 calls when none is named, and each model's default effort.
+DEFAULT_MODEL = "claude-opus-5-5"
+EFFORTS = {DEFAULT_MODEL: "medium"}
 
 
 def _log(version: str, line: int, note: str = "") -> Any:
     return changelog(CLAUDE, CLAUDE_MAIN, version, line, note)
+
+
+def _bin(offset: int, note: str) -> Any:
+    """Claude Code 2.1.332's bundled code, at a byte offset of its binary."""
+    return bundled("@anthropic-ai/claude-code", "2.1.332", "bin/claude.exe", offset, note)
+
+
+# The variables a plugin's hooks get (and an exec-form hook's arguments have substituted); a
+# hook outside a plugin that names one of them in its command is refused, not run.
+PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+PROMPT_CACHE_TTL_S = 300  # a resumed SessionStart's prompt_cache_likely_expired: the 5 m TTL
 
 
 # What Claude Code puts before a hook's text it hands the model as a message of its own (a blocked
@@ -278,12 +317,61 @@ def tool_response(call: ToolCall) -> dict[str, Any]:
     return {"tool_response": result, "duration_ms": 0}
 
 
+def project_folder(cwd: str) -> str:
+    """The name Claude Code gives a working directory's folders (its projects' and its temporary
+    ones): each character that is not a letter or a digit becomes ``-``."""
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
+
+
+def response_before_id(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload with ``tool_use_id`` right after ``tool_response``, where both are: the order
+    PostToolUse's fields have on Claude Code 2.1.332 and Codex 0.171.0 (their stdin)."""
+    if "tool_response" not in payload or "tool_use_id" not in payload:
+        return payload
+    ordered: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key != "tool_use_id":
+            ordered[key] = value
+        if key == "tool_response":
+            ordered["tool_use_id"] = payload["tool_use_id"]
+    return ordered
+
+
+def model_input(call: ToolCall) -> ToolCall:
+    """A call as Claude Code takes it from the model, before its hooks see it and its tool runs:
+    Write's content and Edit's new_string with each line's trailing whitespace dropped, unless
+    the file is Markdown (.md, .mdx), and Edit's input in its schema's order, replace_all
+    defaulting to false. Real 2.1.332's tool-input normaliser, in its ``bin/claude.exe``: the
+    Write case at byte 341743227, the Edit case at 341742604, the line trim at 339541741, the
+    Markdown test at 339541696."""
+    args = call.args
+    path = args.get("file_path")
+    markdown = isinstance(path, str) and re.search(r"\.(md|mdx)$", path, re.IGNORECASE)
+    if call.name == "Write" and isinstance(args.get("content"), str) and not markdown:
+        args = {**args, "content": _trim_lines(args["content"])}
+    elif call.name == "Edit" and isinstance(args.get("new_string"), str) and "old_string" in args:
+        new = args["new_string"] if markdown else _trim_lines(args["new_string"])
+        schema = {"file_path": path, "old_string": args["old_string"], "new_string": new,
+                  "replace_all": args.get("replace_all", False)}  # fmt: skip
+        args = {**schema, **{k: v for k, v in args.items() if k not in schema}}
+    return call if args is call.args else replace(call, args=args)
+
+
+def _trim_lines(text: str) -> str:
+    """Each line without its trailing whitespace, the line breaks kept as they are."""
+    parts = re.split(r"(\r\n|\n|\r)", text)
+    return "".join(p if i % 2 else re.sub(r"\s+$", "", p) for i, p in enumerate(parts))
+
+
 class ClaudeSession(Session):
     host: ClaudeCode
 
     prompt_id: str | None = None  # the current prompt's id, once the session has had one
+    next_prompt_id: str | None = None  # the next prompt's, taken by an automatic compaction
     last_reply: str | None = None  # the assistant's last answer (Stop's last_assistant_message)
     ended = False  # the user quit: nothing wakes the model any more
+    resumed = False  # the process was started with --resume: its SessionStart says resume
+    replied_ms: int | None = None  # the virtual instant of the model's last reply
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -295,9 +383,12 @@ class ClaudeSession(Session):
             payload["prompt_id"] = self.prompt_id
         if event not in ("SessionStart", "SessionEnd", "PreCompact", "PostCompact"):
             payload["permission_mode"] = "default"
+        effort = self.host.effort(self.info.model)
+        if effort is not None and event in EFFORT_EVENTS:
+            payload["effort"] = {"level": effort}
         payload["hook_event_name"] = event
         payload.update(fields)
-        return payload
+        return response_before_id(payload)
 
     def _input(self, call: ToolCall) -> dict[str, Any]:
         """The call's input as hooks see it: file tools' paths made absolute (real 2.1.332)."""
@@ -309,40 +400,54 @@ class ClaudeSession(Session):
 
     def _start(self, source: str) -> Firing:
         # Only SessionStart(compact) names the model (startup and clear do not: real 2.1.332).
-        fields = (
+        fields: dict[str, Any] = (
             {"source": source, "model": self.info.model}
             if source == "compact"
             else {"source": source}
         )
+        if source == "resume" and self.replied_ms is not None:
+            # How long ago the resumed transcript's last reply was, and whether that outlasts
+            # the prompt cache (5 minutes); its token count and price are the model's.
+            seconds = max(0, (self.info.now_ms() - self.replied_ms + 500) // 1000)  # Math.round
+            fields.update(seconds_since_last_response=seconds,
+                          prompt_cache_likely_expired=seconds >= PROMPT_CACHE_TTL_S)  # fmt: skip
         self.launched = True
+        self.said.started(source, self.info.session_id)
         return self.fire("SessionStart", self.payload("SessionStart", **fields), match=source)
 
     def turn(self, turn: Turn) -> None:
         if not self.launched:
-            self._start("startup")
-        self.prompt_id = str(uuid.uuid4())
+            self._start("resume" if self.resumed else "startup")
+        self.prompt_id = self.next_prompt_id or str(uuid.uuid4())
+        self.next_prompt_id = None
+        self.said.submitted(turn.user)
         submitted = self.fire(
             "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
         )
         if submitted.blocked or submitted.stop:
             submitted.effect = "the prompt is blocked and erased; no model call"
             return
+        self.said.prompt(turn.user)
+        turn = replace(turn, tools=tuple(model_input(call) for call in turn.tools))
+        ids = self.tool_ids(turn)
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
             lambda call, n: {"tool_name": call.name, "tool_input": self._input(call),
-                             "tool_use_id": f"toolu_{n:02d}"},
+                             "tool_use_id": ids[n - 1]},
             tool_response,
         ):  # fmt: skip
             return
         if turn.tools and self.host.post_tool_batch:
             # Each call with its id and the result text the model saw (real 2.1.332).
             calls = [
-                {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": f"toolu_{n:02d}",
+                {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": ids[n - 1],
                  "tool_response": c.result}
                 for n, c in ((n, self.ran.get(n, c)) for n, c in enumerate(turn.tools, 1))
             ]  # fmt: skip
             self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
+        if turn.interrupted or turn.error is not None:
+            self.said.failed()  # the request went out; no answer came back
         if turn.interrupted:
             return  # Stop does not fire on a user interrupt
         if turn.error is not None:
@@ -362,6 +467,8 @@ class ClaudeSession(Session):
         def fire_stop(n: int) -> Firing:
             if turn is not None:
                 self.last_reply = turn.reply(n)
+            self.replied_ms = self.info.now_ms()
+            self.said.replied(self.last_reply or "")
             fields: dict[str, Any] = {"last_assistant_message": self.last_reply}
             fields = fields if self.host.sends_last_message else {}
             return self.fire(
@@ -392,12 +499,17 @@ class ClaudeSession(Session):
         woken.effect = "an asyncRewake hook exited 2: the model is woken with its stderr"
         if woken.blocked or woken.stop:
             return
+        self.said.prompt(prompt)
         woken.context.append(reason)
         self._stop(woken=True)
 
     def compact(self, step: Compact) -> None:
+        # /compact is a prompt of its own; an automatic compaction happens in the next prompt,
+        # before its model request, so its events carry that prompt's id (real 2.1.332).
+        self.prompt_id = str(uuid.uuid4())
+        self.next_prompt_id = self.prompt_id if step.trigger == "auto" else None
         if step.trigger == "manual":
-            self.prompt_id = str(uuid.uuid4())  # /compact is a prompt of its own
+            self.said.submitted(f"/compact {step.instructions}".strip())
         pre = self.fire(
             "PreCompact",
             # No instructions is null, not "" (real 2.1.332).
@@ -415,24 +527,66 @@ class ClaudeSession(Session):
         summary = f"Summary of the conversation before {step.trigger} compaction."
         self._start("compact")  # before PostCompact, as a real 2.1.328 run orders them
         post = self.ev("post_compact")  # since v2.1.76
+        after = None
         if post is not None:
-            self.fire(
+            after = self.fire(
                 post,
                 self.payload(post, trigger=step.trigger, compact_summary=summary),
                 match=step.trigger,
             )
+        self._compaction_output(step, pre, after)
+        # Written down once the compaction's hooks are done: the summary, then the model is
+        # sent it and the last answer, which Claude Code keeps (real 2.1.332).
+        kept = [Message(USER, summary), *filter(None, [self.said.last(ASSISTANT)])]
+        self.said.compacted(step.trigger, summary, kept)
+
+    def _compaction_output(self, step: Compact, pre: Firing, post: Firing | None) -> None:
+        """What the model is given of the compaction hooks' plain stdout (real 2.1.332): a
+        PreCompact hook's joins the summariser's instructions ("Additional Instructions:", the
+        user's instructions first, a blank line between), and /compact's output, which the next
+        request carries as ``<local-command-stdout>``, lists each PreCompact and PostCompact
+        hook, "EVENT [COMMAND] completed successfully: STDOUT" (no colon without output)."""
+        plain = [run.stdout.strip() for run in pre.runs
+                 if run.exit_code == 0 and run.stdout.strip()
+                 and parse_json_output(run.stdout) is None]  # fmt: skip
+        if plain:
+            told = "\n\n".join(filter(None, [step.instructions, *plain]))
+            pre.context.append(f"Additional Instructions:\n{told}")
+        if step.trigger != "manual":
+            return
+        firings = [f for f in (pre, post) if f is not None]
+        lines = [f"{f.event} [{run.command}] completed successfully"
+                 + (f": {run.stdout.strip()}" if run.stdout.strip() else "")
+                 for f in firings for run in f.runs if run.exit_code == 0]  # fmt: skip
+        if any(run.stdout.strip() for f in firings for run in f.runs if run.exit_code == 0):
+            hint = [] if self.host.print_launch else ["(ctrl+o to see full summary)"]
+            shown = "\n".join([*hint, *lines])
+            block = f"<local-command-stdout>Compacted {shown}</local-command-stdout>"
+            firings[-1].context.append(block)
 
     def new_session(self, step: NewSession) -> None:
         if self.launched:
+            self.prompt_id = str(uuid.uuid4())  # /clear is a prompt of its own (real 2.1.332)
             self.fire("SessionEnd", self.payload("SessionEnd", reason="clear"), match="clear")
         self.next_session_id(step)
         self.prompt_id = None
         self._start("clear")
 
+    def resume(self, step: Resume) -> None:
+        """The user quits (SessionEnd, as at the end of a session) and runs ``claude --resume``:
+        the new process fires SessionStart(resume) for the same session id and transcript when
+        it starts on its first prompt (as the first launch's SessionStart(startup) does)."""
+        self.exit()
+        self.ended = False
+        self.launched = False
+        self.prompt_id = None
+        self.resumed = True
+
     def exit(self) -> None:
         self.ended = True
         if self.launched:
-            reason = "prompt_input_exit"
+            # claude -p ends with reason other (real 2.1.332); the user quits the terminal UI.
+            reason = "other" if self.host.print_launch else "prompt_input_exit"
             self.fire("SessionEnd", self.payload("SessionEnd", reason=reason), match=reason)
 
 
@@ -440,7 +594,13 @@ class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
     title = "Claude Code"
     modelled = "v2.1.332 (hooks reference, changelog, real binary)"
-    versions = "v1.0.85 (the first with SessionEnd) to v2.1.332 (default v2.1.332)"
+    versions = (
+        "v1.0.85 (the first with SessionEnd) to v2.1.332 (default v2.1.332), real runs from"
+        " v2.1.310 on (before v2.1.326 without CLAUDE_CODE_CHILD_NOTES_DIR); before, from the"
+        " changelog only: runs of 1.0.85, 2.0.76, 2.1.120, 2.1.240 and 2.1.288 differ from"
+        " their replays (payload fields, variables, a manual /compact in print mode;"
+        " conformance-versions, docs/host-versions.md)"
+    )
     checked = (
         f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run,"
         " real 2.1.332 compared by `hooksim compare --real` (tox -e conformance-claude-code)"
@@ -472,32 +632,48 @@ class ClaudeCode(ClaudeStyleReading, Host):
     stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
     exit_2 = "blocks, stderr is the reason (even empty)"
     session_class = ClaudeSession
+    transcript_format = "claude-code-jsonl"
+    resumes = True  # claude --resume / --continue: SessionStart(resume), the same session id
+    plugin_kind = "plugin"  # a folder loaded with --plugin-dir
     sends_last_message = True  # Stop's last_assistant_message, since v2.1.47
     shared_session_end_budget = True  # v2.1.74: the highest SessionEnd timeout raises the budget
     post_tool_batch = True
-    # What `hooksim compare --real` may find different from the real binary, and why: none of
-    # it is the hooks' business, or it is print mode's and not an interactive session's.
+    default_model = DEFAULT_MODEL
+    release = "2.1.332"  # the version its variables name (AI_AGENT)
+    # CLAUDE_CODE_CHILD_NOTES_DIR: first named by the 2.1.326 binary; real 2.1.310, 2.1.318 and
+    # 2.1.325 set none (runs in conformance-versions).
+    child_notes_dir = True
+    print_launch = False  # claude -p (launched("print")): nobody attends, entrypoint sdk-cli
+    # What `hooksim compare --real` may find different from the real binary, and why: only what
+    # hooksim cannot reproduce.
     real_tolerances = {
-        "payload/*/effort": "sent for models with an effort setting; the real default has one",
-        "env/CLAUDE_EFFORT": "the model's effort setting, as above",
         "payload/PostCompact/compact_summary": "the model writes the summary",
         "payload/PostToolUse/tool_response": "a file tool's result (Read, Write, Edit) is an"
         " object the real tool builds; a scenario gives a tool's result as text",
-        "payload/SessionEnd/reason": "print mode (-p) ends with reason other; hooksim replays"
-        " an interactive session the user quits (prompt_input_exit)",
-        "env/CLAUDE_ENV_FILE": "a file of the host's own per session; hooksim names one beside"
-        " the transcript",
-        "env/CLAUDE_CODE_ENTRYPOINT": "how the CLI was started (sdk-cli for -p with stream-json)",
-        "env/CLAUDE_PID": "the CLI's process id",
-        "env/CLAUDE_CODE_MESSAGING_*": "the CLI's own socket for its child processes",
-        "env/CLAUDE_CODE_CHILD_*": "the CLI's bookkeeping for its child processes",
-        "env/CLAUDE_CODE_SESSION_ATTENDED": "0 in print mode: nobody at the terminal",
-        "env/AI_AGENT": "names the CLI and its version to child processes",
-        "env/COREPACK_ENABLE_AUTO_PIN": "Node tooling setting for child processes",
-        "env/NoDefaultCurrentDirectoryInExePath": "a Windows path-lookup setting, set everywhere",
+        "payload/SessionStart/context_tokens": "a resumed transcript's last reply's tokens: the"
+        " model's, which a scenario does not give",
+        "payload/SessionStart/estimated_cache_write_usd": "the price of those tokens, as above",
+        "payload/SessionStart/seconds_since_last_response": "a real run does not wait the"
+        " scenario's after: gaps; hooksim counts them",
+        "payload/SessionStart/prompt_cache_likely_expired": "from the seconds, as above",
+        "env/CLAUDE_CODE_MESSAGING_*": "a live socket of the CLI's for its child processes"
+        " (and its random token): hooksim has no such socket to offer a hook",
     }
     exact_matcher: ClassVar[re.Pattern[str]] = EXACT_MATCHER
     facts = (
+        fact(
+            "transcript",
+            "the session JSONL at ~/.claude/projects/<cwd, each non-alphanumeric as '-'>/<session"
+            " id>.jsonl, created with the session's first message: queue operations, then user,"
+            " assistant and system records chained by parentUuid; a prompt written once its"
+            " UserPromptSubmit hooks are done, a tool call before PreToolUse, its result after"
+            " PostToolUse, a blocked Stop's feedback and the Stop hooks' summary before the next"
+            " answer, a compaction's boundary and summary after PostCompact",
+            _bin(340746637, 'type:"queue-operation"'),
+            _bin(346238387, 'subtype:"stop_hook_summary"'),
+            observed("2.1.332", "a hook copying transcript_path at every event;"
+                     " tests/real_hosts/test_transcripts.py"),
+        ),
         fact(
             "events",
             "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch,"
@@ -509,10 +685,12 @@ class ClaudeCode(ClaudeStyleReading, Host):
             "PostToolBatch",
             "fires once after the turn's tool calls resolve, with tool_calls (each: tool_name,"
             " tool_input, tool_use_id, tool_response as the model saw it; real 2.1.332); the"
-            " version that added it (after 2.1.240, whose changelog does not name it) is not"
-            " settled",
+            " version that added it is not settled by a run: 2.1.118 is the first binary that"
+            " names it (2.1.117's does not; no changelog names it), hooksim replays it from there",
             docs(CLAUDE_DOCS, "posttoolbatch"),
             observed("2.1.332", "payload of one Bash call"),
+            observed("2.1.120", "fired after the tool calls: run of 2.1.120 in conformance-versions"),
+            observed("2.1.240", "fired after the tool calls: run of 2.1.240 in conformance-versions"),
         ),
         fact(
             "Setup",
@@ -527,11 +705,16 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ),
         fact(
             "spawn",
-            "/bin/sh -c COMMAND; a shell field picks another shell; args (v2.1.139) is"
-            " exec form, no shell",
+            "/bin/sh -c COMMAND; shell: powershell picks PowerShell, shell: bash is /bin/sh -c"
+            " all the same off Windows (Git Bash on it); args (v2.1.139) is"
+            " exec form, no shell: the command run with those arguments",
             docs(CLAUDE_DOCS, "command-hook-fields"),
             _log("2.1.139", 2115),
             observed("2.1.328", "/bin/sh, bashisms fail"),
+            _bin(345578107, "Ao=[fc(e.command),e.args.map(fc)]"),
+            _bin(345575373, 'ln=e.shell??c4(),hn=ln==="powershell"'),
+            _bin(345583072, "let bl=an?wi:!0; (spawn's shell: true, /bin/sh, off Windows)"),
+            observed("2.1.332", "scenarios/probes/claude-code-environment.yaml: $0 is /bin/sh"),
         ),
         fact(
             "parallel",
@@ -581,7 +764,8 @@ class ClaudeCode(ClaudeStyleReading, Host):
         fact(
             "SessionEnd budget",
             "SessionEnd hooks share a 1.5 s budget, raised to the highest"
-            " SessionEnd timeout in the settings files (plugin hooks excluded) up to 60 s;"
+            " SessionEnd timeout in the settings files (plugin hooks excluded: they share"
+            " it) up to 60 s;"
             " CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS overrides it (v2.1.74; a fixed 1.5 s"
             " before)",
             _log("2.1.74", 3537),
@@ -666,17 +850,67 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ),
         fact(
             "environment",
-            "CLAUDE_PROJECT_DIR, CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID for every hook;"
-            " CLAUDE_ENV_FILE for SessionStart",
+            "every hook: CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_SESSION_ID,"
+            " CLAUDE_CODE_CHILD_SESSION=1, CLAUDE_CODE_SESSION_ATTENDED (1 interactive, 0 print"
+            " mode), CLAUDE_PID (the CLI's process id; hooksim's own, alive the same way),"
+            " CLAUDE_CODE_CHILD_NOTES_DIR ($TMPDIR/claude-UID/PROJECT/SESSION/started), and"
+            " what the CLI sets in its own environment at start: AI_AGENT"
+            " (claude-code_VERSION-WITH-DASHES_harness unless another agent's),"
+            " CLAUDE_CODE_ENTRYPOINT (cli, sdk-cli in print mode, unless given),"
+            " COREPACK_ENABLE_AUTO_PIN=0, NoDefaultCurrentDirectoryInExePath=1; the loop's"
+            " events (PreToolUse, PostToolUse, PostToolBatch, Stop) CLAUDE_EFFORT, the model's"
+            " effort (the default model's: medium); SessionStart CLAUDE_ENV_FILE"
+            " (~/.claude/session-env/SESSION/sessionstart-hook-N.sh, N the hook's place); the"
+            " CLI's live messaging socket and token are not reproduced (which versions set each"
+            " variable is not settled: hooksim sets them for every version)",
             docs(CLAUDE_DOCS, "persist-environment-variables"),
-            observed("2.1.332", "CLAUDECODE, CLAUDE_CODE_SESSION_ID"),
+            _bin(339360013, 'function kut(e){let o={CLAUDECODE:"1",...,CLAUDE_PID:...}'),
+            _bin(328594110, "function d6o(){if(!process.env.AI_AGENT..."),
+            _bin(328596776, 'process.env.NoDefaultCurrentDirectoryInExePath="1"'),
+            _bin(328596827, 'process.env.COREPACK_ENABLE_AUTO_PIN="0"'),
+            _bin(329315452, 's.set("CLAUDE_CODE_ENTRYPOINT",e?"sdk-cli":"cli")'),
+            _bin(333978019, "function uNs(t){return _(ZC(),t,p)} (p: started)"),
+            _bin(345579446, "ko.CLAUDE_ENV_FILE=await kpl(n,Q,y.envFileSessionId)"),
+            _bin(339356221, "return g(await tyo(o),`${n}-hook-${e}.sh`)"),
+            _bin(339360486, "QEe: effortLevel:e.effort?.level"),
+            observed("2.1.332", "scenarios/probes/claude-code-environment.yaml"),
+        ),
+        fact(
+            "launch",
+            "interactive (the terminal UI) by default; hosts.claude-code.launch: print replays"
+            " claude -p as hooksim's --real runs it (stream-json in and out): attended 0,"
+            " entrypoint sdk-cli, SessionEnd(other)",
+            _bin(329315452, 's.set("CLAUDE_CODE_ENTRYPOINT",e?"sdk-cli":"cli")'),
+            observed("2.1.332", "claude -p: SessionEnd reason other"),
+        ),
+        fact(
+            "compaction output",
+            "a PreCompact hook's plain stdout joins the summariser's instructions"
+            " ('Additional Instructions:', the user's first, a blank line between); /compact's"
+            " output, which the next request carries in <local-command-stdout>, is 'Compacted '"
+            " and a line per PreCompact and PostCompact hook: 'EVENT [COMMAND] completed"
+            " successfully: STDOUT' (no colon without output); an automatic compaction's"
+            " PostCompact stdout reaches no model; an automatic compaction happens in the next"
+            " prompt, so its events carry that prompt's id, and /compact and /clear are prompts"
+            " of their own (new prompt ids)",
+            _bin(342607778, "Kdn(Jn,po.newCustomInstructions): the user's, then the hooks'"),
+            _bin(342546411, "Ndt(...{trigger:...}); Kdn(void 0,Ke.newCustomInstructions)"),
+            observed("2.1.332", "scenarios/probes/claude-code-compaction.yaml"),
+        ),
+        fact(
+            "tool ids",
+            "a tool call's id is the model's: the scenario's tools: [{id}], else hooksim"
+            " numbers the session's calls toolu_01, toolu_02, ... (each call its own, as a"
+            " model's ids are)",
+            observed("2.1.332", "tool_use_id is the id the fake model gave"),
         ),
         fact(
             "payload fields",
             "prompt_id after cwd once the session has had a prompt; only SessionStart(compact)"
             " names the model; PreCompact custom_instructions is null without instructions;"
             " PostToolUse tool_response is the tool's result object (Bash: stdout, stderr,"
-            " interrupted, isImage, noOutputExpected), then duration_ms",
+            " interrupted, isImage, noOutputExpected), then tool_use_id, then duration_ms;"
+            " the loop's events carry effort {level} after permission_mode",
             observed("2.1.332", "hooksim compare --real"),
         ),
         unverified(
@@ -691,7 +925,72 @@ class ClaudeCode(ClaudeStyleReading, Host):
             "~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json",
             docs(CLAUDE_DOCS, "configuration"),
         ),
+        fact(
+            "plugins",
+            "claude --plugin-dir DIR loads a plugin where it is, with the id NAME@inline (its"
+            " manifest's name; without a manifest, its folder's); its hooks are"
+            " hooks/hooks.json's hooks, then each of .claude-plugin/plugin.json's hooks (a file"
+            " of the same shape, or hooks inline); a hooks file's modules are code run inside"
+            " Claude Code",
+            _bin(328586114, '"--plugin-dir":(i)=>n.pluginDir.push(i)'),
+            _bin(329736546, 'var fm="inline"'),
+            _bin(391488875, "yge(s,`${We(s)}@${fm}`"),
+            _bin(345053903, 'To=Wp(e,"hooks","hooks.json")'),
+            _bin(345055154, "Hooks file ... specified in manifest but escapes plugin directory"),
+            _bin(345038790, "return C(),{manifest:{name:n,description:`Plugin from ${o}`}"),
+        ),
+        fact(
+            "plugin environment",
+            "a plugin's hooks get CLAUDE_PLUGIN_ROOT (its folder) and CLAUDE_PLUGIN_DATA"
+            " (~/.claude/plugins/data/ID, ID's characters other than letters, digits, - and _"
+            " made -; created as the hook starts); a shell-form command is not substituted, the"
+            " shell expands them; exec form (args) has ${CLAUDE_PROJECT_DIR},"
+            " ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} replaced in the command and each"
+            " argument; a hook outside a plugin naming one of the two is refused",
+            _bin(345579056, "if(ko.CLAUDE_PLUGIN_ROOT=Dn(_e),ie)ko.CLAUDE_PLUGIN_DATA=Dn(Eet(ie))"),
+            _bin(334032674, 'function sw(e){return k(Yd(),"data",wye(e))}'),
+            _bin(334031898, 'function wye(e){return e.replace(/[^a-zA-Z0-9\\-_]/g,"-")}'),
+            _bin(345577915, 'xd=xd.replaceAll("${CLAUDE_PROJECT_DIR}"'),
+            _bin(345576596, "but the hook is not associated with a plugin"),
+            observed("2.1.332", "scenarios/claude-code/16-plugin.yaml"),
+        ),
+        fact(
+            "plugin dedupe",
+            "identical hooks run once per source: a plugin's (by its root) apart from the"
+            " settings'",
+            _bin(345614172, 'function t0(e,n){return`${omt(e.hook)?"goal":"hook"}${e.pluginRoot'),
+        ),
+        fact(
+            "resume",
+            "claude --resume ID or --continue starts a process on that session:"
+            " SessionStart(resume) with its session id and transcript, on its first prompt,"
+            " with seconds_since_last_response, prompt_cache_likely_expired (over the cache TTL,"
+            " 5 minutes by default), context_tokens and estimated_cache_write_usd (the last"
+            " reply's tokens and their price: not modelled); the process before it ended with"
+            " SessionEnd (the SessionEnd reasons are clear, resume, logout, prompt_input_exit,"
+            " other)",
+            docs(CLAUDE_DOCS, "sessionstart"),
+            _bin(329468988, 'Red=["clear","resume","logout","prompt_input_exit","other"]'),
+            _bin(
+                342059704,
+                "{seconds_since_last_response:H,context_tokens:h,"
+                "prompt_cache_likely_expired:Se>=_e,",
+            ),
+            observed("2.1.332", "scenarios/claude-code/17-resume.yaml"),
+        ),
     )
+
+    def launched(self, how: str) -> Host:
+        """``print``: ``claude -p`` (stream-json in and out, as the real driver runs it): nobody
+        attends (CLAUDE_CODE_SESSION_ATTENDED=0), the entrypoint is sdk-cli, and the session
+        ends with reason other; ``interactive``: the terminal UI."""
+        if how == "interactive" or self.print_launch:
+            return self
+        if how != "print":
+            raise ValueError(f"{how!r}: Claude Code runs interactive or print (claude -p)")
+        modelled = f"{self.modelled}, claude -p"
+        name = f"{type(self).__name__}_print"
+        return type(name, (type(self),), {"print_launch": True, "modelled": modelled})()  # type: ignore[no-any-return]
 
     def at_version(self, version: str) -> Host:
         """Claude Code as the changelog says it was at ``version`` (v1.0.85, with SessionEnd, on).
@@ -701,14 +1000,16 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ``last_assistant_message``; before v2.1.74 SessionEnd hooks were killed after 1.5 s
         whatever their timeout; before v2.1.76 there was no PostCompact; before v2.1.105 a
         PreCompact hook could not block; before v2.1.143 blocked stops had no cap; before
-        v2.1.195 a hyphen made a matcher a regex; up to v2.1.240 there was no PostToolBatch.
-        """
+        v2.1.195 a hyphen made a matcher a regex; before v2.1.118 there was no PostToolBatch
+        (real 2.1.120 and 2.1.240 fire it: runs of them in conformance-versions)."""
         v = parse_version(self.title, version)
         if v < (1, 0, 85):
             raise ValueError(f"hooksim models Claude Code from v1.0.85 on, not {version}")
         if v > (2, 1, 332):
             raise ValueError(f"hooksim models Claude Code up to v2.1.332, not {version}")
-        facts: dict[str, Any] = {}
+        facts: dict[str, Any] = {"release": ".".join(map(str, v))}
+        if v < (2, 1, 326):
+            facts["child_notes_dir"] = False
         if v < (2, 0, 10):
             facts["reads_updated_input"] = False
         if v < (2, 1, 3):
@@ -725,7 +1026,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
             facts["stop_cap"] = None
         if v < (2, 1, 195):
             facts["exact_matcher"] = EXACT_MATCHER_BEFORE_2_1_195
-        if v <= (2, 1, 240):
+        if v < (2, 1, 118):
             facts["post_tool_batch"] = False
         return as_version(self, version, facts)
 
@@ -818,13 +1119,53 @@ class ClaudeCode(ClaudeStyleReading, Host):
         except re.error:
             return False
 
+    def read_plugin(self, folder: Path) -> Plugin:
+        return read_claude_plugin(folder)
+
+    def plugin_place(self, plugin: Plugin, home: Path, workdir: Path) -> Path:
+        """``--plugin-dir`` loads the folder where it is: hooksim's copy in the work directory."""
+        return workdir / "plugins" / plugin.source.name
+
+    def plugin_specs(
+        self, plugin: Plugin, place: Path, *, home: Path, project: Path
+    ) -> tuple[list[HookSpec], list[str]]:
+        """Its hooks with CLAUDE_PLUGIN_ROOT (where it loads from) and CLAUDE_PLUGIN_DATA
+        (``~/.claude/plugins/data/`` and its id, ``NAME@inline`` with every character but
+        letters, digits, ``-`` and ``_`` made ``-``), a folder Claude Code creates."""
+        plugin_id = re.sub(r"[^a-zA-Z0-9\-_]", "-", f"{plugin.name}@inline")
+        data = home / ".claude" / "plugins" / "data" / plugin_id
+        data.mkdir(parents=True, exist_ok=True)
+        env = {"CLAUDE_PLUGIN_ROOT": str(place), "CLAUDE_PLUGIN_DATA": str(data)}
+        return hook_specs(self, plugin, [h.block for h in plugin.hooks], origin=str(place), env=env)
+
+    def with_plugins(self, settings: list[HookSpec], plugins: list[HookSpec]) -> list[HookSpec]:
+        """A plugin's SessionEnd hooks share the budget the settings' SessionEnd timeouts set
+        (their own timeouts do not raise it)."""
+        budget = next((s.shared_timeout_s for s in settings if s.event == "SessionEnd"), None)
+        return [*settings, *(replace(s, shared_timeout_s=budget) if s.event == "SessionEnd" else s
+                             for s in plugins)]  # fmt: skip
+
     def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
-        """``args``: exec form, no shell; ``shell``: that shell; else ``/bin/sh -c``."""
+        """``args``: exec form, no shell: the command, then its arguments, each with
+        ``${CLAUDE_PROJECT_DIR}`` (and a plugin's ``${CLAUDE_PLUGIN_ROOT}`` and
+        ``${CLAUDE_PLUGIN_DATA}``) replaced; ``shell: powershell``: PowerShell; else (``shell:
+        bash`` too, off Windows) ``/bin/sh -c``, which expands the variables itself. A hook outside a plugin that names a plugin's variable
+        does not run (ValueError)."""
+        named = [v for v in PLUGIN_VARIABLES
+                 if f"${{{v}}}" in " ".join((spec.command, *(spec.args or ())))]  # fmt: skip
+        if named and not spec.origin:
+            raise ValueError(
+                f"Claude Code refuses it: ${{{named[0]}}} is set only for a plugin's hooks"
+            )
         if spec.args is not None:
-            return list(spec.args)
-        if spec.shell is not None:
+            names = ("CLAUDE_PROJECT_DIR", *(PLUGIN_VARIABLES if spec.origin else ()))
+            argv = [spec.command, *spec.args]
+            for name in (n for n in names if n in env):
+                argv = [a.replace(f"${{{name}}}", env[name]) for a in argv]
+            return argv
+        if spec.shell == "powershell":
             return [spec.shell, "-c", spec.command]
-        return self.argv(spec.command, env)
+        return self.argv(spec.command, env)  # any other shell field: /bin/sh -c off Windows
 
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         return ["/bin/sh", "-c", command]
@@ -845,8 +1186,54 @@ class ClaudeCode(ClaudeStyleReading, Host):
         return spec.shared_timeout_s or SESSION_END_BUDGET_S
 
     def env(self, event: str, info: SessionInfo) -> dict[str, str]:
-        env = {"CLAUDE_PROJECT_DIR": info.cwd, "CLAUDECODE": "1",
-               "CLAUDE_CODE_SESSION_ID": info.session_id}  # fmt: skip
-        if event == "SessionStart":
-            env["CLAUDE_ENV_FILE"] = f"{info.transcript_path}.env"
+        """What every hook gets (``process_env``, then the hook runner's own), and the model's
+        effort on the loop's events; SessionStart's env file is a hook's own (``hook_env``)."""
+        env = self.process_env(info.env)
+        env.update(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=info.session_id,
+                   CLAUDE_CODE_CHILD_SESSION="1",
+                   CLAUDE_CODE_SESSION_ATTENDED="0" if self.print_launch else "1",
+                   CLAUDE_PID=str(os.getpid()))  # fmt: skip
+        tmp = info.env.get("TMPDIR") or "/tmp"
+        if self.child_notes_dir:
+            env["CLAUDE_CODE_CHILD_NOTES_DIR"] = (
+                f"{tmp}/claude-{os.getuid()}/{project_folder(info.cwd)}/{info.session_id}/started"
+            )
+        effort = self.effort(info.model)
+        if effort is not None and event in EFFORT_EVENTS:
+            env["CLAUDE_EFFORT"] = effort
+        env["CLAUDE_PROJECT_DIR"] = info.cwd
         return env
+
+    def process_env(self, given: Mapping[str, str]) -> dict[str, str]:
+        """What Claude Code sets in its own environment as it starts, which every hook
+        inherits: AI_AGENT naming it and its version (unless the user's names another agent),
+        CLAUDE_CODE_ENTRYPOINT (cli, or sdk-cli in print mode, unless given),
+        COREPACK_ENABLE_AUTO_PIN=0 and NoDefaultCurrentDirectoryInExePath=1. The hook's own
+        process stands for the CLI's: CLAUDE_PID is hooksim's process id, so ``kill -0
+        "$CLAUDE_PID"`` finds it alive, as it finds the CLI."""
+        env: dict[str, str] = {}
+        agent = given.get("AI_AGENT", "")
+        if not agent or agent.startswith(("claude-code_", "claude-code/")):
+            env["AI_AGENT"] = f"claude-code_{self.release.replace('.', '-')}_harness"
+        entry = given.get("CLAUDE_CODE_ENTRYPOINT")
+        if entry is None:
+            env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-cli" if self.print_launch else "cli"
+        elif entry == "cli" and self.print_launch:
+            env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-cli"
+        env.update(COREPACK_ENABLE_AUTO_PIN="0", NoDefaultCurrentDirectoryInExePath="1")
+        return env
+
+    def hook_env(self, event: str, index: int, info: SessionInfo) -> dict[str, str]:
+        """SessionStart's CLAUDE_ENV_FILE, one per hook of the firing (by its place among the
+        firing's hooks): ``~/.claude/session-env/SESSION/sessionstart-hook-N.sh``."""
+        if event != "SessionStart":
+            return {}
+        folder = f"{info.home}/.claude/session-env/{info.session_id}"
+        return {"CLAUDE_ENV_FILE": f"{folder}/{event.lower()}-hook-{index}.sh"}
+
+    def tool_id(self, n: int) -> str:
+        return f"toolu_{n:02d}"
+
+    def effort(self, model: str) -> str | None:
+        """The model's effort level, for a model that has one (the default model's: medium)."""
+        return EFFORTS.get(model)

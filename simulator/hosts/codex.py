@@ -24,11 +24,14 @@ under approval policy never (``permission_mode: bypassPermissions``) and has no 
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
+import string
 import sys
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from platform import machine
 from typing import Any
 
 from ..steps import Compact, NewSession, Turn
@@ -39,6 +42,7 @@ from .base import (
     HookSpec,
     Host,
     Session,
+    SessionInfo,
     Verdict,
     additional_context,
     as_version,
@@ -48,8 +52,18 @@ from .base import (
     parse_version,
 )
 from .claude_code import STOP_FAILURE_ERRORS as CLAUDE_STOP_FAILURE_ERRORS
-from .claude_code import ClaudeStyleReading, payload_of
-from .sources import CODEX, code, fact, observed, unverified
+from .claude_code import ClaudeStyleReading, payload_of, response_before_id
+from .conversation import COMPACTED, PROMPT, USER, Message
+from .sources import CODEX, bundled, code, fact, observed, release, unverified
+
+
+def _codex_bin(offset: int, note: str) -> Any:
+    """Codex 0.171.0's native binary, at a byte offset (``grep -boa`` finds ``note``)."""
+    return bundled(
+        "@openai/codex-linux-x64", "0.171.0-linux-x64",
+        "vendor/x86_64-unknown-linux-musl/bin/codex", offset, note,
+    )  # fmt: skip
+
 
 # Codex classifies a failed turn as Claude Code does, with ``overloaded`` of its own
 # (openai/codex ``codex-rs/hooks`` StopFailure, commit 72cdcc98).
@@ -105,6 +119,7 @@ class CodexSession(Session):
         super().__init__(*args, **kwargs)
         self.queued: list[str] = []  # SessionStart sources, first in first out
         self.turn_id = ""
+        self.next_turn_id = ""  # the next turn's, taken by an automatic compaction before it
         self.running = False  # exec: a `codex exec` process is running for this session
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
@@ -122,7 +137,7 @@ class CodexSession(Session):
         if event == "SessionEnd":
             del payload["model"]
         payload.update(fields)
-        return payload
+        return response_before_id(payload)
 
     def told(self, firing: Firing) -> list[str]:
         """What the model gets when the session goes on with a block. A denied tool call: its
@@ -157,6 +172,8 @@ class CodexSession(Session):
         """Run the queued SessionStarts, first in first out; False when one says stop."""
         while self.queued:
             source = self.queued.pop(0)
+            if source == "clear":  # the new session's rollout starts with its first turn
+                self.said.started(source, self.info.session_id)
             started = self.fire(
                 "SessionStart", self.payload("SessionStart", source=source), match=source
             )
@@ -169,7 +186,9 @@ class CodexSession(Session):
         the first time, ``resume`` for each later ``codex exec resume``."""
         if self.running or (self.launched and not self.host.exec_launch):
             return
-        self.queued.append("resume" if self.launched else "startup")
+        source = "resume" if self.launched else "startup"
+        self.queued.append(source)
+        self.said.started(source, self.info.session_id)  # the rollout's lines come first
         self.launched = self.running = True
 
     def turn(self, turn: Turn) -> None:
@@ -182,9 +201,10 @@ class CodexSession(Session):
                 self._end("other")
 
     def _turn(self, turn: Turn) -> None:
-        self.turn_id = str(uuid.uuid4())
+        self.turn_id, self.next_turn_id = self.next_turn_id or str(uuid.uuid4()), ""
         if not self._run_queued_session_starts():  # run_turn: before the turn's input
             return
+        self.said.submitted(turn.user)
         submitted = self.fire(
             "UserPromptSubmit", self.payload("UserPromptSubmit", prompt=turn.user)
         )
@@ -193,14 +213,18 @@ class CodexSession(Session):
         if submitted.blocked:
             submitted.effect = "the prompt is blocked; no model request"
             return
+        self.said.prompt(turn.user)
+        ids = self.tool_ids(turn)
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
             lambda call, n: {"tool_name": call.name, "tool_input": call.args,
-                             "tool_use_id": f"call_{n}"},
+                             "tool_use_id": ids[n - 1]},
             lambda call: {"tool_response": call.result},
         ):  # fmt: skip
             return
+        if turn.interrupted or turn.error is not None:
+            self.said.failed()  # the request went out; no answer came back
         if turn.interrupted:
             if self.host.has_interrupt:
                 self.fire("Interrupt", self.payload("Interrupt"))
@@ -216,14 +240,16 @@ class CodexSession(Session):
                 match=error,
             )  # fmt: skip
             return
-        self.stop_loop(
-            lambda n: self.fire(
+
+        def fire_stop(n: int) -> Firing:
+            # Each Stop carries the reply its continuation ended with.
+            self.said.replied(turn.reply(n) or "")
+            return self.fire(
                 "Stop",
-                # Each Stop carries the reply its continuation ended with.
                 self.payload("Stop", stop_hook_active=n > 0, last_assistant_message=turn.reply(n)),
-            ),
-            self.host.stop_cap,
-        )
+            )
+
+        self.stop_loop(fire_stop, self.host.stop_cap)
 
     def compact(self, step: Compact) -> None:
         if self.host.exec_launch:
@@ -232,19 +258,35 @@ class CodexSession(Session):
             # The next exec compacts first thing, before its turn's input (the context the
             # last turn reported is over the limit): its SessionStart(resume) is queued first.
             self._start()
+        if step.trigger == "auto":
+            # Codex compacts automatically at the start of the next turn, before its input is
+            # sampled: the compaction's events carry that turn's id (real 0.171.0).
+            self.turn_id = self.next_turn_id = str(uuid.uuid4())
         self.turn_id = self.turn_id or str(uuid.uuid4())
-        pre = self.fire(
-            "PreCompact", self.payload("PreCompact", trigger=step.trigger), match=step.trigger
-        )
+        self._compact_now(step.trigger)
+
+    def compact_mid_turn(self) -> bool:
+        """A response asking for a tool call reported a full context: once the call is done,
+        run_turn compacts before its next sampling request (phase MidTurn), in the same turn
+        (its turn_id), fires SessionStart(compact) at once (not at the next turn, as after a
+        compaction between turns: real 0.171.0), and goes on; a hook's continue: false ends
+        the turn there."""
+        return self._compact_now("auto") and self._run_queued_session_starts()
+
+    def _compact_now(self, trigger: str) -> bool:
+        """PreCompact, the compaction, PostCompact, and SessionStart(compact) queued; False when
+        a hook's continue: false stopped it."""
+        pre = self.fire("PreCompact", self.payload("PreCompact", trigger=trigger), match=trigger)
         if pre.stop and "PreCompact" not in self.host.continue_ignored:
             pre.effect = "continue: false; Codex CLI does not compact, the turn ends"
-            return
-        post = self.fire(
-            "PostCompact", self.payload("PostCompact", trigger=step.trigger), match=step.trigger
-        )
+            return False
+        self.said.compacted(trigger, COMPACT_SUMMARY, compacted(self.said.messages))
+        post = self.fire("PostCompact", self.payload("PostCompact", trigger=trigger), match=trigger)
+        self.queued.append("compact")
         if post.stop and "PostCompact" not in self.host.continue_ignored:
             post.effect = "continue: false; Codex CLI stops the turn after compacting"
-        self.queued.append("compact")
+            return False
+        return True
 
     def _end(self, reason: str) -> None:
         if self.launched and self.ev("session_end") is not None:
@@ -266,6 +308,85 @@ class CodexSession(Session):
             self._end("other")
 
 
+# What the model is sent after a compaction, before the summary (real 0.171.0: the rollout's
+# ``compacted`` message).
+COMPACT_SUMMARY = (
+    "Another language model started to solve this problem and produced a summary of its"
+    " thinking process. Summary of the conversation so far."
+)
+
+
+def compacted(messages: list[Message]) -> list[Message]:
+    """What Codex keeps of the conversation when it compacts: the user's prompts (not a hook's
+    prompt), then the summary as a user message (real 0.171.0's requests and its rollout's
+    ``replacement_history``)."""
+    kept = [m for m in messages if m.kind in (PROMPT, COMPACTED)]
+    return [*kept, Message(USER, COMPACT_SUMMARY, COMPACTED)]
+
+
+# The npm package's native build, by machine: its target triple and platform package
+# (bin/codex.js PLATFORM_PACKAGE_BY_TARGET).
+NATIVE = {
+    "x86_64": ("x86_64-unknown-linux-musl", "linux-x64"),
+    "aarch64": ("aarch64-unknown-linux-musl", "linux-arm64"),
+}
+
+
+def _random_suffix() -> str:
+    """Six random letters and digits, as ``tempfile`` names the alias folder."""
+    return "".join(random.choices(string.ascii_letters + string.digits, k=6))
+
+
+def rejected(event: str, output: dict[str, Any]) -> str | None:
+    """Why Codex refuses a hook's JSON output for ``event`` (the hook then failed, and nothing
+    of its output but its systemMessage counts), or None: output_parser.rs's
+    ``unsupported_*`` checks of PreToolUse and PostToolUse."""
+    if event == "PreToolUse":
+        for key, said in (("continue", "continue:false"), ("stopReason", "stopReason"),
+                          ("suppressOutput", "suppressOutput")):  # fmt: skip
+            value = output.get(key)
+            if (key == "continue" and value is False) or (key != "continue" and value):
+                return f"PreToolUse hook returned unsupported {said}"
+        return _pre_tool_use_decision(output)
+    if event == "PostToolUse" and output.get("continue") is not False:
+        if output.get("suppressOutput"):
+            return "PostToolUse hook returned unsupported suppressOutput"
+        if output.get("decision") != "block" and output.get("reason") is not None:
+            return "PostToolUse hook returned reason without decision"
+        if output.get("decision") == "block" and not str(output.get("reason") or "").strip():
+            return "PostToolUse hook returned decision:block without a non-empty reason"
+    return None
+
+
+def _pre_tool_use_decision(output: dict[str, Any]) -> str | None:
+    """PreToolUse's decision fields: hookSpecificOutput's when it has one, else the old
+    ``decision``/``reason`` pair (output_parser.rs ``parse_pre_tool_use``)."""
+    specific = output.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    decision, reason = specific.get("permissionDecision"), specific.get("permissionDecisionReason")
+    decided = ("permissionDecision", "permissionDecisionReason", "updatedInput")
+    if any(k in specific for k in decided):
+        if specific.get("updatedInput") is not None and decision != "allow":
+            return "PreToolUse hook returned updatedInput without permissionDecision:allow"
+        if decision == "allow" and specific.get("updatedInput") is None:
+            return "PreToolUse hook returned unsupported permissionDecision:allow"
+        if decision == "ask":
+            return "PreToolUse hook returned unsupported permissionDecision:ask"
+        if decision == "deny" and not str(reason or "").strip():
+            return "PreToolUse hook returned permissionDecision:deny without a reason"
+        if decision is None and reason is not None:
+            return "PreToolUse hook returned permissionDecisionReason without permissionDecision"
+        return None
+    legacy, why = output.get("decision"), output.get("reason")
+    if legacy == "approve":
+        return "PreToolUse hook returned unsupported decision:approve"
+    if legacy == "block" and not str(why or "").strip():
+        return "PreToolUse hook returned decision:block without a non-empty reason"
+    if legacy is None and why is not None:
+        return "PreToolUse hook returned reason without decision"
+    return None
+
+
 def xml_text(text: str) -> str:
     """``text`` escaped as XML text, as quick_xml's serializer escapes it: ``&``, ``<``, ``>``
     (quotes stay; a real 0.171.0 run showed ``'`` and ``"`` as they are)."""
@@ -281,8 +402,13 @@ class Codex(ClaudeStyleReading, Host):
     title = "Codex CLI"
     modelled = "v0.171.0 (codex-rs on main, real binary)"
     versions = (
-        "v0.129.0 to v0.171.0 (default v0.171.0; before v0.169.0 as at commit 0082977c);"
-        " interactive, or codex exec per turn (hosts.codex.launch: exec)"
+        "v0.129.0 to v0.171.0 (default v0.171.0), real runs from v0.141.0 on (before v0.150.0"
+        " without SessionEnd, before v0.169.0 without StopFailure and Interrupt); before"
+        " v0.141.0 hooks run with $SHELL -lc as at commit 0082977c, from the"
+        " source only: codex exec runs no hooks before 0.141.0 (0.140.0 ran none) and 0.129.0"
+        " and 0.130.0 have no --dangerously-bypass-hook-trust, so no unattended run can check"
+        " them (runs in conformance-versions); interactive, or codex exec per turn"
+        " (hosts.codex.launch: exec)"
     )
     checked = f"source ({CODEX} main) and real 0.169.0 and 0.171.0 runs (codex exec)"
     events = {
@@ -308,6 +434,11 @@ class Codex(ClaudeStyleReading, Host):
     stop_cap = None
     exit_2 = "blocks only with non-empty stderr; else failed"
     session_class = CodexSession
+    transcript_format = "codex-rollout"
+    plugins_refused = (
+        "Codex CLI 0.171.0 runs a plugin's hooks only for a plugin installed from a marketplace"
+        " and trusted, which hooksim does not model; give them under hosts.codex.hooks"
+    )
     plain_text_context = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart"})
     json_on_error = False  # any other exit code is a failed hook
     exit_2_needs_stderr = True
@@ -323,16 +454,47 @@ class Codex(ClaudeStyleReading, Host):
     matcher_events = MATCHER_EVENTS
     exec_launch = False  # True: each turn is one `codex exec` process (launched("exec"))
     sends_transcript_path = True  # the rollout file, since the first hooks (hook_runtime.rs)
+    compacts_mid_turn = True  # run_turn: token_limit_reached && needs_follow_up
+    # Names a real run picks at random, mapped before compare --real compares (with why).
+    run_time_names = {
+        r"codex-arg0[A-Za-z0-9]{6}": (
+            "codex-arg0<random>",
+            "the alias folder's name ends in six random characters (tempfile)",
+        ),
+    }
     # What a real run shows that is no behaviour of Codex's own, each with the reason.
     real_tolerances = {
-        "env/CODEX_MANAGED_BY_NPM": "set by the npm package's launcher script for the native"
-        " binary it starts, so every hook inherits it; a standalone install sets none",
-        "env/CODEX_MANAGED_PACKAGE_ROOT": "the npm package's folder, set by its launcher as above",
+        "payload/PostToolUse/tool_response": "a file tool really runs on the host: apply_patch's"
+        " result is Codex's own text (exit code, wall time, the files it changed), not the"
+        " scenario's scripted result",
     }
     trust = (
         "hooks run only once reviewed and trusted (a run can pass --dangerously-bypass-hook-trust)"
     )
     facts = (
+        fact(
+            "transcript",
+            "the rollout JSONL at ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl:"
+            " {timestamp, ordinal, type, payload} lines; a session's metadata, Codex's"
+            " instructions and the turn's context before SessionStart, a prompt after"
+            " UserPromptSubmit, a call before PreToolUse, its output after PostToolUse, a reply"
+            " before Stop, a blocked Stop's <hook_prompt> after it, task_complete after the last"
+            " Stop, a compaction between PreCompact and PostCompact",
+            _codex_bin(113675, "rollout-"),
+            _codex_bin(853753, "replacement_history"),
+            observed("0.171.0", "codex exec; tests/real_hosts/test_transcripts.py"),
+        ),
+        fact(
+            "plugins",
+            "plugin hooks exist (a plugin's hooks/hooks.json or plugin.json hooks, with"
+            " CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA), for plugins installed from a"
+            " marketplace and trusted by fingerprint; hooksim refuses plugins: on Codex",
+            _codex_bin(705324, "plugin.json#hooks["),
+            _codex_bin(193937, "failed to read plugin hooks config"),
+            _codex_bin(4537564, "CLAUDE_PLUGIN_ROOTCLAUDE_PLUGIN_DATA"),
+            _codex_bin(328074, "hooks/src/engine/plugin_trust.rs"),
+            _codex_bin(80591, "skipping plugin hook in"),
+        ),
         fact(
             "SessionStart",
             "queued at launch, /clear and compaction; the next turn runs it before"
@@ -377,9 +539,12 @@ class Codex(ClaudeStyleReading, Host):
         ),
         unverified(
             "SessionEnd since",
-            "absent at 0082977c (about 0.129); the version that"
-            " added it, between 0.129.0 and 0.169.0, is not settled; hooksim replays"
-            " every version before 0.169.0 without it",
+            "absent at 0082977c (about 0.129) and in real 0.141.0; real 0.150.0 and 0.168.0"
+            " fire it; the version that added it, after 0.141.0, is not settled; hooksim"
+            " replays every version before 0.150.0 without it",
+            observed("0.141.0", "no SessionEnd after an exec: run in conformance-versions"),
+            observed("0.150.0", "SessionEnd after each exec: run in conformance-versions"),
+            observed("0.168.0", "SessionEnd after each exec: run in conformance-versions"),
         ),
         fact(
             "launch",
@@ -411,6 +576,78 @@ class Codex(ClaudeStyleReading, Host):
             observed("0.171.0", "codex exec: bypassPermissions on every event that has it"),
         ),
         fact(
+            "environment",
+            "what the npm-installed Codex leaves in every hook's environment: its launcher's"
+            " CODEX_MANAGED_BY_NPM=1 and CODEX_MANAGED_PACKAGE_ROOT (the package's folder), and"
+            " two folders before PATH: CODEX_HOME/tmp/arg0-linux/codex-arg0XXXXXX (its aliases,"
+            " named at random) and the platform package's vendor/TRIPLE/codex-path (its rg);"
+            " which versions before 0.171.0 did the same is not settled",
+            release("@openai/codex", "0.171.0", "bin/codex.js", 228, "CODEX_MANAGED_PACKAGE_ROOT"),
+            release("@openai/codex", "0.171.0", "bin/codex.js", 234, "CODEX_MANAGED_BY_NPM"),
+            code(
+                CODEX,
+                "0466841e36bc1b550c96bb937990d5429c4c7c51",
+                "codex-rs/install-context/src/lib.rs",
+                "CodexPackageLayout",
+                "path_dir: folder that should be prepended to the PATH",
+            ),
+            _codex_bin(3473550, "codex-arg0"),
+            _codex_bin(2823202, "codex-path"),
+            observed("0.171.0", "scenarios/probes/codex-environment-and-ids.yaml"),
+        ),
+        fact(
+            "ids",
+            "a tool call's tool_use_id is the model's call id (hooksim: the scenario's, else"
+            " call_1, call_2, ... through the session); PostToolUse has tool_response before"
+            " tool_use_id; an automatic compaction runs at the start of the next turn, so its"
+            " PreCompact and PostCompact carry that turn's turn_id",
+            code(
+                CODEX,
+                "0082977cebb9fbd524046914dbc4305e5b8e0b95",
+                "codex-rs/hooks/src/events/post_tool_use.rs",
+                "command_input_json",
+                "tool_response, then tool_use_id",
+            ),
+            observed("0.171.0", "scenarios/probes/codex-environment-and-ids.yaml"),
+        ),
+        fact(
+            "mid-turn compaction",
+            "when a response asking for tool calls reports a context over the limit, Codex"
+            " compacts once they are done, before the turn's next request: PreCompact(auto)"
+            " and PostCompact(auto) with the turn's turn_id, then SessionStart(compact) at once"
+            " (a tool call's compact: auto)",
+            _src(
+                TURN_RS,
+                "core/src/session/turn.rs",
+                "run_turn",
+                "token_limit_reached && needs_follow_up: run_auto_compact(..., MidTurn)",
+            ),
+            observed("0.171.0", "scenarios/probes/codex-mid-turn-compaction.yaml"),
+        ),
+        fact(
+            "refused output",
+            "a hook's JSON that a PreToolUse may not give (continue false, stopReason,"
+            " suppressOutput, permissionDecision allow without updatedInput or ask, deny without"
+            " a reason, a reason without a decision, decision approve) or a PostToolUse may not"
+            " (suppressOutput, a reason without decision block, block without a reason) makes"
+            " the hook failed: only its systemMessage counts (no block, no context, no stop)",
+            code(
+                CODEX,
+                "0ea83813ef8631debc8ad777641fe532f0deffc2",
+                "codex-rs/hooks/src/engine/output_parser.rs",
+                "unsupported_pre_tool_use_universal",
+            ),
+            code(
+                CODEX,
+                "0082977cebb9fbd524046914dbc4305e5b8e0b95",
+                "codex-rs/hooks/src/events/pre_tool_use.rs",
+                "parse_completed",
+                "invalid_reason: status Failed, nothing else read",
+            ),
+            _codex_bin(4570872, "PostToolUse hook returned reason without decision"),
+            observed("0.171.0", "scenarios/probes/codex-rejected-output.yaml"),
+        ),
+        fact(
             "transcript_path",
             "the session's rollout file, on every event",
             _src(HOOK_RUNTIME_RS, "core/src/hook_runtime.rs", 74, "current_rollout_path"),
@@ -438,7 +675,13 @@ class Codex(ClaudeStyleReading, Host):
             ),
             observed("0.169.0", "argv /bin/bash -c"),
         ),
-        unverified("spawn since", "which version moved from $SHELL -lc to /bin/bash -c"),
+        unverified(
+            "spawn since",
+            "which version moved from $SHELL -lc to /bin/bash -c: real 0.141.0, 0.150.0 and"
+            " 0.168.0 run /bin/bash -c (runs in conformance-versions); hooksim replays $SHELL -lc"
+            " before 0.141.0, whose codex exec runs no hooks",
+            observed("0.141.0", "a hook's shell /bin/bash, not a login shell"),
+        ),
         fact(
             "parallel",
             "all matching hooks of an event run at once",
@@ -618,20 +861,21 @@ class Codex(ClaudeStyleReading, Host):
     )
 
     def at_version(self, version: str) -> Host:
-        """Codex as at ``version``: before 0.169.0, as at 0082977c (about 0.129): no SessionEnd,
-        StopFailure or Interrupt, and hooks run with ``$SHELL -lc``; 0.169.0 to 0.171.0 behave
-        alike in every real run."""
+        """Codex as at ``version``: before 0.141.0, as at 0082977c (about 0.129), from the
+        source only: hooks run with ``$SHELL -lc``; before 0.150.0 no SessionEnd; before 0.169.0
+        no StopFailure or Interrupt. Runs in conformance-versions: 0.141.0, 0.150.0 and 0.168.0
+        run hooks with ``/bin/bash -c`` (not a login shell), 0.141.0 fires no SessionEnd,
+        0.150.0 and 0.168.0 do."""
         v = parse_version(self.title, version)
         if v < (0, 129, 0) or v > (0, 171, 0):
             raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.171.0, not {version}")
         changes: dict[str, Any] = {}
         if v < (0, 169, 0):
-            changes = {
-                "events": {**self.events, "session_end": None},
-                "login_shell": True,
-                "has_stop_failure": False,
-                "has_interrupt": False,
-            }
+            changes = {"has_stop_failure": False, "has_interrupt": False}
+        if v < (0, 150, 0):
+            changes["events"] = {**self.events, "session_end": None}
+        if v < (0, 141, 0):
+            changes["login_shell"] = True
         return as_version(self, version, changes)
 
     def launched(self, how: str) -> Host:
@@ -709,6 +953,11 @@ class Codex(ClaudeStyleReading, Host):
         finished = run.exit_code == 0 and not (run.timed_out or run.spawn_error)
         if finished and run.stdout.strip().startswith("["):
             return Verdict("failed: stdout is not a JSON object")
+        output = parse_json_output(run.stdout) if finished else None
+        refused = rejected(event, output) if output is not None else None
+        if refused is not None and output is not None:
+            # The hook failed: nothing of its output counts but its systemMessage, a warning.
+            return Verdict(f"failed: {refused}", shown=self.message_shown(event, run, output))
         verdict = super().read(event, run)
         if verdict.stop and event == "UserPromptSubmit" and run.exit_code == 0:
             output = parse_json_output(run.stdout)
@@ -734,6 +983,25 @@ class Codex(ClaudeStyleReading, Host):
         if spec.event == "SessionEnd":
             return min(spec.timeout_s or SESSION_END_DEFAULT_S, SESSION_END_MAX_S)
         return super().timeout_s(spec, env)
+
+    def env(self, event: str, info: SessionInfo) -> dict[str, str]:
+        """What Codex installed with npm leaves in every hook's environment: its launcher
+        (``bin/codex.js``) names the package (CODEX_MANAGED_BY_NPM and
+        CODEX_MANAGED_PACKAGE_ROOT), and the native binary puts two folders before PATH: the one it makes for its own
+        aliases (``apply_patch``, ``codex-linux-sandbox``) under CODEX_HOME, named at random,
+        and its package's ``codex-path`` (the bundled ``rg``)."""
+        install = info.install or "/usr/local/lib"
+        package = f"{install}/node_modules/@openai/codex"
+        triple, platform = NATIVE.get(machine(), NATIVE["x86_64"])
+        vendor = f"{install}/node_modules/@openai/codex-{platform}/vendor/{triple}"
+        codex_home = info.env.get("CODEX_HOME") or f"{info.home}/.codex"
+        aliases = f"{codex_home}/tmp/arg0-linux/codex-arg0{_random_suffix()}"
+        path = info.env.get("PATH", "")
+        return {
+            "CODEX_MANAGED_BY_NPM": "1",
+            "CODEX_MANAGED_PACKAGE_ROOT": package,
+            "PATH": ":".join(filter(None, [aliases, f"{vendor}/codex-path", path])),
+        }
 
     def argv(self, command: str, env: Mapping[str, str]) -> list[str]:
         """``/bin/bash -c`` on 0.169.0; ``$SHELL -lc`` (a login shell) before."""

@@ -70,6 +70,7 @@ class CursorSession(Session):
 
     def _start(self) -> None:
         self.launched = True
+        self.said.started("startup", self.info.session_id)
         self.fire(
             "sessionStart",
             self.payload(
@@ -84,6 +85,7 @@ class CursorSession(Session):
         if not self.launched:
             self._start()
         self.generation_id = str(uuid.uuid4())
+        self.said.submitted(turn.user)
         submitted = self.fire(
             "beforeSubmitPrompt",
             self.payload("beforeSubmitPrompt", prompt=turn.user, attachments=[]),
@@ -91,6 +93,7 @@ class CursorSession(Session):
         if submitted.blocked or submitted.stop:
             submitted.effect = "the message is not sent"
             return
+        self.said.prompt(turn.user)
         self.tool_calls(
             turn,
             ("preToolUse", "postToolUse"),
@@ -105,6 +108,7 @@ class CursorSession(Session):
         def fire_stop(loop_count: int) -> Firing:
             now = status if loop_count == 0 else "completed"  # a follow-up is a new message
             if now == "completed":
+                self.said.replied(turn.reply(loop_count) or "")
                 self.fire(
                     "afterAgentResponse",
                     # each follow-up's own reply
@@ -181,10 +185,23 @@ class Cursor(Host):
     stop_cap_unit = "follow-ups (`loop_limit`)"
     exit_2 = "denies (blocks) where the event can be blocked"
     session_class = CursorSession
+    transcript_format = "cursor-jsonl"
+    plugins_refused = (
+        "hooksim models Cursor from its hooks documentation, with no binary to check how it"
+        " loads a plugin's hooks; give them under hosts.cursor.hooks"
+    )
     versions = "the hooks documentation as of 2026 (no hook changelog to replay older versions)"
     checked = f"docs ({CURSOR_DOCS}); no public code, no offline binary"
     trust = "project hooks (.cursor/hooks.json) run only in a trusted workspace"
     facts = (
+        unverified(
+            "transcript",
+            "transcript_path (and CURSOR_TRANSCRIPT_PATH) names the agent transcript; its"
+            " reference says nothing of the file: hooksim writes what third-party readers parse,"
+            " one {role, message: {content: [{type: text, text}]}} line per message under"
+            " ~/.cursor/projects/<cwd>/agent-transcripts/<id>/",
+            docs(CURSOR_DOCS, "common-schema"),
+        ),
         fact(
             "events",
             "sessionStart, beforeSubmitPrompt, preToolUse/postToolUse,"

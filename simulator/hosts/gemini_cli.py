@@ -34,16 +34,18 @@ import datetime as dt
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..steps import Compact, NewSession, ToolCall, Turn
+from ..steps import Compact, NewSession, Resume, ToolCall, Turn
 from .base import (
     SAFETY_LOOP_LIMIT,
     Firing,
     HookRun,
     HookSpec,
     Host,
+    Plugin,
     Session,
     SessionInfo,
     Verdict,
@@ -53,7 +55,9 @@ from .base import (
     parse_matcher_groups,
     parse_version,
 )
-from .sources import GEMINI, GEMINI_MAIN, code, fact, observed
+from .conversation import ASSISTANT, USER, Message
+from .plugins import hook_specs, hydrate, read_gemini_extension
+from .sources import GEMINI, GEMINI_MAIN, code, fact, observed, release
 
 EVENTS = frozenset(
     {
@@ -68,6 +72,9 @@ CONTEXT_EVENTS = frozenset({"SessionStart", "BeforeAgent", "AfterTool"})
 # Their docs: flow control (continue, decision) is ignored.
 ADVISORY = frozenset({"SessionStart", "SessionEnd", "PreCompress", "Notification"})
 MAX_TURNS = 100  # client.ts: the per-prompt turn budget
+# What a compression leaves the model: the summary as a user message and the model's reply to
+# it (chatCompressionService.ts); the recent turns it also keeps are not modelled.
+COMPRESSED = ("Summary of the conversation so far.", "Got it. Thanks for the additional context!")
 # The commits on main that changed the hook environment (first released in v0.39.0 and v0.23.0).
 VARIABLES_SINCE = "a4318f22ece9c8fbcbafb87e4ec0a84f71b11d2e"
 QUOTED_SINCE = "41a1a3eed15f0dd6566c0eaf9ef6a6b5d6b7408c"
@@ -83,6 +90,15 @@ def _src(path: str, line: int, note: str = "") -> Any:
     return code(GEMINI, GEMINI_MAIN, path, line, note)
 
 
+def _pkg(chunk: str, line: int, note: str = "") -> Any:
+    """A line of the released 0.61.0 bundle (the chunks ``bundle/gemini.js`` loads)."""
+    return release("@google/gemini-cli", "0.61.0", f"bundle/{chunk}", line, note)
+
+
+CLI_CHUNK = "chunk-HPLZM7PQ.js"  # packages/cli, as gemini-3HFX2LNT.js imports it
+CORE_CHUNK = "chunk-JDPZ4CE3.js"  # packages/core
+
+
 RUNNER = "packages/core/src/hooks/hookRunner.ts"
 PLANNER = "packages/core/src/hooks/hookPlanner.ts"
 CLIENT = "packages/core/src/core/client.ts"
@@ -90,10 +106,6 @@ REFERENCE = "docs/hooks/reference.md"
 CHAT = "packages/core/src/core/geminiChat.ts"
 GEMINI_TSX = "packages/cli/src/gemini.tsx"
 _RAN = "the tool really runs on the host: its output is not the scenario's scripted result"
-_SKETCH = (
-    "hooksim's llm_request and llm_response are a sketch (the model and the prompt's text), not"
-    " the whole request Gemini CLI builds"
-)
 
 
 class GeminiSession(Session):
@@ -105,6 +117,15 @@ class GeminiSession(Session):
         # request does not fire PreCompress a second time.
         self.compressed = False
         self.runs = 0  # headless: the ``gemini -p`` runs of this session so far
+        self.calls = 0  # the session's tool calls so far (their ids)
+        self.before_new: str | None = None  # the session a /new left (``--resume latest``)
+        # The conversation as a BeforeModel hook sees it (messages with text), what the next
+        # requests' responses say, and whether the chat starts afresh (with its session context).
+        self.history: list[tuple[str, list[str]]] = []  # (role, text parts), as sent
+        self.responses: list[str] = []
+        self.new_chat = True
+        self.started_context = ""  # the session context as the CLI started (``_start``)
+        self.chats: dict[str, list[tuple[str, list[str]]]] = {}  # sessions left by /new
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         instant = dt.datetime.fromtimestamp(self.info.now_ms() / 1000, dt.timezone.utc)
@@ -119,7 +140,11 @@ class GeminiSession(Session):
         return payload
 
     def _start(self, source: str) -> Firing:
+        # The chat's session context is taken as the CLI starts, before its SessionStart
+        # hooks run (what they write is not in its folder listing: real 0.61.0).
+        self.started_context = session_context(self.info, self.info.now_ms())
         self.launched = True
+        self.said.started(source, self.info.session_id)
         return self.fire("SessionStart", self.payload("SessionStart", source=source), match=source)
 
     def _request(self, prompt: str) -> bool:
@@ -130,7 +155,9 @@ class GeminiSession(Session):
             self.compressed = False
         else:
             self.fire("PreCompress", self.payload("PreCompress", trigger="auto"), match="auto")
-        request = {"model": self.info.model, "messages": [{"role": "user", "content": prompt}]}
+        self.said.sending()  # the chat file records what the request adds (geminiChat.ts)
+        request = {"model": self.info.model, "messages": self._messages(),
+                   "config": dict(REQUEST_CONFIG)}  # fmt: skip
         before = self.fire("BeforeModel", self.payload("BeforeModel", llm_request=request))
         if self.halted(before):
             return False
@@ -142,35 +169,78 @@ class GeminiSession(Session):
         )
         if self.halted(selection):
             return False
+        text = self.responses.pop(0) if self.responses else ""
         after = self.fire("AfterModel", self.payload("AfterModel", llm_request=request,
-                                                      llm_response={"candidates": []}))  # fmt: skip
+                                                      llm_response=llm_response(text)))  # fmt: skip
         if self.halted(after):
             return False
         if after.blocked:
             after.effect = "the reply is dropped; the turn ends with the reason"
             return False
+        self.history.append(("model", [text] if text else []))
         return True
 
-    def _before_agent(self, prompt: str) -> bool:
-        """BeforeAgent for a prompt, then its first request; False when the prompt goes no further."""
+    def _asked(self, prompt: str, context: list[str]) -> None:
+        """The prompt joins the conversation, with a ``<hook_context>`` part for each context
+        BeforeAgent gave; a new chat starts with its session context. A resumed chat (the next
+        ``gemini -p --resume``) has what its chat file gives back, after a session context
+        taken afresh: no prompt whose text is empty or starts with ``/``, ``?``,
+        ``<session_context>`` or ``<hook_context>`` (a SessionStart context's prompt is gone)."""
+        hooks = [f"<hook_context>{escaped(c)}</hook_context>" for c in context]
+        if self.new_chat and not self.history:
+            self.history = [("user", [self.started_context])]
+        elif self.new_chat:
+            self.history = [("user", [self.started_context])] + [
+                (role, parts) for role, parts in self.history[1:] if role != "user" or resumed(parts)
+            ]  # fmt: skip
+        self.new_chat = False
+        self.history.append(("user", [prompt, *hooks]))
+
+    def _messages(self) -> list[dict[str, str]]:
+        """The conversation as BeforeModel's llm_request has it (hookTranslator.ts
+        ``toHookLLMRequest``): each message's text parts joined, one without text left out;
+        the session context and the prompt after it are one message."""
+        messages: list[dict[str, str]] = []
+        for role, parts in self.history:
+            text = "".join(parts)
+            if not text:
+                continue
+            if messages and messages[-1]["role"] == role:
+                messages[-1]["content"] += text
+            else:
+                messages.append({"role": role, "content": text})
+        return messages
+
+    def _before_agent(self, prompt: str, *, retry: bool = False) -> bool:
+        """BeforeAgent for a prompt (a retry's: the deny's reason), then its first request;
+        False when the prompt goes no further."""
         before = self.fire("BeforeAgent", self.payload("BeforeAgent", prompt=prompt))
         if self.halted(before):
             return False
         if before.blocked:
             before.effect = "the prompt is blocked"
             return False
+        if retry:
+            self.said.fed_back("AfterAgent", prompt)
+        else:
+            self.said.prompt(prompt)
+        self._asked(prompt, before.context)
         if before.context:
             before.effect = "the context joins the prompt as <hook_context>…</hook_context>"
         return self._request(prompt)
 
     def _tool(self, call: ToolCall) -> bool:
         fields = {"tool_name": call.name, "tool_input": call.args}
+        self.calls += 1
+        call_id = f"{call.name}__{call.id or f'call_{self.calls}'}"  # the scheduler's call id
+        self.said.called(call, call_id)
         pre = self.fire("BeforeTool", self.payload("BeforeTool", **fields), match=call.name)
         if self.halted(pre):
             return False
         if pre.blocked:
             pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
             self.deliver(pre)
+            self.said.returned(call, call_id, "\n".join(self.told(pre)), denied=True)
         else:
             ran = self.run_tool(call, pre)
             # AfterTool gets the input object BeforeTool's rewrite changed in place, and the
@@ -191,15 +261,18 @@ class GeminiSession(Session):
             if post.blocked:
                 post.effect = f"the {call.name} result is replaced by the reason"
                 self.deliver(post)
+                content = "\n".join(self.told(post))
+            self.said.returned(ran, call_id, content)
         return self._request(call.name)  # the tool's result goes back to the model
 
     def turn(self, turn: Turn) -> None:
         if self.host.headless:
             # Each prompt is a ``gemini -p`` run of its own: it starts (or resumes) the session
             # and ends it when the prompt is done.
-            self._start("resume" if self.runs else "startup")
+            self.new_chat = True  # each run's chat starts with its own session context
+            started = self._start("resume" if self.runs else "startup")
             self.runs += 1
-            self._prompt(turn)
+            self._prompt(with_start_context(turn, started))
             self.fire("SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit")
             self.launched = False
             return
@@ -208,11 +281,15 @@ class GeminiSession(Session):
         self._prompt(turn)
 
     def _prompt(self, turn: Turn) -> None:
+        self.said.submitted(turn.user)
+        # A request per tool call and one for the answer: the calls' responses have no text.
+        self.responses = [""] * len(turn.tools) + [turn.reply(0) or ""]
         if not self._before_agent(turn.user):
             return
         if not all(self._tool(call) for call in turn.tools):
             return
         if not turn.replied:  # AfterAgent fires when the agent answers, even with nothing
+            self.said.failed()
             return
         retries = 0
         while True:
@@ -220,12 +297,14 @@ class GeminiSession(Session):
             # cumulativeResponse); "[no response text]" when there is none.
             replies = [turn.reply(n) or "" for n in range(retries + 1)]
             response = "\n".join(r for r in replies if r) or "[no response text]"
+            self.said.replied(turn.reply(retries) or "")
             after = self.fire(
                 "AfterAgent",
                 self.payload("AfterAgent", prompt=turn.user, prompt_response=response,
                              stop_hook_active=retries > 0),
             )  # fmt: skip
             if self.halted(after) or not after.blocked:
+                self._clear(after, "the turn ends")
                 return
             retries += 1
             cap = self.host.stop_cap
@@ -241,9 +320,27 @@ class GeminiSession(Session):
                 after.cut = retries
                 return
             after.effect = f"the reason is sent as a new prompt (retry {retries})"
+            self._clear(after, "before the reason is sent")
             self.deliver(after)
-            if not self._before_agent(after.reason):
+            self.responses = [turn.reply(retries) or ""]
+            if not self._before_agent(after.reason, retry=True):
                 return
+
+    def _clear(self, after: Firing, when: str) -> None:
+        """AfterAgent's ``clearContext`` when it stops the agent or denies (retries): the chat
+        starts over (client.ts ``resetChat``) and the interactive UI says so; a headless run
+        prints nothing of it."""
+        if not after.clear or not (after.stop or after.blocked):
+            return
+        after.cleared = True
+        self.said.cleared()
+        # A new chat: the retry prompt is its first message, after a fresh session context.
+        self.history, self.new_chat = [], True
+        self.started_context = session_context(self.info, self.info.now_ms())
+        said = f"the conversation is cleared (clearContext) {when}"
+        after.effect = f"{after.effect}; {said}" if after.effect else said
+        if not self.host.headless:
+            after.shown.append("Conversation context has been cleared.")
 
     def told(self, firing: Firing) -> list[str]:
         """What the model gets from a deny the session goes on with: the reason of every
@@ -267,8 +364,13 @@ class GeminiSession(Session):
         )
         # An automatic compression happens in the check before the next request.
         self.compressed = step.trigger == "auto"
+        self.said.compacted(step.trigger, COMPRESSED[0], [Message(USER, COMPRESSED[0]),
+                                                          Message(ASSISTANT, COMPRESSED[1])])
 
     def new_session(self, step: NewSession) -> None:
+        self.chats[self.info.session_id] = self.history  # --resume of it brings it back
+        self.history, self.new_chat = [], True  # the next session's chat starts afresh
+        self.before_new = self.info.session_id
         if self.host.headless:  # the next run starts a session of its own
             self.next_session_id(step)
             self.runs = 0
@@ -278,16 +380,123 @@ class GeminiSession(Session):
         self.next_session_id(step)
         self._start("clear")
 
+    def resume(self, step: Resume) -> None:
+        """``gemini --resume``: the running CLI quits (SessionEnd exit) and a new one fires
+        SessionStart(resume) for the same session. Headless, every run after the first already
+        resumes; after a /new, ``--resume latest`` is the session before it."""
+        if self.host.headless:
+            if not self.runs and self.before_new is not None:
+                self.info.session_id = self.before_new
+                self.history = self.chats.get(self.before_new, self.history)
+            self.runs = max(self.runs, 1)
+            return
+        self.exit()
+        self._start("resume")
+
     def exit(self) -> None:
         if self.launched:
             self.fire("SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit")
+
+
+# What the model is asked with and answers, as BeforeModel and AfterModel hooks see it
+# (hookTranslator.ts: each message's text parts joined; one without text left out).
+REQUEST_CONFIG = {"temperature": 1, "topP": 0.95, "topK": 64}  # the default models' settings
+# The token counts hooksim's fake model reports for every answer (real runs against it).
+USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 1, "totalTokenCount": 101}
+# What a resumed chat leaves out of the prompts its chat file holds: one whose text starts so
+# (chatRecordingService.ts isIgnoredUserContent: a command, hooks' or the session's context).
+NOT_RESUMED = ("/", "?", "<session_context>", "<hook_context>")
+# Folders whose content the session context does not list (getFolderStructure).
+IGNORED_FOLDERS = frozenset({"node_modules", ".git", "dist", "__pycache__"})
+
+
+def llm_response(text: str) -> dict[str, Any]:
+    """AfterModel's llm_response for an answer (a tool call's has no text, so no part)."""
+    content = {"role": "model", "parts": [text] if text else []}
+    return {"text": text, "candidates": [{"content": content, "finishReason": "STOP",
+                                          "index": 0}], "usageMetadata": dict(USAGE)}  # fmt: skip
+
+
+def escaped(text: str) -> str:
+    """A hook's context as Gemini CLI wraps it: ``<`` and ``>`` escaped (getAdditionalContext)."""
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def session_context(info: SessionInfo, now_ms: int) -> str:
+    """The session context a new chat's first message starts with (environmentContext.ts
+    ``getEnvironmentContext``): the date, the system, the project's temporary folder, the
+    workspace and its folder structure; the session memory (GEMINI.md) is not modelled."""
+    day = dt.datetime.fromtimestamp(now_ms / 1000, dt.timezone.utc)
+    today = f"{day:%A}, {day:%B} {day.day}, {day.year}"
+    cwd = info.cwd.rstrip("/")
+    temp = f"{info.home}/.gemini/tmp/{Path(cwd).name}"
+    return (
+        "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+        f"Today's date is {today} (formatted according to the user's locale).\n"
+        f"My operating system is: linux\nThe project's temporary directory is: {temp}\n"
+        f"- **Workspace Directories:**\n  - {cwd}\n- **Directory Structure:**\n\n"
+        f"{folder_structure(Path(cwd))}\n\n\n</session_context>"
+    )
+
+
+def folder_structure(root: Path) -> str:
+    """The project's folders and files as getFolderStructure lists them: breadth first, each
+    folder's files (by name) before its subfolders, ignored folders marked ``...``."""
+    lines: list[str] = []
+
+    def walk(folder: Path, indent: str) -> None:
+        try:
+            entries = sorted(folder.iterdir(), key=lambda e: (e.name.casefold(), e.name.swapcase()))
+        except OSError:
+            return
+        files = [e for e in entries if e.is_file()]
+        folders = [e for e in entries if e.is_dir()]
+        for n, entry in enumerate(files):
+            last = n == len(files) - 1 and not folders
+            lines.append(f"{indent}{'└───' if last else '├───'}{entry.name}")
+        for n, entry in enumerate(folders):
+            last = n == len(folders) - 1
+            ignored = entry.name in IGNORED_FOLDERS
+            mark = "..." if ignored else ""
+            lines.append(f"{indent}{'└───' if last else '├───'}{entry.name}/{mark}")
+            if not ignored:
+                walk(entry, indent + ("    " if last else "│   "))
+
+    walk(root, "")
+    summary = "Showing up to 200 items (files + folders)."
+    if any(line.endswith("/...") for line in lines):
+        summary += (" Folders or files indicated with ... contain more items not shown, were"
+                    " ignored, or the display limit (200 items) was reached.")  # fmt: skip
+    return f"{summary}\n\n{root}/\n" + "\n".join(lines)
+
+
+def resumed(parts: list[str]) -> bool:
+    """Whether a resumed chat keeps a prompt its chat file holds (``NOT_RESUMED``)."""
+    text = "".join(parts).strip()
+    return bool(text) and not text.startswith(NOT_RESUMED)
+
+
+def with_start_context(turn: Turn, started: Firing) -> Turn:
+    """A headless run's prompt once its SessionStart hooks gave context: the context, its ``<``
+    and ``>`` escaped, in ``<hook_context>`` and a blank line before the prompt, as BeforeAgent,
+    AfterAgent and the model get it (gemini.tsx: ``wrappedContext``; real 0.61.0)."""
+    if not started.context:
+        return turn
+    context = escaped("\n".join(started.context))
+    return replace(turn, user=f"<hook_context>{context}</hook_context>\n\n{turn.user}")
 
 
 class GeminiCli(Host):
     name = "gemini-cli"
     title = "Gemini CLI"
     modelled = "v0.61.0 (code on main, real binary)"
-    versions = "v0.21.0 to v0.61.0 (default v0.61.0)"
+    versions = (
+        "v0.21.0 to v0.61.0 (default v0.61.0), real runs from v0.39.0 on; before, from the"
+        " source only (hooks before v0.24.0 only with tools.enableHooks: true; the first 0.21"
+        " release on npm is 0.21.3): runs of 0.21.3 and 0.26.0 differ from their replays"
+        " (the events of a turn, transcript_path, the prompt after SessionStart context, /bin/sh"
+        " -c in 0.21.3; conformance-versions, docs/host-versions.md)"
+    )
     checked = (
         f"source ({GEMINI}@{GEMINI_MAIN[:12]}), real 0.61.0 compared by `hooksim compare --real`"
         " (gemini -p per turn; tox -e conformance-gemini-cli)"
@@ -319,6 +528,9 @@ class GeminiCli(Host):
     stop_cap = None  # the retry only spends the per-prompt turn budget
     exit_2 = "denies when it prints; silent exit 2 only fails (v0.30.0 on)"
     session_class = GeminiSession
+    transcript_format = "gemini-chat-jsonl"
+    resumes = True  # gemini --resume: SessionStart(resume)
+    plugin_kind = "extension"  # a folder under ~/.gemini/extensions
     trust = (
         "in an untrusted folder Gemini CLI registers no settings hooks, the user's included,"
         " and a headless run refuses to start; in a trusted one new project hooks"
@@ -338,13 +550,26 @@ class GeminiCli(Host):
     # hooksim compare --real also watches the model events, which fire on every request.
     probe_extra = ("BeforeModel", "BeforeToolSelection", "AfterModel")
     real_tolerances = {
-        "payload/BeforeModel/llm_request*": _SKETCH,
-        "payload/BeforeToolSelection/llm_request*": _SKETCH,
-        "payload/AfterModel/llm_*": _SKETCH,
+        "payload/AfterModel/llm_response.usageMetadata.*": "the token counts are the model's"
+        " to report: hooksim's fake model reports a full window where a run forces a"
+        " compaction, the replay's answers 100",
         "payload/AfterTool/tool_response.llmContent": _RAN,
         "payload/AfterTool/tool_response.returnDisplay": _RAN,
     }
     facts = (
+        fact(
+            "transcript",
+            "the chat file ~/.gemini/tmp/<project>/chats/session-<minute>-<id prefix>.jsonl (JSON"
+            " lines; an older .json file is converted when resumed): metadata, then each message"
+            " and $set"
+            " updates; a prompt, a tool's response and a retry's prompt written when their"
+            " request goes out (after PreCompress), a reply before AfterAgent; a headless resume"
+            " names a new file in SessionStart, then writes on in the session's",
+            _pkg(CORE_CHUNK, 286195, "ChatRecordingService"),
+            _pkg(CORE_CHUNK, 286270, "the session file's name"),
+            _pkg(CORE_CHUNK, 286243, "a resume's $set sessionId"),
+            observed("0.61.0", "gemini -p; tests/real_hosts/test_transcripts.py"),
+        ),
         fact(
             "events",
             "SessionStart, BeforeAgent, BeforeModel, BeforeToolSelection, AfterModel,"
@@ -359,6 +584,35 @@ class GeminiCli(Host):
             _src(GEMINI_TSX, 823, "resumedSessionData ? Resume : Startup"),
             _src(GEMINI_TSX, 660, "await fireSessionEndEvent(Exit)"),
             observed("0.61.0", "SessionStart(resume) and SessionEnd(exit) on every -p run"),
+        ),
+        fact(
+            "headless prompt",
+            "gemini -p puts its SessionStart hooks' context (joined by newlines, < and >"
+            " escaped) in <hook_context> and a blank line before the prompt: BeforeAgent's and"
+            " AfterAgent's prompt and the model's message carry it",
+            _pkg("gemini-3HFX2LNT.js", 17592, "wrappedContext: input = wrapped + prompt"),
+            _pkg(CORE_CHUNK, 335331, "getAdditionalContext: < and > escaped"),
+            _pkg(CORE_CHUNK, 363639, "additionalContexts.join('\\n')"),
+            observed("0.61.0", "scenarios/probes/gemini-cli-sequential-and-environment.yaml"),
+        ),
+        fact(
+            "model events",
+            "BeforeModel, BeforeToolSelection and AfterModel carry the conversation sent:"
+            " llm_request {model, messages (each message's text parts joined; a tool call's or"
+            " result's, without text, left out), config {temperature 1, topP 0.95, topK 64}};"
+            " a new chat's first message is the session context (date, system, the project's"
+            " temporary folder, the workspace and its folder structure) followed by the prompt"
+            " and a <hook_context> part per BeforeAgent context; a resumed chat keeps that first"
+            " message's session context and its chat file's parts (none that starts with"
+            " <hook_context>); AfterModel's llm_response {text, candidates [{content {role"
+            " model, parts}, finishReason STOP, index 0}], usageMetadata} (the counts hooksim's"
+            " fake model reports)",
+            _pkg(CORE_CHUNK, 335021, "toHookLLMRequest"),
+            _pkg(CORE_CHUNK, 334956, "getEnvironmentContext"),
+            _pkg(CORE_CHUNK, 322100, "getFolderStructure"),
+            _pkg(CORE_CHUNK, 346762, "BeforeAgent's context: a <hook_context> part"),
+            _pkg(CORE_CHUNK, 285868, "the chat file keeps no <hook_context> part"),
+            observed("0.61.0", "scenarios/probes/gemini-cli-tools-and-exit-codes.yaml"),
         ),
         fact(
             "headless /compress",
@@ -617,6 +871,49 @@ class GeminiCli(Host):
             "user ~/.gemini/settings.json and project .gemini/settings.json",
             _src(REFERENCE, 21),
         ),
+        fact(
+            "extensions",
+            "each folder of ~/.gemini/extensions with a gemini-extension.json (name: letters,"
+            " digits, dashes; and a version) is an extension; gemini extensions install copies"
+            " one there; its hooks are hooks/hooks.json's hooks object, every string hydrated:"
+            " ${extensionPath}, ${workspacePath}, ${/}, ${pathSeparator} (an unknown ${name}"
+            " stays); they register after the settings' hooks, trusted folder or not, and get"
+            " no variable of their own (only an extension setting's, with"
+            " experimental.extensionConfig: not modelled)",
+            _pkg(CLI_CHUNK, 65699, "loadExtensions: each folder of the extensions dir"),
+            _pkg(CLI_CHUNK, 66038, "a config without name or version is refused"),
+            _pkg(CLI_CHUNK, 66053, "validateName"),
+            _pkg(CLI_CHUNK, 66064, "loadExtensionHooks: hooks/hooks.json"),
+            _pkg(CLI_CHUNK, 66074, "recursivelyHydrateStrings(rawHooks.hooks)"),
+            _pkg(CLI_CHUNK, 61182, "hydrateString: an unknown name stays"),
+            _pkg(CLI_CHUNK, 65901, "hydrationContext"),
+            _pkg(CLI_CHUNK, 65542, "install copies the folder"),
+            _pkg(CORE_CHUNK, 363068, "extension hooks, outside the trust check"),
+            _pkg(CORE_CHUNK, 363162, "ConfigSource.Extensions: priority 4, after settings"),
+            _pkg(CORE_CHUNK, 363363, "...hookConfig.env"),
+            observed("0.61.0", "scenarios/gemini-cli/14-extension.yaml"),
+        ),
+        fact(
+            "clearContext",
+            "AfterAgent's hookSpecificOutput.clearContext: true (no other event reads it), when"
+            " its hooks stop the agent or deny: the chat is reset before the retry prompt is"
+            " sent, and the interactive UI shows 'Conversation context has been cleared.';"
+            " gemini -p prints nothing of it",
+            _pkg(CORE_CHUNK, 335356, "DefaultHookOutput.shouldClearContext: false"),
+            _pkg(CORE_CHUNK, 335461, "AfterAgentHookOutput.shouldClearContext"),
+            _pkg(CORE_CHUNK, 346777, "stop: contextCleared, resetChat"),
+            _pkg(CORE_CHUNK, 346793, "deny: contextCleared, resetChat, then continueRequest"),
+            _pkg(CORE_CHUNK, 346368, "resetChat: a new chat"),
+            _pkg("interactiveCli-TRXNUIPM.js", 28098, "the UI's line"),
+            observed("0.61.0", "scenarios/gemini-cli/15-clear-context.yaml"),
+        ),
+        fact(
+            "resume",
+            "gemini --resume starts on a saved session: SessionStart(resume); the CLI before it"
+            " quit with SessionEnd(exit)",
+            _src(GEMINI_TSX, 823, "resumedSessionData ? Resume : Startup"),
+            _src(GEMINI_TSX, 660, "await fireSessionEndEvent(Exit)"),
+        ),
     )
 
     def at_version(self, version: str) -> Host:
@@ -643,6 +940,24 @@ class GeminiCli(Host):
             changes["exit_2"] = "blocks, stderr is the reason (before v0.30.0)"
         return as_version(self, version, changes)
 
+    def read_plugin(self, folder: Path) -> Plugin:
+        return read_gemini_extension(folder)
+
+    def plugin_place(self, plugin: Plugin, home: Path, workdir: Path) -> Path:
+        """``gemini extensions install`` copies the folder to ``~/.gemini/extensions/NAME``."""
+        return home / ".gemini" / "extensions" / plugin.name
+
+    def plugin_specs(
+        self, plugin: Plugin, place: Path, *, home: Path, project: Path
+    ) -> tuple[list[HookSpec], list[str]]:
+        """Its hooks with every string hydrated: ``${extensionPath}`` (where it is installed),
+        ``${workspacePath}`` (the project), ``${/}`` and ``${pathSeparator}``; no variable of
+        its own reaches its hooks."""
+        context = {"extensionPath": str(place), "workspacePath": project.as_posix(),
+                   "/": "/", "pathSeparator": "/"}  # fmt: skip
+        blocks = [hydrate(h.block, context) for h in plugin.hooks]
+        return hook_specs(self, plugin, blocks, origin=str(place), env={})
+
     def launched(self, how: str) -> Host:
         """``headless``: every prompt a ``gemini -p`` run (``--resume latest`` after the first)."""
         if how == "interactive":
@@ -661,6 +976,7 @@ class GeminiCli(Host):
             events=EVENTS,
             matcher_events=MATCHER_EVENTS,
             timeout_unit_s=0.001 if self.config_timeout_unit == "ms" else 1.0,
+            handler_env=True,  # hookRunner: ...hookConfig.env, after its own variables
         )
         return specs, warnings + more
 
@@ -748,10 +1064,14 @@ class GeminiCli(Host):
             return Verdict(
                 f"continue: false ({output.get('stopReason', '')})", stop=True,
                 shown=_joined(message, _stopped_shown(event, message, reason)),
+                clear=clears(event, output),
             )  # fmt: skip
         context = additional_context(output) if event in CONTEXT_EVENTS else None
         if output.get("decision") in ("deny", "block"):
-            return self._deny(event, reason, f"decision {output['decision']}", context, message)
+            verdict = self._deny(event, reason, f"decision {output['decision']}", context, message)
+            verdict.clear = clears(event, output)
+            verdict.note += ", with clearContext" if verdict.clear else ""
+            return verdict
         specific = output.get("hookSpecificOutput")
         rewrite = specific.get("tool_input") if isinstance(specific, dict) else None
         if event == "BeforeTool" and isinstance(rewrite, dict) and self.rewrites_tool_input:
@@ -803,6 +1123,17 @@ class GeminiCli(Host):
         )
         return Verdict(note, block=reason, context=context, told=told,
                        shown=_joined(message, line))  # fmt: skip
+
+
+def clears(event: str, output: dict[str, Any]) -> bool:
+    """``hookSpecificOutput.clearContext: true``, which only AfterAgent's output reads
+    (AfterAgentHookOutput.shouldClearContext; every other event's says false)."""
+    specific = output.get("hookSpecificOutput")
+    return (
+        event == "AfterAgent"
+        and isinstance(specific, dict)
+        and specific.get("clearContext") is True
+    )
 
 
 def _stopped_shown(event: str, message: str | None, reason: str) -> str | None:

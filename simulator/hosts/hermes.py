@@ -311,6 +311,7 @@ class HermesSession(Session):
         if not self.launched:
             self.launched = True
             self._agent_started()
+            self.said.started("startup", info.session_id)
             self.fire(
                 "on_session_start",
                 self.payload("on_session_start", model=info.model, platform=info.platform),
@@ -331,6 +332,8 @@ class HermesSession(Session):
             # post_llm_call and on_session_end, never runs. The user message stays unanswered.
             for message in self.history:
                 message["_db_persisted"] = True
+            self.said.failed()
+            self.said.persisted()
             return
         if turn.interrupted:
             # InterruptedError during the model call: what had streamed is kept as the
@@ -339,6 +342,8 @@ class HermesSession(Session):
                 self.history.append({"role": "assistant", "content": turn.assistant})
             elif turn.tools:
                 self.history.append({"role": "assistant", "content": INTERRUPTED_WAITING})
+            self.said.replied(self.history[-1]["content"] if self.history else "")
+            self.said.persisted()
             self._end(task_id, turn_id, completed=True, interrupted=True)
             return
         self._reply(turn, task_id, turn_id, calls)
@@ -352,6 +357,7 @@ class HermesSession(Session):
             # The turn's messages end with Hermes' "(empty)" sentinel (as the real loop's do,
             # tests/conformance); the explanation goes to post_llm_call only.
             self.history.append({"role": "assistant", "content": "(empty)"})
+            self.said.replied("(empty)")
             response = EMPTY_REPLY_EXPLANATION
         else:
             calls, response = self._pre_verify(turn, calls + 1)
@@ -359,6 +365,7 @@ class HermesSession(Session):
                 {"role": "assistant", "content": response, "reasoning": None,
                  "finish_reason": "stop"}
             )  # fmt: skip
+        self.said.persisted()  # the turn's messages reach state.db before post_llm_call
         self.fire(
             "post_llm_call",
             self.payload(
@@ -382,6 +389,7 @@ class HermesSession(Session):
         unanswered = bool(self.history) and self.history[-1].get("role") == "user"
         current: dict[str, Any] = {"role": "user", "content": turn.user}
         before = copy.deepcopy(self.history)
+        self.said.submitted(turn.user)
         pre = self.fire(
             "pre_llm_call",
             self.payload(
@@ -398,6 +406,7 @@ class HermesSession(Session):
         )
         if pre.context:
             current["api_content"] = turn.user + "\n\n" + "\n\n".join(pre.context)
+        self.said.prompt(turn.user)
         if unanswered:
             # repair_message_sequence: two user messages in a row are merged into the first,
             # whose api_content is dropped; the new message, with the hooks' context, is gone.
@@ -436,7 +445,7 @@ class HermesSession(Session):
     def _tool_calls(self, turn: Turn, task_id: str, turn_id: str, api_request_id: str) -> None:
         """One model response asking for the turn's tools, then each tool, as model_tools runs
         it: pre_tool_call (a block replaces the result), the tool, post_tool_call."""
-        ids = [call.id or f"call_{n}" for n, call in enumerate(turn.tools, 1)]
+        ids = self.tool_ids(turn)
         self.history.append(
             {
                 "role": "assistant",
@@ -451,6 +460,9 @@ class HermesSession(Session):
                 ],
             }
         )  # fmt: skip
+        for k, (call, call_id) in enumerate(zip(turn.tools, ids, strict=True)):
+            self.said.called(call, call_id, same_response=k > 0)  # one response asks for all
+        self.said.persisted()  # the user message and the call reach state.db first
         for call, call_id in zip(turn.tools, ids, strict=True):
             common = {
                 "task_id": task_id,
@@ -502,6 +514,7 @@ class HermesSession(Session):
             {"role": "tool", "name": call.name, "tool_name": call.name, "content": result,
              "tool_call_id": call_id}
         )  # fmt: skip
+        self.said.returned(call, call_id, result, denied=pre.blocked)
 
     def _pre_verify(self, turn: Turn, calls: int) -> tuple[int, str]:
         """Hermes' stop gate for a turn that edited files: while a ``pre_verify`` hook answers
@@ -512,6 +525,7 @@ class HermesSession(Session):
         cap = int(self.info.process.get("max_verify_nudges", DEFAULT_MAX_VERIFY_NUDGES))
         attempt = 0
         response = turn.reply(0) or ""
+        self.said.replied(response)
         while changed and attempt < cap:
             firing = self.fire(
                 "pre_verify",
@@ -533,8 +547,13 @@ class HermesSession(Session):
                 {"role": "assistant", "content": response, "reasoning": None,
                  "finish_reason": "verify_hook_continue"}
             )  # fmt: skip
+            # The candidate answer is persisted; the hook's message follows it, as a user
+            # message the durable transcript leaves out (conversation_loop.py, pre_verify).
+            self.said.persisted()
+            self.said.fed_back("pre_verify", "\n".join(self.told(firing)))
             calls += 1
             response = turn.reply(attempt) or ""
+            self.said.replied(response)
         return calls, response
 
     def _end(self, task_id: str, turn_id: str, *, completed: bool, interrupted: bool) -> None:
@@ -597,6 +616,14 @@ def tool_status(result: str) -> tuple[str, str | None, str | None]:
     return "ok", None, None
 
 
+# A file tool's result is its own JSON (resolved_path, lint, diff, a stale-file warning) that a
+# scenario cannot script; a terminal call's can be the real output, as the probes script it.
+_TOOL_RAN = (
+    "the tool really runs on the host: its result is Hermes' own (write_file's and patch's JSON"
+    " with the resolved path, a lint, a diff), not the scenario's scripted result"
+)
+
+
 class Hermes(Host):
     name = "hermes"
     title = "Hermes"
@@ -624,11 +651,41 @@ class Hermes(Host):
     stop_can_continue = False
     exit_2 = "logged only (v0.19.0)"
     session_class = HermesSession
+    transcript_format = "hermes-state-db"
+    # What `hooksim compare --real` may find different from the real Hermes, and why.
+    real_tolerances = {
+        "payload/post_tool_call/extra.result": _TOOL_RAN,
+        "payload/*/extra.conversation_history[[]* tool[]].content": _TOOL_RAN,
+    }
+    plugins_refused = (
+        "a Hermes plugin is a Python module whose register(ctx) adds callbacks Hermes calls in"
+        " its own process, with no hook process to run; give shell hooks under hooks:"
+    )
     checked = (
         "the released hermes-agent 0.19.0 (read, and run by tox -e conformance: its shell-hook"
         " runner and its real agent loop against hooksim, event by event)"
     )
     facts = (
+        fact(
+            "transcript",
+            "no transcript_path in any payload; the session store, $HERMES_HOME/state.db"
+            " (SQLite: sessions and messages), is what a hook can read, by HERMES_HOME and"
+            " HERMES_SESSION_ID in its environment; the session's row before the first"
+            " pre_llm_call, the prompt and a tool call flushed before pre_tool_call, the rest of"
+            " the turn before post_llm_call",
+            _hermes("hermes_state.py", 757, "SCHEMA_SQL"),
+            _hermes("agent/conversation_loop.py", 5040, "flush before the tools run"),
+            _hermes("agent/agent_init.py", 1292, "HERMES_SESSION_ID"),
+            observed("0.19.0", "a hook reading state.db at every event"),
+        ),
+        fact(
+            "plugins",
+            "a plugin (~/.hermes/plugins/NAME: plugin.yaml and __init__.py) registers Python"
+            " callbacks with ctx.register_hook; Hermes calls them in its own process, so"
+            " hooksim refuses plugins: on Hermes",
+            _hermes("hermes_cli/plugins.py", 19, "plugin.yaml and register(ctx)"),
+            _hermes("hermes_cli/plugins.py", 1158, "register_hook"),
+        ),
         fact(
             "events",
             "on_session_start before the first pre_llm_call; pre_llm_call each turn;"

@@ -47,6 +47,12 @@ def release(package: str, version: str, path: str, line: int, note: str = "") ->
     return Source("release", f"{package}=={version} {path}#L{line}", note)
 
 
+def bundled(package: str, version: str, path: str, offset: int, note: str = "") -> Source:
+    """Code a released package ships inside a compiled binary (Claude Code's JavaScript in
+    ``bin/claude.exe``): the byte offset where ``grep -boa`` finds the text quoted in ``note``."""
+    return Source("release", f"{package}=={version} {path}@{offset}", note)
+
+
 def docs(url: str, section: str, note: str = "") -> Source:
     return Source("docs", f"{url}#{section}", note)
 
@@ -93,6 +99,7 @@ __all__ = [
     "HERMES",
     "Fact",
     "Source",
+    "bundled",
     "changelog",
     "code",
     "docs",

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..hosts import Firing, contains, get_host
+from ..hosts import Firing, HookRun, contains, get_host
+from ..hosts.conversation import counted
 from ..replay.result import FileState
 from ..replay.runner import RunResult
 from ..scenario import Turn, parse_duration
@@ -128,12 +129,38 @@ def _call_sequence(result: RunResult, want: list[str]) -> list[str]:
     return [] if got == want else [f"bridge calls in order: expected {want}, got {got}"]
 
 
+def _step_turn(result: RunResult, key: str) -> int | None:
+    """The turn a key of a turn-keyed expectation names: a turn number, or the number of the
+    step labelled so; None for the label of a step that is not a turn (a /new, a resume)."""
+    if key.isdigit():
+        return int(key)
+    return next((s.turn for s in result.scenario.schedule if s.label == key and s.turn), None)
+
+
+def _in_step(result: RunResult, key: str) -> Callable[[Firing | HookRun], bool]:
+    """Whether a firing (or hook run) belongs to the turn or the labelled step ``key`` names."""
+    turn = _step_turn(result, key)
+    if turn is None:
+        return lambda item: item.step == key
+    return lambda item: item.turn == turn
+
+
+def _where(key: str) -> str:
+    """``turn 3``, or ``step clear-1`` for a label."""
+    return f"turn {key}" if key.isdigit() else f"step {key}"
+
+
 def _calls_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
     failures = []
-    for turn, tools in want.items():
-        got = [c["tool"] for c in result.calls if c["turn"] == int(turn)]
+    for key, tools in want.items():
+        turn, inside = _step_turn(result, key), _in_step(result, key)
+        got = [
+            c["tool"] for c in result.calls
+            if (c["turn"] == turn if turn is not None
+                else c.get("hook") is not None and inside(result.runs[c["hook"]]))
+        ]  # fmt: skip
         if got != tools:
-            failures.append(f"bridge calls at turn {turn}: expected {tools}, got {got}")
+            failures.append(f"bridge calls at {_where(key)}: expected {tools}, got {got}")
     return failures
 
 
@@ -191,10 +218,11 @@ def _fired(result: RunResult, want: dict[str, int]) -> list[str]:
 
 def _fired_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
     failures = []
-    for turn, events in want.items():
-        got = [f.event for f in result.firings if f.turn == int(turn) and f.event[:1] != "("]
+    for key, events in want.items():
+        inside = _in_step(result, key)
+        got = [f.event for f in result.firings if inside(f) and f.event[:1] != "("]
         if got != events:
-            failures.append(f"events fired at turn {turn}: expected {events}, got {got}")
+            failures.append(f"events fired at {_where(key)}: expected {events}, got {got}")
     return failures
 
 
@@ -214,12 +242,13 @@ def _at_turn(
     """Each turn's texts (``texts`` of its firings) must contain each wanted one; a text the
     host wraps (Codex's ``<hook_prompt>``, a JSON result) is read unwrapped too."""
     failures = []
-    for turn, wanted in want.items():
-        given = [c for f in result.firings if f.turn == int(turn) for c in texts(f)]
+    for key, wanted in want.items():
+        inside = _in_step(result, key)
+        given = [c for f in result.firings if inside(f) for c in texts(f)]
         for text in [wanted] if isinstance(wanted, str) else wanted:
             if not any(contains(c, text) for c in given):
                 failures.append(
-                    f"{what} at turn {turn}: expected one containing {text!r}, got {given}"
+                    f"{what} at {_where(key)}: expected one containing {text!r}, got {given}"
                 )
     return failures
 
@@ -260,6 +289,38 @@ def _shown_to_user(result: RunResult, want: dict[str, str | list[str]]) -> list[
 
 def _shown_to_user_never(result: RunResult, want: list[str]) -> list[str]:
     return _never(result, want, _shown, "shown to the user")
+
+
+def _conversation_at_turn(result: RunResult, want: dict[str, dict[str, Any]]) -> list[str]:
+    """The last model request of each turn named: how many messages of the dialogue it
+    carried (``counted``), and which texts it did and did not (as the model reads them)."""
+    failures = []
+    for key, checks in want.items():
+        turn = _step_turn(result, key)
+        where = f"conversation sent at {_where(key)}"
+        sent = result.conversations.get(turn) if turn is not None else None
+        if sent is None:
+            failures.append(f"{where}: expected a model request, got none")
+            continue
+        dialogue = counted(sent)
+        if "messages" in checks and len(dialogue) != checks["messages"]:
+            roles = ", ".join(m.role for m in dialogue)
+            failures.append(
+                f"{where}: expected {checks['messages']} messages, got {len(dialogue)} ({roles})"
+            )
+        shown = [m.text[:80] for m in sent]
+        for text in _texts(checks.get("contains", [])):
+            if not any(contains(m.text, text) for m in sent):
+                failures.append(f"{where}: expected a message containing {text!r}, got {shown}")
+        for text in _texts(checks.get("lacks", [])):
+            found = next((m.text for m in sent if contains(m.text, text)), None)
+            if found is not None:
+                failures.append(f"{where}: expected none containing {text!r}, got {found[:200]!r}")
+    return failures
+
+
+def _texts(want: str | list[str]) -> list[str]:
+    return [want] if isinstance(want, str) else list(want)
 
 
 def _effects(result: RunResult, want: list[str]) -> list[str]:
@@ -479,6 +540,7 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "blocked": _blocked,
     "context_at_turn": _context_at_turn,
     "context_never": _context_never,
+    "conversation_at_turn": _conversation_at_turn,
     "shown_to_user": _shown_to_user,
     "shown_to_user_never": _shown_to_user_never,
     "effects": _effects,

@@ -41,10 +41,11 @@ def run_on(
 def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> str | None:
     """Why ``scenario`` cannot run on ``tool`` (None: it can).
 
-    It can where it names hooks for that host, on Hermes (the installed entries by default),
-    and on the host a ``--hooks-config`` file belongs to (``config_host``).
+    It can where it names hooks (or plugins) for that host, on Hermes (the installed entries by
+    default), and on the host a ``--hooks-config`` file belongs to (``config_host``).
     """
-    if scenario.on(tool).hooks is not None or tool in ("hermes", config_host):
+    on = scenario.on(tool)
+    if on.hooks is not None or on.plugins or tool in ("hermes", config_host):
         return None
     host = HOSTS[tool]
     if config_host is not None:

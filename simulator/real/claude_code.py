@@ -1,7 +1,8 @@
 """Claude Code as a real host: one ``claude -p`` process for the session, a turn per stdin line.
 
-Its hooks go in ``~/.claude/settings.json`` under the temporary HOME; ``ANTHROPIC_BASE_URL``
-points it at the fake Anthropic Messages API, with nothing else of it going online.
+Its hooks go in ``~/.claude/settings.json`` under the temporary HOME, each plugin is loaded with
+``--plugin-dir``; ``ANTHROPIC_BASE_URL`` points it at the fake Anthropic Messages API, with
+nothing else of it going online. A resumed session is a new process with ``--resume``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 from typing import Any
 
 from ..scenario import Turn
-from .driver import LineDriver
+from .driver import LineDriver, RealHostError
 
 
 class ClaudeCodeDriver(LineDriver):
@@ -20,6 +21,7 @@ class ClaudeCodeDriver(LineDriver):
     dialect = "anthropic"
     binary = "claude"
     package = "@anthropic-ai/claude-code"
+    launch = "print"  # claude -p, stream-json in and out: hosts.claude-code.launch: print
 
     def install(self, wrapped: dict[str, Any]) -> list[str]:
         settings = self.run.home / ".claude" / "settings.json"
@@ -38,7 +40,9 @@ class ClaudeCodeDriver(LineDriver):
             "CLAUDE_CODE_MAX_RETRIES": "0",  # a scripted error status is final, not retried
         }
 
-    def start(self) -> None:
+    def start(self, resumed: str | None = None) -> None:
+        """``claude -p`` for the session, with each plugin's folder (``resumed``: with
+        ``--resume`` of that session id)."""
         tools = sorted({c.name for t in self.run.scenario.steps if isinstance(t, Turn)
                         for c in t.tools}) or ["Bash"]  # fmt: skip
         argv = [self.run.binary, "-p", "--input-format", "stream-json", "--output-format",
@@ -46,9 +50,23 @@ class ClaudeCodeDriver(LineDriver):
         model = self.run.scenario.session.get("model")
         if model:
             argv += ["--model", model]
+        for plugin in self.run.plugins:
+            argv += ["--plugin-dir", str(plugin.place)]
+        if resumed is not None:
+            argv += ["--resume", resumed]
         # Claude Code refuses to skip permissions as root; --allowedTools lets the scripted
         # tools run without a prompt instead.
         self.spawn(argv)
+
+    def resume(self) -> None:
+        """The process ends (its SessionEnd), and ``claude --resume ID`` starts another on the
+        session its output named."""
+        said = [m["session_id"] for m in self.run.output if isinstance(m.get("session_id"), str)]
+        if not said:
+            raise RealHostError("claude-code: no session id in its output to resume")
+        self.finish()
+        self.close()
+        self.start(resumed=said[-1])
 
     def send(self, text: str) -> None:
         self.write_line({"type": "user", "message": {"role": "user", "content": text}})

@@ -1,55 +1,68 @@
 """The differences between a real host's run of a scenario and hooksim's replay of it.
 
 Both sides run the same hooks behind the same recorder (``hook_recorder``) with a probe on
-every event, so both are compared as recorded, process by process:
+every event, so both are compared as recorded, process by process, on everything a hook can
+observe (values that differ by nature are mapped first, ``observable``):
 
 - ``events/turn N``: the events fired in the turn, in order;
 - ``payload/EVENT/FIELD``: fields a payload has on one side only, or values that differ once
-  ids, paths and measured times are mapped (``<id>``, ``<workdir>``, ``<ms>``);
-- ``stdin/EVENT``: the bytes around the JSON (a trailing newline);
-- ``shell``: the program (and options) the host runs a hook command with;
-- ``env/NAME``: variables the host adds to a hook's environment;
+  mapped; ids by the rank of their first appearance, so ``<tool_use_id 2>`` on one side and
+  ``<tool_use_id 1>`` on the other says the firings share ids differently;
+- ``order/EVENT/PATH``: the keys of a payload object in another order;
+- ``stdin/EVENT/ASPECT``: how the bytes are written (separators, lines, what follows the
+  JSON, non-ASCII, ``/``);
+- ``env/NAME``: every variable the host adds to, changes in or removes from the environment
+  it was started with (a PATH prefix as ``"PREFIX" + $PATH``);
+- ``hooks/EVENT``: which hooks ran for the firing; per hook (``ID`` as the recorder names it)
+  ``shell/ID``, ``command/ID`` (the command line the shell got), ``argv/ID``, ``cwd/ID``,
+  ``exit/ID`` (its exit status, or how the host stopped it), ``order/EVENT`` (the order hooks
+  that ran one after another started in);
 - ``context/turn N``: hook output that reached the model in the turn, paragraph by paragraph,
   found in what each side gave the model (the real fake model's requests, the replay's
   context, block reasons and follow-ups) by the same detector;
-- ``blocked/EVENT``: firings the host treated as blocked (or continued) by their hooks;
-- ``exit/EVENT``: a hook's exit status, which follows from what it was given.
+- ``shown/turn N``: what the host showed its user from the hooks, where its output says;
+- ``blocked/EVENT``: firings the host treated as blocked (or continued) by their hooks.
 
 A profile declares the differences it accepts, each with its reason
 (``Host.real_tolerances``: a pattern over the keys above); only the others fail a comparison.
+A tolerance is for what hooksim cannot reproduce, never for a constant or a derived value.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import re
 import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..hosts import Host, contains, get_host
 from ..replay.runner import RunResult, run_scenario
+from ..replay.workspace import Workspace, hook_environment
 from ..scenario import Scenario
+from . import openclaw_compare
 from .hook_recorder import PROBE, read_records
-from .result import hook_texts, payload_of
-from .session import RealRun, run_real, with_hooks
-from .wrapping import wrap_hooks
+from .observable import (
+    Observer,
+    command_of,
+    environment_changes,
+    install_root,
+    key_orders,
+    payload_of,
+    shell_of,
+    stdin_format,
+)
+from .result import hook_texts
+from .session import DRIVERS, NOT_JUDGED_ON, RealRun, find_binary, run_real, with_hooks
+from .wrapping import wrap_hooks, wrapped_plugin_folders
 
-# Values that differ on every run by nature: compared by presence, not by value.
-_ID_FIELDS = frozenset({"session_id", "prompt_id", "tool_use_id", "turn_id", "transcript_path",
-                        "conversation_id", "generation_id"})  # fmt: skip
-_TIME_FIELDS = frozenset({"timestamp", "duration_ms"})
-_MAPPED_FIELDS = frozenset({"model"})  # the fake server's model name is not the scenario's
-# Set by the shell that runs the hook, not by the host.
-_SHELL_VARIABLES = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+Add = Callable[[str, str, str], None]
 
 
 @dataclass(frozen=True)
@@ -60,12 +73,13 @@ class Side:
     result: RunResult
     workdir: Path
     base_env: dict[str, str]  # the environment the host (or hooksim) itself started with
+    install: str = ""  # the folder the host is installed in (a replay's stand-in)
+    roots: tuple[str, ...] = ()  # other folders of the run (a replay's recorder folder)
 
-    @property
-    def session_ids(self) -> set[str]:
-        """The session ids this side's payloads name (mapped to ``<id>`` wherever they appear)."""
-        ids = {str(payload_of(r).get("session_id") or "") for r in self.records}
-        return {i for i in ids if i}
+    def observer(self, host: Host) -> Observer:
+        names: dict[str, tuple[str, str]] = getattr(host, "run_time_names", {})
+        roots = (str(self.workdir), *self.roots)
+        return Observer(self.records, roots, self.install, dict(names))
 
 
 @dataclass(frozen=True)
@@ -82,36 +96,27 @@ class Difference:
         return f"{head}  [tolerated: {self.tolerated}]" if self.tolerated else head
 
 
-def _normal(value: Any, side: Side, field: str = "") -> Any:
-    """A payload value with what differs by nature mapped to a placeholder."""
-    if field in _ID_FIELDS:
-        return "<id>" if value else value
-    if field in _TIME_FIELDS:
-        return "<time>" if value is not None else value
-    if field in _MAPPED_FIELDS:
-        return "<model>" if value else value
-    if field == "api_request_id" and isinstance(value, str):  # Hermes: <turn_id>:api:N
-        return re.sub(r"^.*(?=:api:\d+$)", "<turn_id>", value)
-    if isinstance(value, dict):
-        return {k: _normal(v, side, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normal(v, side) for v in value]
-    if isinstance(value, str):
-        text = value.replace(str(side.workdir), "<workdir>")
-        for session in side.session_ids:
-            text = text.replace(session, "<id>")
-        return _UUID.sub("<id>", text)
-    return value
-
-
-def _field_differences(real: Any, sim: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
-    """Each field whose values differ, nested objects by their own fields (``extra.result``)."""
+def _field_differences(real: Any, sim: Any, prefix: str = "") -> Any:
+    """Each field whose values differ, nested objects by their own fields (``extra.result``),
+    and two conversations of the same roles message by message (``history[2 tool].content``),
+    so that a profile can accept what a tool that really ran put in its message."""
     for name in list(real) + [k for k in sim if k not in real]:
         rv, sv = real.get(name, _ABSENT), sim.get(name, _ABSENT)
         if isinstance(rv, dict) and isinstance(sv, dict):
             yield from _field_differences(rv, sv, f"{prefix}{name}.")
+        elif _same_roles(rv, sv):
+            for i, (rm, sm) in enumerate(zip(rv, sv, strict=True)):
+                yield from _field_differences(rm, sm, f"{prefix}{name}[{i} {rm['role']}].")
         elif rv != sv:
             yield f"{prefix}{name}", rv, sv
+
+
+def _same_roles(real: Any, sim: Any) -> bool:
+    """Two conversations (lists of messages with a ``role``) whose roles match one for one."""
+    if not isinstance(real, list) or not isinstance(sim, list) or len(real) != len(sim):
+        return False
+    return all(isinstance(r, dict) and isinstance(s, dict) and isinstance(r.get("role"), str)
+               and r.get("role") == s.get("role") for r, s in zip(real, sim, strict=True))  # fmt: skip
 
 
 def _show(value: Any) -> str:
@@ -119,6 +124,17 @@ def _show(value: Any) -> str:
         return "absent"
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _show_pair(real: Any, sim: Any) -> tuple[str, str]:
+    """Two values as shown; two long texts from a little before where they part."""
+    if not (isinstance(real, str) and isinstance(sim, str)) or max(len(real), len(sim)) <= 100:
+        return _show(real), _show(sim)
+    pairs = zip(real, sim, strict=False)
+    same = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(real), len(sim)))
+    start = max(0, same - 30)
+    lead = "…" if start else ""
+    return lead + _show(real[start:]), lead + _show(sim[start:])
 
 
 _ABSENT = object()
@@ -167,63 +183,197 @@ def _pairs(real: Side, sim: Side) -> list[tuple[dict[str, Any], dict[str, Any]]]
     return pairs
 
 
-def _host_env(record: dict[str, Any], side: Side) -> dict[str, str]:
-    env: dict[str, str] = record.get("env", {})
-    return {
-        k: v
-        for k, v in env.items()
-        if k not in side.base_env and k not in _SHELL_VARIABLES and not k.startswith("HOOKSIM_")
-    }
+class _Found:
+    """The differences found so far, each once with its count."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str, str], int] = {}
+
+    def add(self, key: str, real_value: str, sim_value: str) -> None:
+        found = (key, real_value, sim_value)
+        self.counts[found] = self.counts.get(found, 0) + 1
+
+    def differences(self, host: Host) -> list[Difference]:
+        diffs = [Difference(key, rv, sv, n, _tolerance(host, key))
+                 for (key, rv, sv), n in self.counts.items()]  # fmt: skip
+        return sorted(diffs, key=lambda d: (d.tolerated is not None, d.key))
 
 
 def differences(real: Side, sim: Side, host: Host) -> list[Difference]:
     """Every difference between the two runs, each once with its count, tolerances applied."""
-    found: dict[tuple[str, str, str], int] = {}
-
-    def add(key: str, real_value: str, sim_value: str) -> None:
-        found[(key, real_value, sim_value)] = found.get((key, real_value, sim_value), 0) + 1
-
+    found = _Found()
+    seen_real, seen_sim = real.observer(host), sim.observer(host)
     real_turns, sim_turns = _by_turn(_probes(real)), _by_turn(_probes(sim))
     for turn in sorted(set(real_turns) | set(sim_turns)):
         got = [r["event"] for r in real_turns.get(turn, [])]
         want = [r["event"] for r in sim_turns.get(turn, [])]
         if got != want:
-            add(f"events/turn {turn}", " ".join(got) or "none", " ".join(want) or "none")
-
-    for r, s in _pairs(real, sim):
-        event = r["event"]
-        rp = _normal(payload_of(r), real)
-        sp = _normal(payload_of(s), sim)
-        for name, rv, sv in _field_differences(rp, sp):
-            add(f"payload/{event}/{name}", _show(rv), _show(sv))
-        r_tail, s_tail = (
-            r["stdin"][len(r["stdin"].rstrip()) :],
-            s["stdin"][len(s["stdin"].rstrip()) :],
-        )
-        if r_tail != s_tail:
-            add(f"stdin/{event}", f"ends with {r_tail!r}", f"ends with {s_tail!r}")
-        renv, senv = _host_env(r, real), _host_env(s, sim)
-        for name in sorted(set(renv) | set(senv)):
-            rv = _normal(renv[name], real) if name in renv else _ABSENT
-            sv = _normal(senv[name], sim) if name in senv else _ABSENT
-            if rv != sv:
-                add(f"env/{name}", _show_env(name, rv), _show_env(name, sv))
-
-    real_shells = {" ".join(r.get("shell") or ["(none)"]) for r in _hooks(real) if "shell" in r}
-    sim_shells = {" ".join(r.get("shell") or ["(none)"]) for r in _hooks(sim) if "shell" in r}
-    if real_shells and sim_shells and real_shells != sim_shells:
-        add("shell", ", ".join(sorted(real_shells)), ", ".join(sorted(sim_shells)))
-
-    _compare_firings(real, sim, host, add)
-
-    diffs = [
-        Difference(key, rv, sv, n, _tolerance(host, key)) for (key, rv, sv), n in found.items()
-    ]
-    return sorted(diffs, key=lambda d: (d.tolerated is not None, d.key))
+            found.add(f"events/turn {turn}", " ".join(got) or "none", " ".join(want) or "none")
+    pairs = _pairs(real, sim)
+    for r, s in pairs:
+        _compare_stdin(r, s, seen_real, seen_sim, found.add)
+        _compare_env(r, s, (real, seen_real), (sim, seen_sim), found.add)
+    _compare_hook_processes(pairs, (real, seen_real), (sim, seen_sim), host, found.add)
+    _compare_firings(real, sim, host, (seen_real, seen_sim), found.add)
+    return found.differences(host)
 
 
-def _compare_firings(real: Side, sim: Side, host: Host, add: Any) -> None:
-    """What the host made of the hooks' output: context for the model, blocks, exit codes."""
+def _compare_stdin(
+    r: dict[str, Any], s: dict[str, Any], seen_real: Observer, seen_sim: Observer, add: Add
+) -> None:
+    """One firing's stdin: its fields and values, the order of its keys, how it is written."""
+    event = r["event"]
+    _compare_payload(f"payload/{event}", r, s, (seen_real, seen_sim), add)
+    rp, sp = payload_of(r), payload_of(s)
+    for path, r_keys, s_keys in key_orders(rp, sp):
+        add(f"order/{event}/{path}", ", ".join(r_keys), ", ".join(s_keys))
+    r_format, s_format = stdin_format(r["stdin"]), stdin_format(s["stdin"])
+    for aspect in r_format.keys() & s_format.keys():
+        if r_format[aspect] != s_format[aspect]:
+            add(f"stdin/{event}/{aspect}", r_format[aspect], s_format[aspect])
+
+
+def _compare_payload(
+    key: str, r: dict[str, Any], s: dict[str, Any], seen: tuple[Observer, Observer], add: Add
+) -> None:
+    """The fields and values of two payloads, once mapped."""
+    rp = seen[0].value(payload_of(r), record=r)
+    sp = seen[1].value(payload_of(s), record=s)
+    for name, rv, sv in _field_differences(rp, sp):
+        add(f"{key}/{name}", *_show_pair(rv, sv))
+
+
+def _compare_env(
+    r: dict[str, Any], s: dict[str, Any], real: tuple[Side, Observer],
+    sim: tuple[Side, Observer], add: Add,
+) -> None:  # fmt: skip
+    """What each host added to, changed in or removed from the environment it started with."""
+    changes = []
+    for record, (side, seen) in ((r, real), (s, sim)):
+        env: dict[str, str] = record.get("env", {})
+        changes.append((environment_changes(env, side.base_env), env, seen, record))
+    names = sorted(set(changes[0][0]) | set(changes[1][0]))
+    for name in names:
+        rv, sv = (_env_change(name, ch, env, seen, rec) for ch, env, seen, rec in changes)
+        if rv != sv:
+            add(f"env/{name}", rv, sv)
+
+
+def _env_change(
+    name: str, changes: dict[str, tuple[str, str | None]], env: dict[str, str],
+    seen: Observer, record: dict[str, Any],
+) -> str:  # fmt: skip
+    """How one side's host left a variable, as shown: its value, a prefix or suffix of the old
+    one, unset, or as it was started with (absent, when it never had one)."""
+    if name not in changes:
+        return "as started" if name in env else "absent"
+    how, value = changes[name]
+    if value is None:
+        return "unset"
+    shown = _show_env(name, seen.text(value, record))
+    return {"set": shown, "prefix": f"{shown} + ${name}", "suffix": f"${name} + {shown}"}[how]
+
+
+def _firing_hooks(side: Side) -> dict[int, list[dict[str, Any]]]:
+    """Each hook process by the probe of its firing (by ``id()``): the probe of its event with
+    the same stdin that started nearest, or (a sequential run changed its input) the next
+    probe of its event in its turn."""
+    probes = _probes(side)
+    placed: dict[int, list[dict[str, Any]]] = {}
+    for record in _hooks(side):
+        same = [
+            p for p in probes if p["event"] == record["event"] and p["stdin"] == record["stdin"]
+        ]
+        if not same:
+            same = [p for p in probes if p["event"] == record["event"]
+                    and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
+        if same:
+            probe = min(same, key=lambda p: abs(p["start"] - record["start"]))
+            placed.setdefault(id(probe), []).append(record)
+    return placed
+
+
+def _compare_hook_processes(
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]], real: tuple[Side, Observer],
+    sim: tuple[Side, Observer], host: Host, add: Add,
+) -> None:  # fmt: skip
+    """Per firing, which hooks ran; per hook, how the host started it and how it ended."""
+    real_hooks, sim_hooks = _firing_hooks(real[0]), _firing_hooks(sim[0])
+    for r, s in pairs:
+        got, want = real_hooks.get(id(r), []), sim_hooks.get(id(s), [])
+        got_ids, want_ids = sorted(h["id"] for h in got), sorted(h["id"] for h in want)
+        if got_ids != want_ids:
+            add(f"hooks/{r['event']}", ", ".join(got_ids) or "none", ", ".join(want_ids) or "none")
+        _compare_order(r["event"], got, want, _one_after_another(host, real[0], got), add)
+        remaining = list(want)
+        for hook in got:
+            other = next((h for h in remaining if h["id"] == hook["id"]), None)
+            if other is not None:
+                remaining.remove(other)
+                _compare_process(hook, other, real[1], sim[1], add)
+                if hook["stdin"] != r["stdin"] or other["stdin"] != s["stdin"]:
+                    _compare_payload(f"payload/{hook['id']}", hook, other, (real[1], sim[1]), add)
+
+
+def _compare_order(
+    event: str, got: list[dict[str, Any]], want: list[dict[str, Any]], sequential: bool, add: Add
+) -> None:
+    """Hooks the host runs one after another (``sequential``) started in the same order; hooks
+    run at once start in an order no one settles, so theirs is not compared."""
+
+    def ordered(hooks: list[dict[str, Any]]) -> list[str]:
+        return [h["id"] for h in sorted(hooks, key=lambda h: h["start"])]
+
+    if sequential and len(got) > 1 and ordered(got) != ordered(want):
+        add(f"order/{event}", ", ".join(ordered(got)), ", ".join(ordered(want)))
+
+
+def _one_after_another(host: Host, side: Side, hooks: list[dict[str, Any]]) -> bool:
+    """Whether the host runs these hooks one after another: it never runs an event's hooks at
+    once, or (Gemini CLI) a matching group of theirs says ``sequential: true``."""
+    if not host.parallel:
+        return True
+    block = side.result.scenario.hooks
+    for hook in hooks:
+        event, _, rest = str(hook["id"]).partition(".")
+        groups = block.get(event) if isinstance(block, dict) else None
+        group = rest.partition(".")[0]
+        if isinstance(groups, list) and group.isdigit() and int(group) < len(groups):
+            chosen = groups[int(group)]
+            if isinstance(chosen, dict) and chosen.get("sequential") is True:
+                return True
+    return False
+
+
+def _compare_process(
+    r: dict[str, Any], s: dict[str, Any], seen_real: Observer, seen_sim: Observer, add: Add
+) -> None:
+    """One hook process on both sides: its shell, command line, argv, cwd and how it ended."""
+    hook = r["id"]
+    for aspect in ("shell", "command", "argv", "cwd", "exit"):
+        rv, sv = _process_aspect(aspect, r, seen_real), _process_aspect(aspect, s, seen_sim)
+        if rv != sv:
+            add(f"{aspect}/{hook}", rv, sv)
+
+
+def _process_aspect(aspect: str, record: dict[str, Any], seen: Observer) -> str:
+    """One thing about how a hook process was run, as shown."""
+    if aspect == "shell":
+        return " ".join(shell_of(record)) or "(none)"
+    if aspect == "command":
+        return seen.text(command_of(record))
+    if aspect == "argv":
+        return seen.text(" ".join(map(str, record.get("argv") or [])))
+    if aspect == "cwd":
+        return seen.text(str(record.get("cwd", "")))
+    return f"killed ({record['killed']})" if "killed" in record else str(record.get("exit"))
+
+
+def _compare_firings(
+    real: Side, sim: Side, host: Host, seen: tuple[Observer, Observer], add: Add
+) -> None:
+    """What the host made of the hooks' output: context for the model, what the user was
+    shown, blocks."""
 
     def by_turn(result: RunResult) -> dict[int, list[Any]]:
         turns: dict[int, list[Any]] = {}
@@ -234,30 +384,27 @@ def _compare_firings(real: Side, sim: Side, host: Host, add: Any) -> None:
 
     rt, st = by_turn(real.result), by_turn(sim.result)
     real_given, sim_given = reached_model(real, host), reached_model(sim, host)
+    shows = "shown_to_user" not in NOT_JUDGED_ON.get(host.name, {})
     for turn in sorted(set(rt) & set(st)):
-        rc = sorted(_normal(p, real) for c in real_given.get(turn, []) for p in paragraphs(c))
-        sc = sorted(_normal(p, sim) for c in sim_given.get(turn, []) for p in paragraphs(c))
+        rc = sorted(seen[0].text(p) for c in real_given.get(turn, []) for p in paragraphs(c))
+        sc = sorted(seen[1].text(p) for c in sim_given.get(turn, []) for p in paragraphs(c))
         if rc != sc:
             add(f"context/turn {turn}", _show(rc), _show(sc))
-        r_events = [(f.event, f) for f in rt[turn]]
-        s_events = [(f.event, f) for f in st[turn]]
-        seen: Counter[str] = Counter()
+        r_shown = sorted(seen[0].text(t) for f in rt[turn] for t in f.shown)
+        s_shown = sorted(seen[1].text(t) for f in st[turn] for t in f.shown)
+        if shows and r_shown != s_shown:
+            add(f"shown/turn {turn}", _show(r_shown), _show(s_shown))
+        seen_events: Counter[str] = Counter()
         s_index: dict[tuple[str, int], Any] = {}
-        for event, f in s_events:
-            seen[event] += 1
-            s_index[(event, seen[event])] = f
-        seen.clear()
-        for event, f in r_events:
-            seen[event] += 1
-            other = s_index.get((event, seen[event]))
-            if other is None:
-                continue
-            if f.blocked != other.continued:
-                add(f"blocked/{event}", f"blocked={f.blocked}", f"blocked={other.continued}")
-            r_exits = sorted(str(run.exit_code) for run in f.runs)
-            s_exits = sorted(str(run.exit_code) for run in other.runs)
-            if r_exits != s_exits:
-                add(f"exit/{event}", ",".join(r_exits), ",".join(s_exits))
+        for f in st[turn]:
+            seen_events[f.event] += 1
+            s_index[(f.event, seen_events[f.event])] = f
+        seen_events.clear()
+        for f in rt[turn]:
+            seen_events[f.event] += 1
+            other = s_index.get((f.event, seen_events[f.event]))
+            if other is not None and f.blocked != other.continued:
+                add(f"blocked/{f.event}", f"blocked={f.blocked}", f"blocked={other.continued}")
 
 
 def reached_model(side: Side, host: Host) -> dict[int, list[str]]:
@@ -317,8 +464,10 @@ def replay_recorded(
     records_dir.mkdir(parents=True, exist_ok=True)
     spec = workdir / "recorder.json"
     wrapped, hooks = wrap_hooks(host, scenario.hooks, spec)
+    plugins, more = wrapped_plugin_folders(host, scenario.plugins, spec, workdir / "plugins")
+    hooks.update(more)
     spec.write_text(json.dumps({"hooks": hooks, "record_dir": str(records_dir)}))
-    wrapped_scenario = replace(scenario, hooks=wrapped)
+    wrapped_scenario = replace(scenario, hooks=wrapped, plugins=plugins)
     result = run_scenario(wrapped_scenario, host=host, workdir_root=workdir)
     result.runs = [r for r in result.runs if not _is_probe(r.command)]
     for firing in result.firings:
@@ -330,26 +479,57 @@ def _is_probe(command: str) -> bool:
     return f" {PROBE}." in command and "hooksim.real.hook_recorder" in command
 
 
+def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:
+    """hooksim's replay of ``scenario`` on ``host`` as the comparison sees it: recorded, with the
+    environment its hooks start from (the host stand-in's) and its stand-in install folder."""
+    replay, records = replay_recorded(scenario, host, workdir)
+    assert replay.workdir is not None
+    on_host = scenario.on(host.name)
+    space = Workspace(replay.workdir)
+    base = hook_environment(on_host, space, hermes_home=host.name == "hermes",
+                            clock=on_host.clock_driver)  # fmt: skip
+    return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),))
+
+
+def compared_host(scenario: Scenario, tool: str) -> Host:
+    """The profile the replay runs: the scenario's version and launch, and where the scenario
+    leaves the launch open, the way the real host was run (Claude Code print mode, codex exec,
+    gemini -p): a comparison is of one session run one way."""
+    host = scenario.on(tool).profile(get_host(tool))
+    if scenario.on(tool).launch is None:
+        host = host.launched(DRIVERS[tool].launch)
+    return host
+
+
 def compare_real(
     scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False
 ) -> Comparison:
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
-    real = run_real(scenario, tool, binary, keep_workdir=True)
-    host = scenario.on(tool).profile(get_host(tool))
+    path = find_binary(tool, binary)
+    if tool == "openclaw":  # in-process hooks, compared firing by firing (openclaw_compare)
+        real = run_real(scenario, tool, path, keep_workdir=keep_workdir)
+        host = compared_host(scenario, tool)
+        replay, seconds = openclaw_compare.replay(scenario, host)
+        found = Counter(openclaw_compare.differences(real.result, replay))
+        if not keep_workdir and replay.workdir is not None:
+            shutil.rmtree(replay.workdir, ignore_errors=True)
+        diffs = [Difference(k, r, s, n, _tolerance(host, k)) for (k, r, s), n in found.items()]
+        diffs.sort(key=lambda d: (d.tolerated is not None, d.key))
+        return Comparison(real, replay, diffs, seconds)
+    real = run_real(scenario, tool, path, keep_workdir=True)
+    host = compared_host(scenario, tool)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-replay-"))
     try:
         started = time.monotonic()
-        replay, records = replay_recorded(scenario, host, workdir)
+        sim_side = replay_side(scenario, host, workdir)
         seconds = time.monotonic() - started
         assert real.result.workdir is not None
-        assert replay.workdir is not None
-        real_side = Side(real.records, real.result, real.result.workdir, real.launch_env)
-        sim_side = Side(records, replay, replay.workdir,
-                        {**os.environ, **real.launch_env})  # fmt: skip
+        real_side = Side(real.records, real.result, real.result.workdir, real.launch_env,
+                         install_root(path))  # fmt: skip
         diffs = differences(real_side, sim_side, host)
     finally:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
             if real.result.workdir is not None:
                 shutil.rmtree(real.result.workdir, ignore_errors=True)
-    return Comparison(real, replay, diffs, seconds)
+    return Comparison(real, sim_side.result, diffs, seconds)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, TextIO
 
 from ..hosts import Host
+from ..replay.plugins import Installed
 from ..scenario import Scenario
 
 # Reported in place of the usage a host would compact at (Claude Code's window is 1M tokens).
@@ -48,6 +49,7 @@ class Session(Protocol):
     stderr_path: Path
     stderr_file: TextIO  # where its stderr goes
     output: list[dict[str, Any]]  # its JSON messages, each with the turn it belongs to
+    plugins: list[Installed]  # the scenario's plugins, where the host loads them from
     notes: list[str]  # what the run could not do as the scenario says
     turn: int  # the turn now running
 
@@ -88,6 +90,11 @@ class Driver:
     def new_session(self) -> None:
         """``/new``: by default the host's own ``/clear``."""
         self.send("/clear")
+
+    def resume(self) -> None:
+        """The user quits and starts the host again on the same session (the hosts whose
+        profile ``resumes``)."""
+        raise RealHostError(f"{self.name}: hooksim does not resume a session of it")
 
     def close(self) -> None:
         """Whatever happened, nothing of the host keeps running."""

@@ -15,7 +15,8 @@ The recorder reads stdin whole, runs the original command as the host would have
 shell and options, or ``shlex.split`` without one), passes stdin, stdout, stderr and the exit
 status through, and writes one JSON file per hook process: event, argv, the shell, stdin bytes,
 the environment it received, cwd, exit, stdout, stderr and wall-clock times. The record is
-written once at the start and again at the end, so a hook the host killed is still on file.
+written once at the start and again at the end, so a hook the host killed is still on file;
+it also names the process that started the hook (``host_pid``: the shell's parent).
 Standard library only: it runs once per hook process.
 """
 
@@ -32,6 +33,9 @@ from pathlib import Path
 from typing import Any
 
 PROBE = "probe"
+# A hook's own command as its host substituted it (a Gemini CLI extension's), carried in the
+# hook's environment: run in place of the spec's, and not passed on to the hook.
+CARRIED = "HOOKSIM_HOOK_COMMAND"
 
 
 def _parent_cmdline() -> list[str]:
@@ -40,6 +44,21 @@ def _parent_cmdline() -> list[str]:
     except OSError:
         return []
     return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def _host_pid(parent: list[str]) -> int:
+    """The process that started the hook: the parent of the shell the host ran us in, else our
+    parent (a host that runs hooks without a shell). A hook can see it (Claude Code names it
+    in ``CLAUDE_PID``), so the comparison maps it to ``<host pid>`` on both sides."""
+    ppid = os.getppid()
+    if not (len(parent) >= 2 and "hooksim.real.hook_recorder" in parent[-1]):
+        return ppid
+    try:
+        stat = Path(f"/proc/{ppid}/stat").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ppid
+    # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ')'
+    return int(stat.rpartition(")")[2].split()[1])
 
 
 def _argv_for(command: str, parent: list[str]) -> tuple[list[str], list[str]]:
@@ -97,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     hook = spec["hooks"].get(hook_id, {})
     event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
     received = dict(os.environ)
+    if CARRIED in received:
+        hook = {**hook, "command": received.pop(CARRIED)}
     announced = _announced(spec, event, stdin)
     record = _record(PROBE if probe else hook_id, event, hook, args, stdin, received=received,
                      announced=announced, started=started)  # fmt: skip
@@ -116,12 +137,14 @@ def _record(
     received: dict[str, str], announced: dict[str, Any], started: float,
 ) -> dict[str, Any]:  # fmt: skip
     """The record of a hook process as it starts: what it was given, and by whom."""
+    parent = _parent_cmdline()
     return {
         "id": record_id,
         "event": event,
         "command": hook.get("command"),
         "argv": args,
-        "parent": _parent_cmdline(),
+        "parent": parent,
+        "host_pid": _host_pid(parent),
         "stdin": stdin.decode("utf-8", "replace"),
         "env": received,
         "cwd": os.getcwd(),
@@ -131,6 +154,7 @@ def _record(
         "stdout": "",
         "stderr": "",
         "turn": int(received.get("HOOKSIM_TURN") or announced.get("turn", 0)),
+        "step": str(announced.get("step", "")),
         "virtual_ms": announced.get("now_ms")
         if "HOOKSIM_NOW" not in received
         else int(float(received["HOOKSIM_NOW"]) * 1000),

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import Firing, HookRun, Host, readings
+from ..hosts.conversation import Message
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from .hook_recorder import PROBE
+from .models.server import DIALECTS
 
 
 def build_result(
@@ -38,7 +40,8 @@ def build_result(
             payload = payload_of(record)
             match = next((str(payload[k]) for k in ("source", "trigger", "tool_name", "reason")
                           if payload.get(k) is not None), None)  # fmt: skip
-            firing = Firing(record["turn"], record["event"], _virtual(record), match)
+            firing = Firing(record["turn"], record["event"], _virtual(record), match,
+                            step=str(record.get("step", "")))  # fmt: skip
             firings.append((firing, record))
     for record in records:
         if record["id"] == PROBE:
@@ -48,6 +51,7 @@ def build_result(
             record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
             (record.get("end") or time.time()) - record["start"],
             timed_out=record.get("end") is None or "killed" in record,
+            step=str(record.get("step", "")),
         )  # fmt: skip
         result.runs.append(run)
         same = [(f, p) for f, p in firings if p["event"] == record["event"]
@@ -78,6 +82,18 @@ def build_result(
     result.firings = ordered
     result.calls = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
     return result
+
+
+def sent_per_turn(dialect: str, requests: list[dict[str, Any]]) -> dict[int, tuple[Message, ...]]:
+    """What the model was sent at each turn: the conversation of the turn's last main-loop
+    request, read from the fake model's request log as the host's API lists it."""
+    reader = DIALECTS[dialect]()
+    sent: dict[int, tuple[Message, ...]] = {}
+    for request in requests:
+        body = request.get("body")
+        if request.get("kind") == "main" and isinstance(body, dict):
+            sent[int(request.get("turn", 0))] = tuple(reader.dialogue(body))
+    return sent
 
 
 def payload_of(record: dict[str, Any]) -> dict[str, Any]:

@@ -27,11 +27,12 @@ from typing import Any, TextIO
 
 from ..hosts import Host, get_host
 from ..replay.mock_bridge import temporary_frames
+from ..replay.plugins import Installed, install_plugins
 from ..replay.project import file_states, seed
 from ..replay.result import FileState
 from ..replay.runner import RunResult, default_hooks_block
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
-from ..scenario import Compact, NewSession, RawEvent, Scenario, Step, Turn
+from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
 from .claude_code import ClaudeCodeDriver
 from .codex import CodexDriver
 from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
@@ -40,8 +41,10 @@ from .hermes import HermesDriver
 from .hook_recorder import read_records
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
-from .result import build_result
-from .wrapping import wrap_hooks
+from .openclaw import OpenClawDriver, run_openclaw
+from .result import build_result, sent_per_turn
+from .tools import refusal
+from .wrapping import wrap_hooks, wrap_plugins
 
 # Expectations a real run can judge, and those it cannot (they are hooksim's own words).
 NOT_JUDGED = {
@@ -73,7 +76,8 @@ _NOT_INHERITED = (*NOT_INHERITED, "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "
 
 # The real hosts hooksim drives, by host name.
 DRIVERS: dict[str, type[Driver]] = {
-    d.name: d for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver, HermesDriver)
+    d.name: d
+    for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver, HermesDriver, OpenClawDriver)
 }
 
 
@@ -144,8 +148,10 @@ class RealSession:
         self.now_ms = int(scenario.start.timestamp() * 1000)
         self.turn = 0
         self.launch_env: dict[str, str] = {}
+        self.plugins: list[Installed] = []  # the scenario's plugins, where the host loads them
         # turn -> the auto compaction step it hosts, and that step's virtual instant
-        self.compaction_turn: dict[int, dict[str, int]] = {}
+        self.compaction_turn: dict[int, dict[str, int | str]] = {}
+        self.calls_made = 0  # the tool calls the fake model made so far (their default ids)
 
     def environment(self, url: str) -> dict[str, str]:
         """What the host process starts with: every hook's plumbing, as in a replay, and the
@@ -161,24 +167,28 @@ class RealSession:
         env.update(self.driver.env(url))
         return env
 
-    def announce(self, turn: int) -> None:
-        """Tell the recorder which turn (and virtual instant) the hooks now starting belong to."""
+    def announce(self, turn: int, step: str = "") -> None:
+        """Tell the recorder which turn (and virtual instant) the hooks now starting belong to,
+        and the label of their step."""
         self.turn = turn
-        announced: dict[str, Any] = {"turn": turn, "now_ms": self.now_ms}
+        announced: dict[str, Any] = {"turn": turn, "now_ms": self.now_ms, "step": step}
         if turn in self.compaction_turn:
             announced["compaction"] = self.compaction_turn[turn]
         self.turn_file.write_text(json.dumps(announced))
 
     def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
         """What the model answers in this turn: each tool call, then the final text."""
-        uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(n))
-                for n, c in enumerate(turn.tools, 1)]  # fmt: skip
+        uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(c))
+                for c in turn.tools]  # fmt: skip
         # One response with every call where the profile replays them so (Hermes: one API
         # request, then the calls in order); one call per response elsewhere.
         if self.host.name == "hermes":
             calls = [Reply(tool_calls=tuple(uses))] if uses else []
         else:
-            calls = [Reply(tool_calls=(use,)) for use in uses]
+            # A call with compact: auto is asked for by a response that reports a full context
+            # window: the host compacts once the call is done (Codex: mid-turn).
+            calls = [Reply(tool_calls=(use,), input_tokens=FULL_CONTEXT_TOKENS if c.compact
+                           else 100) for use, c in zip(uses, turn.tools, strict=True)]  # fmt: skip
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
         if turn.error is not None:
             if turn.error.status is None:
@@ -189,14 +199,22 @@ class RealSession:
         replies = [turn.assistant or "", *turn.continuations]
         return [*calls, *(Reply(text, input_tokens=tokens) for text in replies)]
 
-    def call_id(self, n: int) -> str:
-        return f"toolu_{n:02d}" if self.host.name == "claude-code" else f"call_{n}"
+    def call_id(self, call: ToolCall) -> str:
+        """The id the fake model gives a call: the scenario's, else the host's numbering, which
+        runs on through the session as a real model's ids are each call's own."""
+        self.calls_made += 1
+        return call.id or self.host.tool_id(self.calls_made)
 
     def run(self) -> RealRun:
         """The scenario on the host, step by step, and what it did as a ``RealRun``."""
         sc = self.scenario
         started = time.monotonic()
         wrapped, hooks = wrap_hooks(self.host, sc.hooks, self.spec)
+        try:  # installed as a replay installs them, the recorder in front of their hooks
+            self.plugins = install_plugins(sc, self.host, self.workspace)
+        except SetupError as e:
+            raise RealHostError(str(e)) from None
+        hooks.update(wrap_plugins(self.host, self.plugins, self.spec))
         with ModelServer(
             self.driver.dialect, self.script, self.workdir / "requests.jsonl"
         ) as server:
@@ -224,6 +242,7 @@ class RealSession:
         shown = [(m["turn"], text) for m in self.output if (text := self.driver.shown_to_user(m))]
         result = build_result(sc, self.host, records, requests, self.ledger, shown=shown)
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
+        result.conversations = sent_per_turn(self.driver.dialect, requests)
         result.files = {**self.files, **file_states(sc, self.workspace)}
         return RealRun(result, records, requests, self.notes, version,
                        time.monotonic() - started, self.launch_env, self.output)  # fmt: skip
@@ -269,19 +288,28 @@ class RealSession:
 
     def step(self, number: int, step: Step, following: Step | None) -> None:
         if isinstance(step, Turn):
-            self.announce(number)
+            self.announce(number, step.label)
             compacts_next = isinstance(following, Compact) and following.trigger == "auto"
             self.script.set_turn(number, self.replies(step, compacts_next))
             if step.interrupted:
                 self.note_once(
                     f"turn {number}: a real host is not interrupted; the turn runs to its end"
                 )
+            if any(c.name == self.host.shell_tool and not c.run for c in step.tools):
+                self.note_once(
+                    f"{self.host.title}'s shell tool runs every command it is not refused: a"
+                    " shell call without run: true runs here too, where the replay gives it its"
+                    " scripted result"
+                )
             self.driver.send(step.user)
         elif isinstance(step, Compact):
             self.compact(number, step)
         elif isinstance(step, NewSession):
-            self.announce(0)  # as in hooksim, /new is not a turn
+            self.announce(0, step.label)  # as in hooksim, /new is not a turn
             self.driver.new_session()
+        elif isinstance(step, Resume):
+            self.announce(0, step.label)  # nor is a resume: its SessionEnd and SessionStart
+            self.driver.resume()
         elif isinstance(step, RawEvent):
             self.note_once(f"turn {number}: a raw event cannot be fired on a real host; skipped")
 
@@ -292,7 +320,8 @@ class RealSession:
         previous = self.scenario.numbered_steps[index - 1][1] if index else None
         later = [n for n, s in self.scenario.numbered_steps[index + 1 :] if isinstance(s, Turn)]
         if step.trigger == "auto" and isinstance(previous, Turn) and later:
-            self.compaction_turn[later[0]] = {"turn": number, "now_ms": self.now_ms}
+            self.compaction_turn[later[0]] = {"turn": number, "now_ms": self.now_ms,
+                                              "step": step.label}  # fmt: skip
             self.note_once(
                 f"turn {number}: auto compaction is forced by the usage the fake model reports;"
                 f" {self.host.title} compacts inside turn {later[0]}, before its model request,"
@@ -306,7 +335,7 @@ class RealSession:
             self.note_once(f"turn {number}: {self.host.title} run as exec has no /compact; the"
                            " manual compaction is skipped")  # fmt: skip
             return
-        self.announce(number)
+        self.announce(number, step.label)
         self.script.set_turn(number, [])
         self.driver.send(f"/compact {step.instructions}".strip())
 
@@ -314,7 +343,7 @@ class RealSession:
 def with_hooks(scenario: Scenario, host: Host) -> Scenario:
     """The scenario with the hooks it runs: its own, or on Hermes those ``hermes-hooks install``
     writes (as ``hooksim run`` does)."""
-    if scenario.hooks is not None:
+    if scenario.hooks is not None or scenario.plugins:
         return scenario
     if host.name == "hermes":
         return replace(scenario, hooks=default_hooks_block())
@@ -330,9 +359,17 @@ def run_real(
     scenario = scenario.on(tool)
     host = scenario.profile(host)
     scenario = with_hooks(scenario, host)
+    refused = refusal(scenario, host)
+    if refused:
+        raise RealHostError(refused)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
-        real = RealSession(replace(scenario), host, path, workdir).run()
+        if host.name == OpenClawDriver.name:  # its hooks live in its process: a run of its own
+            done = run_openclaw(scenario, host, path, workdir)
+            real = RealRun(done.result, done.records, done.requests, done.notes, done.version,
+                           done.seconds, done.launch_env, done.host_output)  # fmt: skip
+        else:
+            real = RealSession(replace(scenario), host, path, workdir).run()
         if keep_workdir:
             real.result.workdir = workdir
         return real

@@ -10,13 +10,16 @@ its spec file.
 from __future__ import annotations
 
 import copy
+import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Host
-from .hook_recorder import PROBE
+from ..hosts import Host, Plugin
+from ..replay.plugins import Installed
+from .hook_recorder import CARRIED, PROBE
 
 
 def recorder_command(spec: Path, hook_id: str, *, shell: bool = True) -> str:
@@ -29,10 +32,13 @@ def recorder_command(spec: Path, hook_id: str, *, shell: bool = True) -> str:
 
 
 def wrap_matcher_groups(
-    block: Any, spec: Path, probe_events: list[str]
+    block: Any, spec: Path, probe_events: list[str], *, prefix: str = "", carry: bool = False
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """A ``{Event: [{matcher, hooks: [...]}]}`` block with the recorder in front of every command
-    and a probe group on each of ``probe_events``; also the original hooks by id."""
+    and a probe group on each of ``probe_events``; also the original hooks by id (``prefix``
+    first). ``carry``: the original command also rides in the hook's ``env`` as
+    ``HOOKSIM_HOOK_COMMAND``, for a host that substitutes its variables in every string of
+    the block (a Gemini CLI extension's): the recorder then runs it as the host made it."""
     wrapped: dict[str, Any] = copy.deepcopy(block) if isinstance(block, dict) else {}
     hooks: dict[str, dict[str, Any]] = {}
     for event, groups in wrapped.items():
@@ -40,8 +46,12 @@ def wrap_matcher_groups(
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
                 if isinstance(handler, dict) and isinstance(handler.get("command"), str):
-                    hook_id = f"{event}.{g}.{h}"
+                    hook_id = f"{prefix}{event}.{g}.{h}"
                     hooks[hook_id] = {"event": event, "command": handler["command"]}
+                    if carry:
+                        env = handler.get("env")
+                        handler["env"] = {**(env if isinstance(env, dict) else {}),
+                                          CARRIED: handler["command"]}  # fmt: skip
                     handler["command"] = recorder_command(spec, hook_id)
     for event in probe_events:
         wrapped.setdefault(event, []).append(
@@ -76,6 +86,54 @@ def wrap_hooks(
     """The scenario's hooks with the recorder in front of each, and a probe on every event."""
     wrap = wrap_hermes_entries if host.name == "hermes" else wrap_matcher_groups
     return wrap(block, spec, probe_events(host, block))
+
+
+def wrap_plugins(host: Host, installed: list[Installed], spec: Path) -> dict[str, dict[str, Any]]:
+    """Each installed plugin's hooks files rewritten in place (``wrap_plugin``); the host then
+    loads the wrapped copy, substituting its own variables in it. The original hooks by id."""
+    hooks: dict[str, dict[str, Any]] = {}
+    for k, item in enumerate(installed, 1):
+        hooks.update(wrap_plugin(host, item.plugin, item.place, spec, k))
+    return hooks
+
+
+def wrapped_plugin_folders(
+    host: Host, folders: tuple[Path, ...], spec: Path, root: Path
+) -> tuple[tuple[Path, ...], dict[str, dict[str, Any]]]:
+    """Copies of a scenario's plugin folders under ``root`` (each keeps its folder's name), the
+    recorder in front of their hooks as a real run installs them: what a recorded replay
+    installs in their place. The copies, and the original hooks by id."""
+    copies: list[Path] = []
+    hooks: dict[str, dict[str, Any]] = {}
+    for k, folder in enumerate(folders, 1):
+        copy_ = root / str(k) / folder.name
+        shutil.copytree(folder, copy_, symlinks=True)
+        hooks.update(wrap_plugin(host, host.read_plugin(folder), copy_, spec, k))
+        copies.append(copy_)
+    return tuple(copies), hooks
+
+
+def wrap_plugin(
+    host: Host, plugin: Plugin, folder: Path, spec: Path, k: int
+) -> dict[str, dict[str, Any]]:
+    """The plugin's hooks files in ``folder`` rewritten with the recorder in front of every
+    command (ids ``pluginK.N.EVENT.G.H``; no probes: the settings' see every event). Gemini CLI
+    substitutes its variables in every string of an extension's hooks, the original command's
+    too, so that rides in the hook's env (``carry``). The original hooks by id."""
+    hooks: dict[str, dict[str, Any]] = {}
+    for n, source in enumerate(plugin.hooks):
+        wrapped, found = wrap_matcher_groups(
+            source.block, spec, [], prefix=f"plugin{k}.{n}.", carry=host.name == "gemini-cli"
+        )
+        hooks.update(found)
+        path = folder / source.file
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if source.index is not None and isinstance(doc.get("hooks"), list):
+            doc["hooks"][source.index] = wrapped
+        else:
+            doc["hooks"] = wrapped
+        path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return hooks
 
 
 def probe_events(host: Host, block: Any) -> list[str]:

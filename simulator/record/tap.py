@@ -44,11 +44,23 @@ HOST_PREFIXES = ("CLAUDE_", "CODEX_", "CURSOR_", "GEMINI_", "HERMES_")
 SECRET = ("KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "COOKIE")
 REDACTED = "<redacted>"
 USAGE = "usage: hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL..."
+# Hosts whose hooks are not commands (the profiles' ``tap_refused``; this module imports no
+# profile, to keep the tap's start cheap).
+NOT_TAPPED = {
+    "openclaw": "OpenClaw's hooks are JavaScript handlers inside its own process, not commands"
+    " a tap can stand in front of; replay its plugins with hooksim run (tool: openclaw)",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``tap.sh`` with ``argv`` in place of this process; return only if it cannot start."""
     args = sys.argv[1:] if argv is None else list(argv)
+    options = args[: args.index("--")] if "--" in args else args
+    if "--tool" in options[:-1]:
+        tool = options[options.index("--tool") + 1]
+        if tool in NOT_TAPPED:
+            print(f"hooksim tap: --tool {tool}: {NOT_TAPPED[tool]}", file=sys.stderr)
+            return 2
     # Python starts with these ignored, and an ignored signal stays ignored across exec: put
     # them back as subprocess does for its children, so the hook gets them as the host gave.
     for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ"):

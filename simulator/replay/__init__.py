@@ -6,6 +6,8 @@
   on ``WAGGLE_MIND_CMD``), feeds its stdin and collects its exit, output and time.
 - ``mock_bridge``: the bridge a hook calls, run as ``python -m hooksim.replay.mock_bridge``.
 - ``leaks``: processes a hook left running; ``attribution``: which hook made each bridge call.
+- ``transcript``: each host's transcript file, written as the session goes, where its payloads
+  say, in its own format.
 - ``_child/sitecustomize.py``: loaded into Python hooks, it moves their clock to the scenario's.
 
 May import ``scenario``, ``hosts`` and ``steps``; nothing above.

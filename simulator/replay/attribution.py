@@ -5,7 +5,8 @@ starts every hook as a session leader and remembers its pid. A call belongs to t
 pid is among the caller's ancestors, or, failing that (a child the hook left behind, reparented
 once the hook exited), the hook whose pid is the caller's session id. Hooks of the same firing
 (turn and event, which the caller inherits in ``HOOKSIM_TURN`` / ``HOOKSIM_EVENT``) are tried
-first, so a pid the system reused later in the run cannot steal the call.
+first, so a pid the system reused later in the run cannot steal the call. A handler that runs
+inside its host's process (OpenClaw) has no pid of its own: its calls carry its tag instead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from ..hosts import HookRun
 
 def caller(call: dict[str, Any], runs: Sequence[HookRun]) -> int | None:
     """The index in ``runs`` of the hook that made ``call``; None when no hook's tree made it."""
+    tag = call.get("tag")
+    if tag:  # an in-process handler: its runner's pid is every handler's, its tag its own
+        return next((i for i, run in enumerate(runs) if run.tag == tag), None)
     ancestors = [int(p) for p in call.get("ancestors", [])]
     sid = call.get("sid")
     indexed = list(enumerate(runs))

@@ -32,6 +32,7 @@ class RunningSession:
     host_session: Any = None  # the profile's Session, set once ``fire`` can be bound
     turn: int = 0
     now_ms: int = 0
+    step: str = ""  # the label of the step now running ("": none)
     # Hooks the host does not wait for, run when the step that fired them is over.
     deferred: list[tuple[partial[None], HookRun]] = field(default_factory=list)
 
@@ -79,14 +80,15 @@ class Dispatcher:
         stdin = payload if isinstance(payload, bytes) else host.encode(payload)
         fields = payload if isinstance(payload, dict) else {}
         specs = [s for s in self.specs if s.event == event and host.selects(s, match, fields)]
-        if host.dedupe:
-            specs = list({s.command: s for s in reversed(specs)}.values())[::-1]
+        if host.dedupe:  # an identical hook runs once per source (each plugin's, the settings')
+            specs = list({(s.origin, s.command): s for s in reversed(specs)}.values())[::-1]
         turn, now = state.turn, state.now_ms
-        firing = Firing(turn, event, now, match, waited=wait, session=state.label)
+        firing = Firing(turn, event, now, match, waited=wait, session=state.label, step=state.step)
         runs = [
-            HookRun(turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin)
+            HookRun(turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin,
+                    step=state.step)
             for s in specs
-        ]
+        ]  # fmt: skip
         self.record(firing, runs)
         if not specs:
             return firing
@@ -94,7 +96,10 @@ class Dispatcher:
         env.update(state.env)
         firing.runs = runs
         spawn = self.launcher.spawn
-        jobs = [partial(spawn, s, stdin, env, r) for s, r in zip(specs, runs, strict=True)]
+        # Each hook's own variables on top: its plugin's, its place's (Claude Code's env file).
+        own = [{**dict(s.env), **host.hook_env(event, n, state.info)} for n, s in enumerate(specs)]
+        jobs = [partial(spawn, s, stdin, {**env, **mine}, r)
+                for s, r, mine in zip(specs, runs, own, strict=True)]  # fmt: skip
         if wait and any(s.background for s in specs):  # async hooks: started, not awaited
             state.deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
                                if s.background]  # fmt: skip
@@ -113,9 +118,10 @@ class Dispatcher:
                 list(pool.map(lambda job: job(), jobs))
         else:
             # One after another: the host may hand each hook's output on in the next's input.
-            for spec, run in zip(specs, firing.runs, strict=True):
+            for n, (spec, run) in enumerate(zip(specs, firing.runs, strict=True)):
                 run.stdin = stdin
-                spawn(spec, stdin, env, run)
+                spawn(spec, stdin, {**env, **dict(spec.env), **host.hook_env(event, n, state.info)},
+                      run)  # fmt: skip
                 stdin = host.next_input(event, stdin, run)
         self.read(firing)
         return firing
@@ -136,12 +142,17 @@ class Dispatcher:
             if verdict.context is not None:
                 firing.context.append(verdict.context)
             firing.stop = firing.stop or verdict.stop
+            firing.clear = firing.clear or verdict.clear
             if verdict.followup is not None and firing.followup is None:
                 firing.followup = verdict.followup
                 firing.loop_limit = verdict.loop_limit
             if verdict.updated_input is not None:  # in config order: the last rewrite wins
                 firing.updated_input = verdict.updated_input
         firing.reason = self.host.join_reasons(reasons)
+
+    def close(self) -> None:
+        """The run is over: nothing of the dispatcher's own is left to stop (each hook process
+        ended or was killed with its firing)."""
 
     def run_deferred(self, state: RunningSession) -> None:
         """Run the hooks the host did not wait for, now that the step that fired them is over.

@@ -24,7 +24,8 @@ The tools and their arguments, as each host's hooks see them (the names ``hosts/
   ``seek_sequence.rs``);
 - Hermes: ``write_file`` (``path``, ``content``) and ``patch`` (hermes-agent 0.19.0
   ``tools/file_tools.py``): ``mode: replace`` (``path``, ``old_string``, ``new_string``,
-  ``replace_all``) or ``mode: patch`` (``patch``, in the same format as Codex's).
+  ``replace_all``) or ``mode: patch`` (``patch``, in Codex's format, though an added file gets
+  no final line break and an updated one keeps its end: ``tools/patch_parser.py``).
 
 Not modelled: the looser matches Gemini CLI's ``replace`` and Hermes' ``patch`` try when an
 ``old_string`` is not there exactly, Claude Code's rule that a file is read before it is
@@ -217,11 +218,35 @@ def _apply_patch(key: str) -> Tool:
 def _hermes_patch(args: Mapping[str, Any], plan: Plan) -> None:
     mode = args.get("mode", "replace")
     if mode == "patch":
-        _apply_patch("patch")(args, plan)
+        _hermes_v4a(args, plan)
     elif mode == "replace":
         _edit("path", "replace_all")(args, plan)
     else:
         raise Refused(f"mode {mode!r} is neither replace nor patch")
+
+
+def _hermes_v4a(args: Mapping[str, Any], plan: Plan) -> None:
+    """Hermes' patch mode: Codex's format, but an added file is its ``+`` lines joined by line
+    breaks, with none at its end, and an update replaces the hunk's lines inside the text, so
+    the file ends as it did (hermes-agent 0.19.0 ``tools/patch_parser.py``: ``_apply_add``,
+    ``content = '\\n'.join(content_lines)``; ``_apply_update``, ``fuzzy_find_and_replace``)."""
+    before = _texts_before(_text(args, "patch"), plan)
+    _apply_patch("patch")(args, plan)
+    for path, text in plan.writes.items():
+        old = before.get(path)
+        if text is not None and text.endswith("\n") and (old is None or not old.endswith("\n")):
+            plan.writes[path] = text[:-1]
+
+
+def _texts_before(patch: str, plan: Plan) -> dict[Path, str | None]:
+    """Each file a patch writes, with the text it comes from (a moved file's, its source's)."""
+    texts: dict[Path, str | None] = {}
+    for hunk in _hunks(patch):
+        path = plan.place.path(hunk.path, "path")
+        texts[path] = plan.read(path)
+        if hunk.move is not None:
+            texts[plan.place.path(hunk.move, "path")] = texts[path]
+    return texts
 
 
 # --- Codex's patch format ---------------------------------------------------------------
@@ -410,5 +435,6 @@ TOOLS: dict[str, dict[str, Tool]] = {
     },
     "codex": {"apply_patch": _apply_patch("command")},
     "hermes": {"write_file": _write("path"), "patch": _hermes_patch},
+    "openclaw": {"write": _write("path")},  # dist/tools-COqmKCvp.mjs:4241 (openclaw 2026.9.6)
 }
 """Each host's file tools, by the name its hooks see."""

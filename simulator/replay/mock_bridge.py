@@ -88,6 +88,9 @@ def _record(tool: str, arguments: object) -> tuple[int, str]:
             "outcome": outcome,
             "session": session,
         }
+        # An in-process hook (OpenClaw's handlers share one Node process) names itself here.
+        if os.environ.get("HOOKSIM_HOOK_TAG"):
+            record["tag"] = os.environ["HOOKSIM_HOOK_TAG"]
         f.write(json.dumps(record, ensure_ascii=False) + "\n")
         f.flush()
     return number, outcome

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import Firing, HookRun, HookSpec
+from ..hosts.conversation import Message
 from ..scenario import Scenario
 from .leaks import LeakedProcess
 
@@ -52,3 +53,5 @@ class RunResult:
     specs: list[HookSpec] = field(default_factory=list)  # every hook the host registered
     # The files expect.files names, by path and turn (0: at the end of the run).
     files: dict[tuple[str, int], FileState] = field(default_factory=dict)
+    # What the model was sent at each turn: its last request's messages.
+    conversations: dict[int, tuple[Message, ...]] = field(default_factory=dict)

@@ -29,13 +29,16 @@ from ..hosts import (
     get_host,
 )
 from ..hosts.base import ToolRun
-from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall
+from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall, Turn
 from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession
 from .hook_process import HookLauncher
 from .mock_bridge import temporary_frames
+from .openclaw import OpenClawDispatcher
+from .plugins import install_plugins, plugin_hooks
 from .project import Place, file_states, run_tool, seed
 from .result import RunResult
+from .transcript import transcript_for
 from .workspace import HookEnvironment, SetupError, Workspace, faketime_library
 
 __all__ = [
@@ -92,14 +95,23 @@ class ScenarioRun:
         self.result = RunResult(
             scenario, warnings=warnings, workdir=workdir, host_title=host.title, specs=self.specs
         )
-        self.result.notes = host.notes(self.specs)
         self.workspace = Workspace(workdir)
         self.workspace.create()
         self.project = self.workspace.project
         seed(scenario, self.workspace)
+        more, said = plugin_hooks(host, install_plugins(scenario, host, self.workspace),
+                                  self.workspace)  # fmt: skip
+        self.specs = self.result.specs = host.with_plugins(self.specs, more)
+        self.result.warnings += said
+        self.result.notes = host.notes(self.specs)
         self.environment = HookEnvironment(scenario, host, self.workspace)
         self.launcher = HookLauncher(host, self.workspace)
-        self.dispatcher = Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
+        self.dispatcher = (
+            OpenClawDispatcher(host, self.specs, self.environment, self.launcher, self.result,
+                               block=hooks_block)
+            if host.in_process
+            else Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
+        )  # fmt: skip
         self.start_ms = int(scenario.start.timestamp() * 1000)
         self.sessions = self._sessions()
 
@@ -108,7 +120,7 @@ class ScenarioRun:
         process: dict[str, Any] = {}  # one host process serves every session of the run
         if "max_verify_nudges" in sc.session:  # Hermes' agent.max_verify_nudges
             process["max_verify_nudges"] = sc.session["max_verify_nudges"]
-        default_model = "hermes-4" if host.name == "hermes" else "model-1"
+        default_model = "hermes-4" if host.name == "hermes" else host.default_model
         plans: list[tuple[str, str, str, str | None, str | None, str, dict[str, str]]]
         if not sc.sessions:
             single = sc.session
@@ -142,6 +154,8 @@ class ScenarioRun:
                     sender_id=sender,
                     process=process,
                     home=str(self.workspace.home),
+                    env=self.environment.base_env,
+                    install=str(self.workspace.install),
                 ),
                 label,
                 env,
@@ -149,9 +163,22 @@ class ScenarioRun:
             )
             state.info.now_ms = partial(_clock_of, state)
             state.info.run_tool = partial(self._run_tool, state)
-            state.host_session = host.session(state.info, partial(self.dispatcher.fire, state))
+            transcript_for(host, state.info, self.workspace.hermes_home)
+            state.host_session = host.session(state.info, partial(self._fire, state))
             sessions.append(state)
         return sessions
+
+    def _fire(
+        self, state: RunningSession, event: str, payload: dict[str, Any] | bytes,
+        *, match: str | None = None,
+    ) -> Firing:  # fmt: skip
+        """One event, fired as the host does; the context its hooks gave joins the session's
+        conversation, beside the dialogue (a block the session goes on with is the host's to
+        say, in its own words)."""
+        firing = self.dispatcher.fire(state, event, payload, match=match)
+        for text in firing.context:
+            state.info.conversation.context(event, text)
+        return firing
 
     def _run_tool(self, state: RunningSession, call: ToolCall) -> ToolRun:
         """A tool call the host lets through, run on the project (``project.run_tool``); a
@@ -202,8 +229,10 @@ class ScenarioRun:
                         self.workspace.frames
                     )
         for state in self.sessions:
+            state.step = ""  # quitting is no step of the scenario's
             state.host_session.exit()
             self.dispatcher.run_deferred(state)
+        self.dispatcher.close()
         self.launcher.kill_leftovers()
         self.result.files.update(file_states(self.scenario, self.workspace))
         self.result.leaks = list(self.launcher.leaks.found)
@@ -230,7 +259,8 @@ class ScenarioRun:
         """One session's steps at one instant, in order."""
         for item in items:
             step = item.step
-            state.now_ms, state.turn = now, item.turn
+            state.now_ms, state.turn, state.step = now, item.turn, step.label
+            state.info.conversation.turn = item.turn
             fired_before = sum(f.session == state.label for f in self.result.firings)
             state.host_session.step(step)
             self.dispatcher.run_deferred(state)
@@ -254,6 +284,8 @@ class ScenarioRun:
         self.result.state_file = (
             state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
         )
+        for session in self.sessions:  # what the model was sent at each turn
+            self.result.conversations.update(session.info.conversation.sent)
         return self.result
 
 
@@ -280,6 +312,13 @@ def run_scenario(
         host = scenario.profile(host)
     except ValueError as e:
         raise SetupError(f"{scenario.path}: {e}") from None
+    between = [n for n, step in scenario.numbered_steps if isinstance(step, Turn)
+               and any(call.compact for call in step.tools)]  # fmt: skip
+    if between and not host.compacts_mid_turn:
+        raise SetupError(
+            f"{scenario.path}: turn {between[0]}: tools: [{{compact: auto}}]: {host.title}"
+            " compacts between turns only; give the compaction as a step ({compact: auto})"
+        )
     # A config file stands in for the hooks a scenario does not name (on Hermes, the installed
     # entries); a scenario's own hooks are part of what it tests, so they stay.
     if scenario.hooks is not None:
@@ -288,6 +327,8 @@ def run_scenario(
         block = load_hooks_config(hooks_config, host)
     elif host.name == "hermes":
         block = default_hooks_block()
+    elif scenario.plugins:  # the plugins' hooks are the run's
+        block = {}
     else:
         raise SetupError(
             f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"

@@ -10,7 +10,9 @@ sees the same variables whichever runs it. Hooks get, added to what the user's s
   libfaketime through ``LD_PRELOAD`` (any dynamically linked hook);
 - ``HOOKSIM_SCENARIO_DIR`` (the scenario file's folder) and ``HOOKSIM_PYTHON`` (the Python
   running hooksim), so a scenario can name its own hook scripts;
-- ``SHELL=/bin/sh``, and the scenario's ``env`` last, so it may change any of them;
+- ``TMPDIR`` inside the work directory (a real host's scratch files and the temporary
+  folders it names from it stay there, as a hook's do), ``SHELL=/bin/sh``, and the scenario's
+  ``env`` last, so it may change any of them;
 - coverage's variables, inherited, so ``coverage``'s subprocess patch measures the hooks.
 
 Variables a user may have exported for their real setup (``WAGGLE_*``, ``HERMES_*``,
@@ -83,8 +85,18 @@ class Workspace:
     def clock_file(self) -> Path:
         return self.root / "faketime"
 
+    @property
+    def install(self) -> Path:
+        """Where a replay's host stands installed (never created): the folder the paths a host
+        derives from its own install (Codex's PATH entries) start from."""
+        return self.root / "install"
+
+    @property
+    def tmp(self) -> Path:
+        return self.root / "tmp"
+
     def create(self) -> None:
-        for d in (self.home, self.hermes_home, self.project):
+        for d in (self.home, self.hermes_home, self.project, self.tmp):
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
 
@@ -115,6 +127,7 @@ def hook_environment(
         HOOKSIM_SCENARIO_DIR=str(scenario.path.resolve().parent),
         HOOKSIM_PYTHON=sys.executable,
         SHELL="/bin/sh",  # what Codex runs hooks with; a scenario's env may name another
+        TMPDIR=str(workspace.tmp),
     )
     if hermes_home:
         env["HERMES_HOME"] = str(workspace.hermes_home)

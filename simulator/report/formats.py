@@ -152,6 +152,8 @@ class _FiringView:
     def _run(self, run: HookRun, label: str) -> list[str]:
         title, pad = self.result.host_title, self.pad
         ended = run.spawn_error or ("timeout" if run.timed_out else f"exit {run.exit_code}")
+        if run.tag and not run.timed_out:  # a handler in its host's process: no exit code
+            ended = "returned" if run.exit_code == 0 else ("threw" if run.exit_code else "running")
         lines = [
             f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{self.width}} {ended:<10} {run.command}"
         ]

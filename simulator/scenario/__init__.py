@@ -13,7 +13,7 @@ The step kinds are re-exported here, so ``from hooksim.scenario import Turn`` wo
 
 from __future__ import annotations
 
-from ..steps import ApiError, Compact, NewSession, RawEvent, Step, ToolCall, Turn
+from ..steps import ApiError, Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
 from .load import DEFAULT_START, find_scenarios, load_scenario, schema
 from .model import (
     DURATION_FORMS,
@@ -35,6 +35,7 @@ __all__ = [
     "HostPart",
     "NewSession",
     "RawEvent",
+    "Resume",
     "Scenario",
     "ScenarioError",
     "ScheduledStep",

@@ -21,8 +21,7 @@ def knows(tool: str, event: str) -> bool:
     """Whether ``tool``'s profile accepts hooks on ``event`` (so it is an event it can fire)."""
     from ..hosts import HOSTS
 
-    _, warnings = HOSTS[tool].parse_hooks({event: []})
-    return not any(w.startswith("unknown ") for w in warnings)
+    return HOSTS[tool].knows(event)
 
 
 def suggestion(tool: str, event: str) -> str:

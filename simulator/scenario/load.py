@@ -17,13 +17,13 @@ import datetime as dt
 import difflib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..hosts import OPENCLAW
+from ..hosts import HOSTS, Host
 from ..steps import (
     OUTCOME_HINT,
     SHELL,
@@ -31,6 +31,7 @@ from ..steps import (
     Compact,
     NewSession,
     RawEvent,
+    Resume,
     Step,
     ToolCall,
     Turn,
@@ -54,6 +55,11 @@ DEFAULT_START = "2026-06-01T09:00:00Z"
 _OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
 
 
+LABEL_FORM = "a letter, then letters, digits, _, . or -"
+# The expectations keyed by turn, whose keys may name a step by its label instead.
+TURN_KEYED = (
+    "calls_by_turn", "fired_by_turn", "context_at_turn", "shown_to_user", "conversation_at_turn",
+)  # fmt: skip
 _DURATION_KEYS = (
     "after", "temporary_ttl", "window", "max_duration", "duration", "max_session_duration",
 )  # fmt: skip
@@ -114,8 +120,14 @@ def _describe(error: Any) -> str:  # jsonschema's ValidationError
     last = str(error.absolute_path[-1]) if error.absolute_path else ""
     if last in _DURATION_KEYS and error.validator in ("oneOf", "minimum", "type", "pattern"):
         return f"{prefix}{error.instance!r} is not a duration: use {DURATION_FORMS}"
+    if last == "label" and error.validator == "pattern" and isinstance(error.instance, str):
+        if error.instance.isdigit():
+            return f"{prefix}{error.instance!r} is a number; a label starts with a letter"
+        return f"{prefix}{error.instance!r} is not a label: {LABEL_FORM}"
+    if last == "resume" and error.validator == "const":
+        return f"{prefix}resume is true (the user quits and resumes this session)"
     if error.validator == "enum" and isinstance(error.instance, str):
-        choices = [str(c) for c in error.validator_value if c != "openclaw"]
+        choices = [str(c) for c in error.validator_value]
         hint = _did_you_mean(error.instance, choices)
         shown = f" ({hint.strip()})" if hint else ""
         return f"{prefix}{error.instance!r} is not one of {', '.join(choices)}{shown}"
@@ -154,7 +166,7 @@ def _unknown_keys(error: Any, prefix: str) -> str:
     allowed = sorted(error.schema.get("properties", {}))
     extra = sorted(set(error.instance) - set(allowed))
     if not allowed and error.schema.get("patternProperties"):
-        return f'{prefix}keys are turn numbers such as "2"; got {", ".join(map(repr, extra))}'
+        return f'{prefix}keys are turn numbers such as "2", or step labels; got {", ".join(map(repr, extra))}'
     hint = _did_you_mean(str(extra[0]), allowed) if extra else ""
     return (
         f"{prefix}unknown key {', '.join(map(repr, extra))} ({hint}allowed: {', '.join(allowed)})"
@@ -170,7 +182,7 @@ def _describe_step(error: Any, prefix: str) -> str:
         deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
         return _describe(deepest if deepest.validator != "required" else first)
     allowed = sorted(
-        {k for b in ("turn", "new_session", "compact", "raw_event")
+        {k for b in ("turn", "new_session", "compact", "raw_event", "resume")
          for k in schema()["$defs"].get(b, {}).get("properties", {})}
     )  # fmt: skip
     unknown = sorted(str(k) for k in error.instance if k not in allowed)
@@ -251,18 +263,19 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     sessions = _sessions(data, fail, doc)
     steps = [] if sessions else _steps(data["turns"], ["turns"], fail, doc)
     ttl = _temporary_ttl(data, fail)
-    if data.get("tool") == "openclaw":
-        raise fail(["tool"], f"tool 'openclaw' cannot run: {OPENCLAW} (see README, Hosts)")
     hosts = _host_parts(data)
     for where, block in _expect_blocks(data, hosts):
         _check_durations(block, where, fail)
     tools = _tools(data, hosts, fail)
-    turns = sum(
-        not isinstance(step, NewSession)
-        for plan_steps in [steps, *(plan.steps for plan in sessions)]
-        for step in plan_steps
-    )
-    _check_expectations(data, hosts, tools, turns, fail)
+    every = _every_step(data, steps, sessions)
+    turns = sum(not isinstance(step, (NewSession, Resume)) for _, step in every)
+    _check_steps(every, tools, fail)
+    _check_expectations(data, hosts, tools, turns, fail, {s.label for _, s in every})
+    plugins, per_host = _plugins(path, data, tools, fail)
+    hosts = {
+        name: replace(part, plugins=per_host[name]) if name in per_host else part
+        for name, part in hosts.items()
+    }
     _check_file_expectations(data, hosts, turns, fail)
     return Scenario(
         path=path,
@@ -287,7 +300,83 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         runs_on=tuple(tools),
         sessions=tuple(sessions),
         files=_files(path, data.get("files", {}), fail),
+        plugins=plugins,
     )
+
+
+def _every_step(
+    data: dict[str, Any], steps: list[Step], sessions: list[SessionPlan]
+) -> list[tuple[list[str | int], Step]]:
+    """Where each step is in the file, and the step, across ``turns`` and every session's."""
+    lists: list[tuple[list[str | int], Sequence[Step]]] = [(["turns"], steps)]
+    lists += [(["sessions", k, "turns"], plan.steps) for k, plan in enumerate(sessions)]
+    return [([*where, i], step) for where, listed in lists for i, step in enumerate(listed)]
+
+
+def _check_steps(every: list[tuple[list[str | int], Step]], tools: list[str], fail: Fail) -> None:
+    """Each label names one step; a resume runs only on hosts hooksim resumes."""
+    labelled: set[str] = set()
+    not_resumed = [HOSTS[t].title for t in tools if t in HOSTS and not HOSTS[t].resumes]
+    for where, step in every:
+        dotted = "/".join(map(str, where))
+        if step.label in labelled:
+            raise fail([*where, "label"], f"{dotted}/label: {step.label!r} labels two steps")
+        labelled |= {step.label} - {""}
+        if isinstance(step, Resume) and not_resumed:
+            resumed = " and ".join(h.title for h in HOSTS.values() if h.resumes)
+            raise fail(
+                where,
+                f"{dotted}: resume: hooksim replays a resumed session on {resumed}, not"
+                f" {', '.join(not_resumed)}",
+            )
+
+
+def _plugins(
+    path: Path, data: dict[str, Any], tools: list[str], fail: Fail
+) -> tuple[tuple[Path, ...], dict[str, tuple[Path, ...]]]:
+    """``plugins:`` (the tool's) and each ``hosts.NAME.plugins``: folders beside the scenario,
+    each the kind of plugin its host installs, on a host hooksim installs plugins on."""
+    tool = data.get("tool", "hermes")
+    lists: list[tuple[str, list[str | int], list[str]]] = []
+    if "plugins" in data:
+        lists.append((tool, ["plugins"], data["plugins"]))
+    lists += [(name, ["hosts", name, "plugins"], part["plugins"])
+              for name, part in data.get("hosts", {}).items() if "plugins" in part]  # fmt: skip
+    found: dict[tuple[str, ...], tuple[Path, ...]] = {}
+    for name, where, folders in lists:
+        key = ".".join(map(str, where))
+        host = HOSTS[name]
+        if name not in tools:  # plugins: without tool:, on a file that runs on hosts: only
+            raise fail(
+                where,
+                f"plugins: are the plugins of the scenario's tool ({name}), which this file does"
+                " not run on: add tool:, or move them under hosts.NAME.plugins",
+            )
+        if not host.plugin_kind:
+            raise fail(
+                where,
+                f"{key}: hooksim does not install {host.title} plugins: {host.plugins_refused}",
+            )
+        found[tuple(map(str, where))] = tuple(
+            _plugin_folder(path, host, folder, where=[*where, i], key=key, fail=fail)
+            for i, folder in enumerate(folders)
+        )
+    top = found.get(("plugins",), ())
+    return top, {k[1]: v for k, v in found.items() if k[0] == "hosts"}
+
+
+def _plugin_folder(
+    path: Path, host: Host, name: str, *, where: list[str | int], key: str, fail: Fail
+) -> Path:
+    """One plugin folder beside the scenario, read as ``host`` reads it."""
+    folder = path.absolute().parent / name
+    if not folder.is_dir():
+        raise fail(where, f"{key}: {name}: no folder {folder}")
+    try:
+        host.read_plugin(folder)
+    except ValueError as e:
+        raise fail(where, f"{key}: {name}: {e}") from None
+    return folder
 
 
 def _files(path: Path, raw: dict[str, Any], fail: Fail) -> Seed:
@@ -410,9 +499,10 @@ def _tools(data: dict[str, Any], hosts: dict[str, HostPart], fail: Fail) -> list
     return list(hosts)
 
 
-def _check_expectations(
-    data: dict[str, Any], hosts: dict[str, HostPart], tools: list[str], turns: int, fail: Fail
-) -> None:
+def _check_expectations(  # noqa: PLR0917
+    data: dict[str, Any], hosts: dict[str, HostPart], tools: list[str], turns: int, fail: Fail,
+    labels: set[str],
+) -> None:  # fmt: skip
     """Event names and turn numbers in ``expect:`` and each host's ``expect:``.
 
     On a host with its own ``expect:``, a key it names replaces the file's (as ``Scenario.on``
@@ -427,6 +517,13 @@ def _check_expectations(
         fail,
     )
     for where, block in _expect_blocks(data, hosts):
+        for key in TURN_KEYED:
+            for name in (k for k in block.get(key, {}) if not k.isdigit() and k not in labels):
+                raise fail(
+                    [*where, key, name],
+                    f"{'.'.join(map(str, where))}.{key}.{name} names no step: label a step"
+                    f" (label: {name}) or give a turn number",
+                )
         for key, n in _named_turns(block):
             if n > turns:
                 raise fail(
@@ -495,6 +592,8 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
         after = durations["after"]
         if "new_session" in raw:
             step: Step = NewSession(raw["new_session"], after, line)
+        elif "resume" in raw:
+            step = Resume(after, line)
         elif "compact" in raw:
             step = Compact(raw["compact"], raw.get("instructions", ""), after, line)
         elif "event" in raw:
@@ -508,7 +607,9 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
             )
         else:
             step = _turn(raw, [*where, i], line, after, fail)
-        steps.append(replace(step, clock_back_s=durations["clock_back"]))
+        steps.append(
+            replace(step, clock_back_s=durations["clock_back"], label=raw.get("label", ""))
+        )
     return steps
 
 
@@ -570,6 +671,7 @@ def _tool_call(t: dict[str, Any], where: list[str | int], fail: Any) -> ToolCall
         t.get("id"),
         duration,
         run=bool(t.get("run", False)),
+        compact=t.get("compact"),
     )
 
 
@@ -606,8 +708,8 @@ def _raw_events(data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
 def _named_turns(expect: dict[str, Any]) -> list[tuple[str, int]]:
     """Every turn number an expectation names, with the expectation's key."""
     named = [("compactions_at_turns", n) for n in expect.get("compactions_at_turns", [])]
-    for key in ("calls_by_turn", "fired_by_turn", "context_at_turn", "shown_to_user"):
-        named += [(key, int(n)) for n in expect.get(key, {})]
+    for key in TURN_KEYED:
+        named += [(key, int(n)) for n in expect.get(key, {}) if n.isdigit()]
     state = expect.get("state_file")
     if isinstance(state, dict):
         named.append(("state_file", state["written_at_turn"]))

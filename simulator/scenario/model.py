@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..hosts import HOSTS, Host
-from ..steps import SHELL, NewSession, Step, Turn
+from ..steps import SHELL, NewSession, Resume, Step, Turn
 
 
 class ScenarioError(Exception):
@@ -39,9 +39,14 @@ class ScheduledStep:
     """A step placed on the run's one virtual clock: when, which turn, which session."""
 
     offset_s: float  # since the scenario's start
-    turn: int  # 1-based turn number across all sessions; 0 for a /new
+    turn: int  # 1-based turn number across all sessions; 0 for a /new or a resume
     session: int  # index into ``Scenario.sessions`` (0 for a one-session scenario)
     step: Step
+
+    @property
+    def label(self) -> str:
+        """What expectations may call this step (its ``label``; "" when it has none)."""
+        return self.step.label
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class HostPart:
     expect: dict[str, Any] = field(default_factory=dict)
     version: str | None = None  # the host's version to replay; None: the profile's own
     launch: str | None = None  # how the user runs the host (Codex: exec); None: interactive
+    plugins: tuple[Path, ...] | None = None  # its plugin folders; None: not given
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,9 @@ class Scenario:
     runs_on: tuple[str, ...] = ()  # the hosts the file names (its tool and hosts:); () = tool
     sessions: tuple[SessionPlan, ...] = ()  # several sessions at once; then ``steps`` is empty
     files: Seed = Seed()  # what the project holds before the session
+    # The tool's plugin (extension) folders, installed as the host installs them; set by on()
+    # for the host it runs on (from hosts.NAME.plugins, else plugins: on the scenario's tool).
+    plugins: tuple[Path, ...] = ()
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
@@ -151,13 +160,14 @@ class Scenario:
 
         ValueError says which key is wrong: ``hosts.NAME.version: ...`` or ``...launch: ...``.
         """
+        # The method is looked up on the host as changed so far: the launch of a version.
         for key, value, change in (
-            ("version", self.version, host.at_version),
-            ("launch", self.launch, host.launched),
+            ("version", self.version, "at_version"),
+            ("launch", self.launch, "launched"),
         ):
             if value is not None:
                 try:
-                    host = change(value)
+                    host = getattr(host, change)(value)
                 except ValueError as e:
                     raise ValueError(f"hosts.{host.name}.{key}: {e}") from None
         return host
@@ -169,12 +179,18 @@ class Scenario:
         hooks = (
             part.hooks if part.hooks is not None else (self.hooks if tool == self.tool else None)
         )
+        plugins = (
+            part.plugins
+            if part.plugins is not None
+            else (self.plugins if tool == self.tool else ())
+        )
         host = HOSTS.get(tool)
         shell = host.shell_tool if host is not None else SHELL
         return replace(
             self,
             tool=tool,
             hooks=hooks,
+            plugins=plugins,
             env={**self.env, **part.env},
             expect={**self.expect, **part.expect},
             hosts={},
@@ -188,7 +204,7 @@ class Scenario:
 
     @property
     def numbered_steps(self) -> list[tuple[int, Step]]:
-        """Steps with their turn number (1-based; a ``/new`` gets 0: it is not a turn)."""
+        """Steps with their turn number (1-based; a ``/new`` or a resume gets 0: not a turn)."""
         return [(s.turn, s.step) for s in self.schedule]
 
     @property
@@ -211,7 +227,7 @@ class Scenario:
         schedule: list[ScheduledStep] = []
         n = 0
         for offset, k, _, step in placed:
-            number = 0 if isinstance(step, NewSession) else n + 1
+            number = 0 if isinstance(step, (NewSession, Resume)) else n + 1
             n = max(n, number)
             schedule.append(ScheduledStep(offset, number, k, step))
         return schedule

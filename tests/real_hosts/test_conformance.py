@@ -1,5 +1,6 @@
-"""Conformance with the real binaries: each shipped cross-host scenario and probe, run on the
-real host offline and replayed by hooksim, differs only where the profile tolerates it.
+"""Conformance with the real binaries: each shipped cross-host scenario, world scenario (files,
+tool effects, block reasons, loops) and probe, run on the real host offline and replayed by
+hooksim, differs only where the profile tolerates it.
 
 Runs in ``tox -e conformance-claude-code``, ``-codex`` and ``-gemini-cli`` (each installs the
 pinned release into its tox environment and names it in ``REAL_CLAUDE_CODE``, ``REAL_CODEX`` or
@@ -18,6 +19,7 @@ import pytest
 from hooksim.cli import main
 from hooksim.commands.real import check
 from hooksim.real.compare import compare_real, differences_text
+from hooksim.real.session import run_real
 from hooksim.scenario import load_scenario
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
@@ -27,7 +29,13 @@ BINARIES = {
     "codex": os.environ.get("REAL_CODEX"),
     "hermes": os.environ.get("REAL_HERMES"),
     "gemini-cli": os.environ.get("REAL_GEMINI_CLI"),
+    "openclaw": os.environ.get("REAL_OPENCLAW"),
 }
+# A real OpenClaw turn takes 20-60 s (its start-up; the gateway's takes a minute): CI's
+# conformance-openclaw runs one short session, conformance-openclaw-full (REAL_OPENCLAW_ALL)
+# every one of FILES["openclaw"].
+OPENCLAW_ALL = bool(os.environ.get("REAL_OPENCLAW_ALL"))
+OPENCLAW_SHORT = "openclaw/02-local-runs.yaml"
 
 
 def probes(tool: str) -> list[str]:
@@ -43,6 +51,15 @@ FILES = {
         "across/memory-session.yaml",
         "across/guard-reason.yaml",
         "across/stop-reason.yaml",
+        "across/transcript-loop.yaml",
+        "world/01-formatter-claude-code.yaml",
+        "world/03-plan-injector.yaml",
+        "world/04-promise-loop.yaml",
+        "world/05-env-guard.yaml",
+        "world/06-auto-stager.yaml",
+        "claude-code/16-plugin.yaml",
+        "claude-code/17-resume.yaml",
+        "claude-code/18-clear-steps.yaml",
         *probes("claude-code"),
     ],
     "codex": [
@@ -50,9 +67,13 @@ FILES = {
         "across/guard-reason.yaml",
         "across/stop-reason.yaml",
         "across/stop-loop.yaml",
+        "across/transcript-loop.yaml",
         "codex/12-exec-per-turn.yaml",
         "codex/14-stdout-forms.yaml",
         "codex/16-compact-matchers.yaml",
+        "world/03-plan-injector.yaml",
+        "world/04-promise-loop.yaml",
+        "world/07-formatter-codex.yaml",
         *probes("codex"),
     ],
     # stop-reason is left out: Hermes' pre_verify needs files the real tools changed.
@@ -60,14 +81,26 @@ FILES = {
         "across/memory-session.yaml",
         "across/guard-reason.yaml",
         "hermes/32-new-session.yaml",
+        "world/03-plan-injector.yaml",
+        "world/08-formatter-hermes.yaml",
         *probes("hermes"),
     ],
     # stop-loop is left out: Gemini CLI never caps the loop (its turn budget is 100); hooksim
     # ends it at 50, and a real run of it would take minutes.
+    "openclaw": [
+        "across/memory-session.yaml",
+        *sorted(str(p.relative_to(SCENARIOS)) for p in (SCENARIOS / "openclaw").glob("*.yaml")),
+    ],
     "gemini-cli": [
         "across/memory-session.yaml",
         "across/guard-reason.yaml",
         "across/stop-reason.yaml",
+        "across/transcript-loop.yaml",
+        "world/02-formatter-gemini-cli.yaml",
+        "world/03-plan-injector.yaml",
+        "gemini-cli/14-extension.yaml",
+        "gemini-cli/15-clear-context.yaml",
+        "gemini-cli/16-resume.yaml",
         *probes("gemini-cli"),
     ],
 }
@@ -84,6 +117,8 @@ def test_real_host_matches_hooksim(tool: str, name: str) -> None:
         pytest.skip(f"no real {tool} (tox -e {env} installs it)")
     if not Path(binary).exists():
         pytest.skip(f"{tool} could not be installed from the registry: {binary} is missing")
+    if tool == "openclaw" and name != OPENCLAW_SHORT and not OPENCLAW_ALL:
+        pytest.skip("minutes on a real OpenClaw: tox -e conformance-openclaw-full runs it")
     comparison = compare_real(load_scenario(SCENARIOS / name), tool, binary)
     assert check(comparison.real) == []
     assert comparison.failing == [], differences_text(comparison.diffs)
@@ -107,3 +142,20 @@ def test_a_real_run_writes_the_reports_a_replay_writes(tmp_path: Path) -> None:
     workdir = Path(entry["workdir"])
     assert (workdir / "project").is_dir()
     shutil.rmtree(workdir)
+
+
+def test_gemini_cli_clear_context_empties_the_chat_it_sends() -> None:
+    """After an AfterAgent deny with clearContext, the real Gemini CLI sends the retry prompt
+    in a chat of its own: the request holds the reason and none of the answer before it, as the
+    replay says (the conversation is cleared before the reason is sent)."""
+    binary = BINARIES["gemini-cli"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
+    real = run_real(load_scenario(SCENARIOS / "gemini-cli/15-clear-context.yaml"), "gemini-cli",
+                    binary)  # fmt: skip
+    first, retry = [r["body"]["contents"] for r in real.requests if r.get("kind") == "main"]
+    said = [[part.get("text", "") for part in c.get("parts", [])] for c in retry]
+    assert len(first) == 1
+    assert len(retry) == 1, said
+    assert "start over: give the plan in one line" in said[0]
+    assert not any("a long draft" in text for texts in said for text in texts)

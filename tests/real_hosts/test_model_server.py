@@ -114,6 +114,26 @@ def test_other_dialects_stream_text_and_function_calls(
     assert '"done"' in text
 
 
+def test_responses_calls_a_custom_tool_with_its_text(tmp_path: Path) -> None:
+    """A tool the request declares as custom (Codex's apply_patch) is called as a
+    custom_tool_call whose input is the text; a function tool with JSON arguments."""
+    script = ModelScript()
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
+    script.set_turn(1, [Reply(tool_calls=(ToolUse("apply_patch", {"input": patch}, "call_1"),
+                                          ToolUse("exec_command", {"cmd": "ls"}, "call_2")))])  # fmt: skip
+    tools = [{"type": "custom", "name": "apply_patch", "format": {"type": "grammar"}},
+             {"type": "function", "name": "exec_command", "parameters": {}}]  # fmt: skip
+    body = {"stream": True, "tools": tools, "input": []}
+    with ModelServer("responses", script, tmp_path / "log.jsonl") as server:
+        done = events(post(server.url + "/v1/responses", body)[1])[-1]
+    custom, function = done["response"]["output"]
+    assert (custom["type"], custom["name"], custom["call_id"]) == ("custom_tool_call", "apply_patch",
+                                                                   "call_1")  # fmt: skip
+    assert custom["input"] == patch
+    assert "arguments" not in custom
+    assert (function["type"], json.loads(function["arguments"])) == ("function_call", {"cmd": "ls"})
+
+
 def test_chat_completions_hold_a_request_fail_with_an_error_object_and_list_models(
     tmp_path: Path,
 ) -> None:

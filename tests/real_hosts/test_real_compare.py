@@ -14,7 +14,12 @@ from hooksim.scenario import Scenario
 
 def probe(turn: int, event: str, payload: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
     return {"id": "probe", "event": event, "turn": turn, "stdin": json.dumps(payload) + "\n",
-            "env": env, "start": 0.0, "pid": 1}  # fmt: skip
+            "env": {"PATH": "/bin", **env}, "start": 0.0, "pid": 1}  # fmt: skip
+
+
+def hook(probe_record: dict[str, Any], hook_id: str, **fields: Any) -> dict[str, Any]:
+    """A hook process of the firing ``probe_record`` stands for."""
+    return {**probe_record, "id": hook_id, "start": 0.1, "end": 0.2, "exit": 0, **fields}
 
 
 def side(root: str, records: list[dict[str, Any]]) -> Side:
@@ -22,13 +27,17 @@ def side(root: str, records: list[dict[str, Any]]) -> Side:
     return Side(records, result, Path(root), {"PATH": "/bin"})
 
 
+def lines(real: Side, sim: Side, tool: str = "claude-code") -> list[str]:
+    return differences_text(differences(real, sim, get_host(tool))).splitlines()[:-1]
+
+
 def test_ids_and_paths_are_mapped_and_real_differences_listed() -> None:
     """Different ids and work directories are equal; an extra field, another order and an
-    added variable are differences, and a tolerated one carries the profile's reason."""
+    added variable are differences."""
     real = side("/r", [
         probe(1, "SessionStart", {"session_id": "0b5e3c1a-1111-2222-3333-444455556666",
                                   "cwd": "/r/project", "source": "startup"}, {"CLAUDECODE": "1"}),
-        probe(1, "UserPromptSubmit", {"session_id": "x", "prompt_id": "p1"}, {"CLAUDE_PID": "9"}),
+        probe(1, "UserPromptSubmit", {"session_id": "x", "prompt_id": "p1"}, {"ADDED": "9"}),
         probe(1, "Stop", {"session_id": "x"}, {}),
     ])  # fmt: skip
     sim = side("/s", [
@@ -37,14 +46,70 @@ def test_ids_and_paths_are_mapped_and_real_differences_listed() -> None:
         probe(1, "Stop", {"session_id": "y"}, {}),
         probe(1, "UserPromptSubmit", {"session_id": "y"}, {}),
     ])  # fmt: skip
-    diffs = differences(real, sim, get_host("claude-code"))
-    lines = differences_text(diffs).splitlines()
-    assert lines == [
+    assert lines(real, sim) == [
+        'env/ADDED: real "9"; hooksim absent',
         "events/turn 1: real SessionStart UserPromptSubmit Stop;"
         " hooksim SessionStart Stop UserPromptSubmit",
-        'payload/UserPromptSubmit/prompt_id: real "<id>"; hooksim absent',
-        'env/CLAUDE_PID: real "9"; hooksim absent  [tolerated: the CLI\'s process id]',
-        "2 differences outside the tolerances, 1 tolerated",
+        'payload/UserPromptSubmit/prompt_id: real "<prompt_id 1>"; hooksim absent',
+    ]
+
+
+def test_ids_compare_by_which_firings_share_them() -> None:
+    """A tool id the replay gives every call alike, where the real host gives each call its
+    own, is a difference of rank, whatever the ids' values."""
+    calls = [("toolu_a", "toolu_b"), ("call_1", "call_1")]
+    real, sim = (
+        side(root, [probe(1, "PreToolUse", {"tool_use_id": first}, {}),
+                    probe(1, "PreToolUse", {"tool_use_id": second}, {})])
+        for root, (first, second) in zip(("/r", "/s"), calls, strict=True)
+    )  # fmt: skip
+    assert lines(real, sim) == [
+        'payload/PreToolUse/tool_use_id: real "<tool_use_id 2>"; hooksim "<tool_use_id 1>"'
+    ]
+
+
+def test_the_environment_is_compared_against_what_the_host_was_started_with() -> None:
+    """A variable the host adds, a PATH it prefixes with a run's folder, one it removes, and
+    the process id of the host itself, which maps to <host pid> on both sides."""
+    real = side("/r", [{**probe(1, "Stop", {}, {"PATH": "/r/bin:/bin", "CLAUDE_PID": "41",
+                                                "A": "1"}), "host_pid": 41}])  # fmt: skip
+    sim = side("/s", [{**probe(1, "Stop", {}, {"CLAUDE_PID": "7"}), "host_pid": 7}])
+    sim.base_env["GONE"] = "x"
+    assert lines(real, sim) == [
+        'env/A: real "1"; hooksim absent',
+        "env/GONE: real absent; hooksim unset",
+        'env/PATH: real "<workdir>/bin:" + $PATH; hooksim as started',
+    ]
+
+
+def test_key_order_and_the_bytes_around_the_json_are_compared() -> None:
+    """tool_response before tool_use_id on one side only, and JSON with spaces or without a
+    trailing newline, are differences hooks can see."""
+    real_probe = probe(1, "PostToolUse", {"tool_response": "r", "tool_use_id": "t"}, {})
+    sim_probe = probe(1, "PostToolUse", {"tool_use_id": "t", "tool_response": "r"}, {})
+    sim_probe["stdin"] = sim_probe["stdin"].rstrip("\n")
+    real_probe["stdin"] = real_probe["stdin"].replace(": ", ":").replace(", ", ",")
+    assert lines(side("/r", [real_probe]), side("/s", [sim_probe])) == [
+        "order/PostToolUse/(top): real tool_response, tool_use_id; hooksim tool_use_id,"
+        " tool_response",
+        "stdin/PostToolUse/after ,: real ''; hooksim ' '",
+        "stdin/PostToolUse/after :: real ''; hooksim ' '",
+        "stdin/PostToolUse/ends with: real '\\n'; hooksim ''",
+    ]
+
+
+def test_each_hook_process_is_compared_by_its_id() -> None:
+    """Which hooks ran for a firing, and for each the shell it ran in and how it ended."""
+    real_probe, sim_probe = probe(1, "Stop", {}, {}), probe(1, "Stop", {}, {})
+    command = "python -m hooksim.real.hook_recorder /r/spec.json Stop.0.0; exit $?"
+    real = side("/r", [real_probe,
+                       hook(real_probe, "Stop.0.0", parent=["/bin/sh", "-c", command]),
+                       hook(real_probe, "Stop.1.0", exit=2)])  # fmt: skip
+    sim = side("/s", [sim_probe,
+                      hook(sim_probe, "Stop.0.0", parent=["bash", "-c", command.replace("/r", "/s")])])  # fmt: skip
+    assert lines(real, sim) == [
+        "hooks/Stop: real Stop.0.0, Stop.1.0; hooksim Stop.0.0",
+        "shell/Stop.0.0: real /bin/sh -c; hooksim bash -c",
     ]
 
 
@@ -72,3 +137,22 @@ def test_a_payload_field_that_is_null_is_no_matcher_value(tmp_path: Path) -> Non
         Scenario(Path("s.yaml"), "s", ()), get_host("hermes"), [record], [], ledger
     )
     assert [(f.event, f.match) for f in result.firings] == [("post_llm_call", None)]
+
+
+def test_what_each_run_picks_for_itself_is_mapped() -> None:
+    """The install folder, a host's random folder name, dates (in words too) and an id's first
+    eight characters in a file name compare equal; what is left differs."""
+    sid = "c82e693a-1111-2222-3333-444455556666"
+    path = "/r/home/.codex/tmp/arg0-linux/codex-arg0AbC123:/opt/npm/node_modules/x:/bin"
+    real = Side([probe(1, "Stop", {"session_id": sid, "note": "Tuesday, December 1, 2026",
+                                   "file": f"chats/session-2026-12-01T15-07-{sid[:8]}.jsonl"},
+                       {"PATH": path})],
+                RunResult(Scenario(Path("s.yaml"), "s", ())), Path("/r"), {"PATH": "/bin"},
+                "/opt/npm")  # fmt: skip
+    sim_path = "/s/home/.codex/tmp/arg0-linux/codex-arg0zzzzzz:/s/install/node_modules/x:/bin"
+    sim = Side([probe(1, "Stop", {"session_id": "session-1", "note": "Monday, June 1, 2026",
+                                  "file": "chats/session-2026-06-01T09-00-session-.jsonl"},
+                      {"PATH": sim_path})],
+               RunResult(Scenario(Path("s.yaml"), "s", ())), Path("/s"), {"PATH": "/bin"},
+               "/s/install")  # fmt: skip
+    assert lines(real, sim, "codex") == []

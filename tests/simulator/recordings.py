@@ -12,6 +12,8 @@ from hooksim.hosts import HOSTS
 from hooksim.replay.runner import RunResult, run_scenario
 from hooksim.scenario import load_scenario
 
+# The hosts whose hooks are commands a tap can stand in front of (not OpenClaw's handlers).
+TAPPED = sorted(name for name, host in HOSTS.items() if not host.tap_refused)
 HOOK = "cat > /dev/null; echo '{\"ok\": true}' >&2"
 # Events some hosts fire beyond their lifecycle points.
 OWN_EVENTS = {

@@ -1,4 +1,4 @@
-"""hooksim's host options: --tool, compare, hosts, and the OpenClaw refusal."""
+"""hooksim's host options: --tool, compare, hosts."""
 
 from __future__ import annotations
 
@@ -65,34 +65,31 @@ def test_a_host_without_hooks_is_skipped_naming_the_fix(
     assert summary(out) == "0 passed, 0 failed, 1 skipped"
 
 
-def test_openclaw_is_refused_on_the_command_line(
+def test_an_unknown_tool_is_refused_on_the_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--tool openclaw exits 2 with one line saying why, and runs nothing."""
+    """--tool NAME for a host hooksim has no profile for exits 2 with the names it knows."""
     (tmp_path / "s.yaml").write_text(HERMES_ONLY)
-    assert main(["run", str(tmp_path), "--tool", "openclaw"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err == (
-        "hooksim: --tool: tool 'openclaw' cannot run: OpenClaw runs its hooks in-process, as"
-        " TypeScript functions inside its Gateway; there is no hook process, stdin or exit code"
-        " for hooksim to replay\n"
-    )
     assert main(["run", str(tmp_path), "--tool", "vim"]) == 2
     assert capsys.readouterr().err == (
         "hooksim: --tool: unknown tool 'vim' (hooksim knows: hermes, claude-code, codex, cursor,"
-        " gemini-cli)\n"
+        " gemini-cli, openclaw)\n"
     )
 
 
-def test_openclaw_in_a_scenario_is_a_file_error(
+def test_openclaw_in_a_scenario_needs_its_hooks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """tool: openclaw names file and line."""
+    """tool: openclaw is a host like the others: without hooks it is skipped, saying why."""
     path = tmp_path / "s.yaml"
     path.write_text("name: x\ntool: openclaw\nturns:\n  - {user: hi, error: 500}\n")
-    assert main(["validate", str(path)]) == 1
-    assert capsys.readouterr().err.startswith(f"{path}:2: tool 'openclaw' cannot run: OpenClaw")
+    assert main(["validate", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["run", str(path)]) == 0
+    assert (
+        "(not applicable: no hooks for openclaw: add hosts.openclaw.hooks"
+        in capsys.readouterr().out
+    )
 
 
 def test_compare_reports_each_host_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,11 +100,12 @@ def test_compare_reports_each_host_and_a_summary(capsys: pytest.CaptureFixture[s
     assert "=> blocked 8 times in a row: Claude Code ends the turn (cap 8)" in out
     # hooks run, hooks that did not exit 0 (a block is exit 2), bridge calls, blocks (after the
     # number of events fired, which is each profile's own business)
-    lines = {line.split()[0]: line.split()[2:] for line in out.splitlines()[-5:]}
+    lines = {line.split()[0]: line.split()[2:] for line in out.splitlines()[-6:]}
     assert lines["claude-code"] == ["8", "8", "0", "8", "PASS"]
     assert lines["codex"] == ["11", "10", "0", "10", "PASS"]
     assert lines["cursor"] == ["6", "0", "0", "6", "PASS"]
     assert lines["hermes"] == ["1", "1", "0", "0", "PASS"]
+    assert lines["openclaw"] == ["4", "0", "0", "4", "PASS"]
 
 
 def test_compare_on_chosen_hosts_writes_json(
@@ -130,17 +128,19 @@ def test_compare_on_chosen_hosts_writes_json(
     assert [e["tool"] for e in entries] == ["hermes", "codex"]
     codex_events = [(e["turn"], e["event"]) for e in entries[1]["events"]]
     assert (4, "SessionStart") in codex_events
-    assert main(["compare", str(ACROSS / "memory-session.yaml"), "--tools", "openclaw"]) == 2
-    assert capsys.readouterr().err.startswith("hooksim: --tools: tool 'openclaw' cannot run")
+    assert main(["compare", str(ACROSS / "memory-session.yaml"), "--tools", "vim"]) == 2
+    assert capsys.readouterr().err.startswith("hooksim: --tools: unknown tool 'vim'")
 
 
 def test_hosts_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
-    """hooksim hosts prints the Markdown table and why OpenClaw is absent."""
+    """hooksim hosts prints the Markdown table, OpenClaw among the hosts."""
     assert main(["hosts"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("| | Hermes | Claude Code | Codex CLI | Cursor | Gemini CLI |\n")
+    assert out.startswith(
+        "| | Hermes | Claude Code | Codex CLI | Cursor | Gemini CLI | OpenClaw |\n"
+    )
     assert "| pre-compact | — | `PreCompact` (can block) | `PreCompact` |" in out
-    assert out.rstrip().endswith("for hooksim to replay.")
+    assert "| `before_compaction` |" in out
 
 
 def test_validate_fails_hooks_a_host_would_skip_and_warns_about_the_rest(

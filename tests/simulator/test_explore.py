@@ -40,6 +40,7 @@ explore:
 """
 
 
+@pytest.mark.one_python  # a search or a corpus run: the same on every interpreter
 def test_the_real_hook_passes_a_small_budget(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -241,6 +242,7 @@ def _drawn(count: int, seeds: range) -> list[Scenario]:
         return [load_scenario(path) for path in paths]
 
 
+@pytest.mark.one_python  # a search or a corpus run: the same on every interpreter
 def test_the_default_space_tells_each_rule_of_the_gate_apart() -> None:
     """Of 300 drawn sessions, at least 1 in 100 tells each wrong rule from the gate model's own:
     the weights reach the window's edges, failed compactions, the clock set back, a window of

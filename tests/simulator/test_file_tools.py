@@ -164,6 +164,44 @@ def test_claude_code_runs_the_input_a_pre_tool_use_hook_rewrote(tmp_path: Path) 
     ]
 
 
+def test_claude_code_trims_trailing_spaces_of_what_write_and_edit_write(tmp_path: Path) -> None:
+    """Write's content and Edit's new_string lose each line's trailing whitespace (but in a
+    Markdown file) before the hooks see them and the tool writes, and Edit's input gets its
+    replace_all: false, in its schema's order (real 2.1.332)."""
+    keep = (  # each tool_input as one JSON line, keys in the order the hook got them
+        '"$HOOKSIM_PYTHON" -c "import json, sys, os; i = json.load(sys.stdin)[\'tool_input\'];'
+        " i['file_path'] = os.path.basename(i['file_path']); print(json.dumps(i))\" >> ~/pre"
+    )
+    result = run(
+        tmp_path,
+        f"""\
+        tool: claude-code
+        hooks:
+          PreToolUse: [{{matcher: Write|Edit, hooks: [{{type: command, command: {json.dumps(keep)}}}]}}]
+        turns:
+          - user: write them
+            tools:
+              - {{name: Write, args: {{file_path: a.py, content: "x = 1   \\ny = 2\\t\\n"}}}}
+              - {{name: Edit, args: {{file_path: a.py, old_string: "y = 2", new_string: "y = 3  "}}}}
+              - {{name: Write, args: {{file_path: a.md, content: "line  \\n"}}}}
+            assistant: done
+        expect:
+          files:
+            a.py: {{equals: "x = 1\\ny = 3\\n"}}
+            a.md: {{equals: "line  \\n"}}
+            ~/pre: {{exists: true}}
+        """,
+    )
+    assert expect.check(result) == []
+    pre = [json.loads(line) for line in result.files[("~/pre", 0)].data.decode().splitlines()]
+    assert pre == [
+        {"file_path": "a.py", "content": "x = 1\ny = 2\n"},
+        {"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3", "replace_all": False},
+        {"file_path": "a.md", "content": "line  \n"},
+    ]
+    assert [list(p) for p in pre][1] == ["file_path", "old_string", "new_string", "replace_all"]
+
+
 def test_codex_apply_patch_adds_updates_moves_and_deletes(tmp_path: Path) -> None:
     """The patch in the hook-visible command, in Codex's *** Begin Patch format."""
     patch = textwrap.indent(
@@ -344,6 +382,32 @@ def test_hermes_write_file_and_patch(tmp_path: Path) -> None:
         expect:
           files:
             ~/after: {equals: "one\\ntwo\\nthree\\n"}
+        """,
+    )
+    assert expect.check(result) == []
+
+
+def test_hermes_patch_mode_keeps_its_own_line_ends(tmp_path: Path) -> None:
+    """Hermes' patch mode adds a file as its + lines joined, with no final line break, and an
+    update keeps the file's end as it was (hermes-agent 0.19.0 tools/patch_parser.py), where
+    Codex ends every file it writes with one."""
+    result = run(
+        tmp_path,
+        """\
+        hooks: {post_tool_call: [{command: "true"}]}
+        files: {b.txt: "one\\ntwo"}
+        turns:
+          - user: patch them
+            tools:
+              - name: patch
+                args:
+                  mode: patch
+                  patch: "*** Begin Patch\\n*** Add File: a.txt\\n+x  =  1\\n+y\\n*** Update File: b.txt\\n@@\\n one\\n-two\\n+three\\n*** End Patch\\n"
+            assistant: done
+        expect:
+          files:
+            a.txt: {equals: "x  =  1\\ny"}
+            b.txt: {equals: "one\\nthree"}
         """,
     )
     assert expect.check(result) == []

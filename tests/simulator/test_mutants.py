@@ -56,6 +56,7 @@ def test_mutant_fails_its_scenarios(
     assert f"0 passed, {len(paths)} failed" in out
 
 
+@pytest.mark.one_python  # a search or a corpus run: the same on every interpreter
 def test_the_real_hook_passes_the_same_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     """The shipped hook passes every scenario used above to catch the mutants."""
     names = sorted({name for names in CAUGHT_BY.values() for name in names})

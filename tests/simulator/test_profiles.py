@@ -73,8 +73,13 @@ def test_every_event_in_the_table_fires_in_a_session(tool: str) -> None:
 
 @pytest.mark.parametrize("tool", sorted(HOSTS))
 def test_spawn_model_is_what_argv_does(tool: str) -> None:
-    """'shell' hosts hand the command to a shell; 'exec' hosts split it into argv themselves."""
+    """'shell' hosts hand the command to a shell; 'exec' hosts split it into argv themselves;
+    an in-process host starts nothing."""
     host = HOSTS[tool]
+    if host.in_process:  # OpenClaw: handlers are functions in its process, never started
+        with pytest.raises(ValueError, match="not commands"):
+            host.argv("echo 'a b'", {"SHELL": "/bin/sh"})
+        return
     argv = host.argv("echo 'a b'", {"SHELL": "/bin/sh"})
     if host.spawn == "shell":
         assert argv[-1] == "echo 'a b'"
@@ -420,14 +425,28 @@ def test_claude_code_versions_follow_the_changelog() -> None:
 
 
 def test_versions_change_only_what_their_history_says() -> None:
-    """Codex before 0.169.0 has no SessionEnd; Gemini CLI before 0.30.0 reads exit codes the old way."""
+    """Codex before 0.150.0 has no SessionEnd (real 0.141.0 fires none, real 0.150.0 does);
+    Gemini CLI before 0.30.0 reads exit codes the old way."""
     codex = HOSTS["codex"]
     assert codex.at_version("0.169.0").events["session_end"] == "SessionEnd"
-    assert codex.at_version("0.150.0").events["session_end"] is None
+    assert codex.at_version("0.150.0").events["session_end"] == "SessionEnd"
+    assert codex.at_version("0.141.0").events["session_end"] is None
     gemini = HOSTS["gemini-cli"]
     three = HookRun(1, "", "cmd", 0, 3, "no", "", 0.0)
     assert gemini.read("BeforeTool", three).block == "no"
     assert gemini.at_version("0.29.0").read("BeforeTool", three).block is None
+
+
+def test_a_version_and_a_launch_both_hold(tmp_path: Path) -> None:
+    """hosts.codex with version and launch: the exec launch of that version, not of the newest."""
+    path = tmp_path / "old-exec.yaml"
+    path.write_text(
+        "name: an old exec\ntool: codex\nhosts:\n  codex: {version: 0.141.0, launch: exec}\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    scenario = load_scenario(path).on("codex")
+    host = scenario.profile(HOSTS["codex"])
+    assert (host.exec_launch, host.events["session_end"]) == (True, None)
 
 
 def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> None:
@@ -444,10 +463,11 @@ def test_a_version_for_a_host_modelled_once_is_a_setup_error(tmp_path: Path) -> 
 
 
 def test_claude_code_exec_form_and_shell_field() -> None:
-    """args runs without a shell, shell picks the shell, a plain command runs with /bin/sh."""
+    """args runs the command with those arguments without a shell; a plain command, and one
+    whose shell is bash, run with /bin/sh off Windows (real 2.1.332 passes spawn shell: true)."""
     host = HOSTS["claude-code"]
     block = {"Stop": [{"hooks": [
-        {"type": "command", "args": ["/usr/bin/env", "true"]},
+        {"type": "command", "command": "/usr/bin/env", "args": ["true"]},
         {"type": "command", "command": "echo $0", "shell": "bash"},
         {"type": "command", "command": "echo plain"},
     ]}]}  # fmt: skip
@@ -455,7 +475,7 @@ def test_claude_code_exec_form_and_shell_field() -> None:
     assert warnings == []
     assert [host.argv_for(s, {}) for s in specs] == [
         ["/usr/bin/env", "true"],
-        ["bash", "-c", "echo $0"],
+        ["/bin/sh", "-c", "echo $0"],
         ["/bin/sh", "-c", "echo plain"],
     ]
 
@@ -524,8 +544,8 @@ def test_every_fact_is_cited_or_unverified(tool: str) -> None:
         assert f.sources or f.unverified, f"{tool}: {f.topic} has no source"
         for source in f.sources:
             assert source.kind in ("code", "release", "docs", "changelog", "observed")
-            if source.kind == "release":  # a released package's file, at a line
-                assert re.fullmatch(r"[\w.-]+==[\w.]+ \S+#L\d+", source.where), source
+            if source.kind == "release":  # a released package's file, at a line (or a byte)
+                assert re.fullmatch(r"[\w.@/-]+==[\w.-]+ \S+(#L|@)\d+", source.where), source
             if source.kind in ("code", "changelog"):
                 repo, rest = source.where.split("@", 1)
                 assert "/" in repo
@@ -591,9 +611,8 @@ def test_launch_exec_only_where_the_host_has_it(tmp_path: Path, capsys: Any) -> 
     )
     assert main(["run", str(claude)]) != 0
     out = capsys.readouterr()
-    assert (
-        f"{claude}: hosts.claude-code.launch: 'exec': hooksim runs Claude Code interactively"
-        in (out.out + out.err)
+    assert f"{claude}: hosts.claude-code.launch: 'exec': Claude Code runs interactive or print" in (
+        out.out + out.err
     )
 
 

@@ -26,7 +26,7 @@ from hooksim.record.tap import HOST_PREFIXES, SHELLS, TAP_SH
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
-from .recordings import config_for, record
+from .recordings import TAPPED, config_for, record
 
 HOOKSIM = [sys.executable, "-m", "hooksim"]
 SESSION = """\
@@ -80,7 +80,7 @@ def normalized(stdin: bytes) -> str:
     return re.sub(r":[0-9a-f]{8}\"", ':<hex>"', text)  # Hermes' turn_id ends in 8 random hex
 
 
-@pytest.mark.parametrize("tool", sorted(HOSTS))
+@pytest.mark.parametrize("tool", TAPPED)
 def test_a_tapped_session_exports_to_a_scenario_that_replays_it(
     tmp_path: Path, tool: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -399,7 +399,7 @@ def test_the_tap_knows_each_shell_host_as_its_profile_does() -> None:
         argv = HOSTS[tool].argv("x", env)
         assert argv[1:] == [flag, "x"]
         assert Path(argv[0]).name == Path(env["SHELL"] if shell == "$SHELL" else shell).name
-    assert set(SHELLS) | {"hermes"} == set(HOSTS)
+    assert set(SHELLS) | {"hermes"} == set(TAPPED)
 
 
 @pytest.mark.parametrize("kind", TAPS)

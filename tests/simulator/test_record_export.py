@@ -14,7 +14,7 @@ import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS
 
-from .recordings import OWN_EVENTS, config_for, every_event, record
+from .recordings import OWN_EVENTS, TAPPED, config_for, every_event, record
 
 # Replies, tool calls, an interruption, a failed model call, both kinds of compaction, /new.
 SESSION = """\
@@ -55,7 +55,7 @@ def hooked(tool: str, points: tuple[str, ...] | None) -> list[str]:
 
 # Real tapped sessions on every host and subset: tox -e slow runs them once per CI run.
 @pytest.mark.slow
-@pytest.mark.parametrize("tool", sorted(HOSTS))
+@pytest.mark.parametrize("tool", TAPPED)
 @pytest.mark.parametrize("which", WITH_PROMPT)
 def test_an_export_passes_its_own_expectations(
     tmp_path: Path, tool: str, which: str, capsys: pytest.CaptureFixture[str]
@@ -69,7 +69,7 @@ def test_an_export_passes_its_own_expectations(
     assert main(["run", str(exported)]) == 0, exported.read_text() + capsys.readouterr().out
 
 
-@pytest.mark.parametrize("tool", sorted(HOSTS))
+@pytest.mark.parametrize("tool", TAPPED)
 @pytest.mark.parametrize("which", WITHOUT_PROMPT)
 def test_an_export_that_cannot_tell_turns_apart_is_refused_in_one_line(
     tmp_path: Path, tool: str, which: str, capsys: pytest.CaptureFixture[str]

@@ -23,7 +23,7 @@ TURN = "  - {user: hi, assistant: hello}\n"
         ("name: x\nturns:\n" + TURN + "expect:\n  max_duration: 1e400s\n", f"5: expect/max_duration: '1e400s' is not a duration: {FORMS}"),
         ("name: x\nturns:\n  - {user: hi, asistant: hello}\n", "3: turns/0: unknown key 'asistant' (did you mean 'assistant'? allowed: after, assistant,"),
         ("name: x\nturns:\n  - {usr: hi}\n", "3: turns/0: unknown key 'usr' (did you mean 'user'? a turn has 'user', 'new_session', 'compact' or 'event')"),
-        ("name: x\ntool: claude\nturns:\n" + TURN, "2: tool: 'claude' is not one of hermes, claude-code, codex, cursor, gemini-cli (did you mean 'claude-code'?)"),
+        ("name: x\ntool: claude\nturns:\n" + TURN, "2: tool: 'claude' is not one of hermes, claude-code, codex, cursor, gemini-cli, openclaw (did you mean 'claude-code'?)"),
         ("name: x\nturns:\n" + TURN + "expectations: {}\n", "4: unknown key 'expectations' (did you mean 'expect'? allowed:"),
         ("name: x\ntool: claude-code\nhooks: {}\nturns:\n" + TURN + "expect:\n  fired: {PreCompress: 1}\n",
          "7: expect.fired names 'PreCompress', an event Claude Code does not have (did you mean 'PreCompact'?)"),

@@ -12,7 +12,8 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from .dialect import Dialect, sse
+from ...hosts.conversation import TOOL, Message
+from .dialect import Dialect, beside, sse, text_of
 from .reply import Reply
 
 
@@ -25,6 +26,24 @@ class Anthropic(Dialect):
     def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
         # The agent loop sends its tools; side requests (titles, summaries) send none.
         return path.startswith("/v1/messages") and bool(body.get("tools"))
+
+    def message(self, item: Any) -> Message:
+        """A user or assistant message of the dialogue; a ``system`` one (Claude Code's own
+        context, a hook's context) is beside it."""
+        role = item.get("role") if isinstance(item, dict) else None
+        content = item.get("content") if isinstance(item, dict) else None
+        if (
+            role == "user"
+            and isinstance(content, list)
+            and content
+            and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+        ):
+            return Message(TOOL, text_of(content))  # a tool's result
+        return (
+            Message(role, text_of(content))
+            if role in ("user", "assistant")
+            else beside(text_of(content))
+        )
 
     def error(self, reply: Reply) -> dict[str, Any]:
         kind = "overloaded_error" if reply.status == 529 else "api_error"

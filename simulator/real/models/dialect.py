@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from ...hosts.conversation import BESIDE, Message
 from .reply import Reply
 
 
@@ -27,6 +28,17 @@ class Dialect:
     # key of the request's conversation, whose last entry carries that prompt.
     summary_markers: ClassVar[tuple[str, ...]] = ()
     conversation_key: ClassVar[str] = "messages"
+
+    def dialogue(self, body: dict[str, Any]) -> list[Message]:
+        """What a request carries of the conversation, message by message: the dialogue's
+        (user, assistant, tool) as the API lists it, and what the host sends beside it (its
+        own instructions, a hook's context: ``BESIDE``), each with all the text it holds."""
+        items = body.get(self.conversation_key)
+        return [self.message(item) for item in items] if isinstance(items, list) else []
+
+    def message(self, item: Any) -> Message:
+        """One item of the request's conversation, as a ``Message``."""
+        raise NotImplementedError
 
     def is_summary(self, body: dict[str, Any]) -> bool:
         conversation = body.get(self.conversation_key)
@@ -45,6 +57,22 @@ class Dialect:
         """The body of a reply with an error status."""
         return {"error": reply.error or {"message": f"scripted error {reply.status}",
                                          "code": reply.status}}  # fmt: skip
+
+
+def text_of(value: Any) -> str:
+    """Every string inside a JSON value, one a line (a message's whole text, wherever its API
+    puts it), but the names of its parts' types."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(filter(None, (text_of(v) for k, v in value.items() if k != "type")))
+    if isinstance(value, list):
+        return "\n".join(filter(None, (text_of(v) for v in value)))
+    return ""
+
+
+def beside(text: str) -> Message:
+    return Message(BESIDE, text)
 
 
 def sse(event: str | None, data: dict[str, Any]) -> bytes:

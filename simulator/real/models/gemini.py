@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .dialect import Dialect, sse
+from ...hosts.conversation import ASSISTANT, TOOL, USER, Message
+from .dialect import Dialect, beside, sse, text_of
 from .reply import Reply
 
 
@@ -22,6 +23,20 @@ class Gemini(Dialect):
 
     def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
         return "GenerateContent" in path and bool(body.get("tools"))
+
+    def message(self, item: Any) -> Message:
+        """One content: the model's, or the user's (a tool's response when all its parts are
+        function responses). Gemini CLI's session context is a part of the first user
+        content, as a hook's context is of its prompt."""
+        if not isinstance(item, dict):
+            return beside(text_of(item))
+        parts = item.get("parts") if isinstance(item.get("parts"), list) else []
+        text = text_of(parts)
+        if item.get("role") == "model":
+            return Message(ASSISTANT, text)
+        if parts and all(isinstance(p, dict) and "functionResponse" in p for p in parts):
+            return Message(TOOL, text)
+        return Message(USER, text)
 
     def _candidate(self, reply: Reply) -> dict[str, Any]:
         parts: list[dict[str, Any]] = []

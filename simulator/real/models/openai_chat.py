@@ -13,7 +13,8 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from .dialect import Dialect, sse
+from ...hosts.conversation import Message
+from .dialect import Dialect, beside, sse, text_of
 from .reply import Reply
 
 
@@ -25,6 +26,14 @@ class OpenAIChat(Dialect):
 
     def is_main_loop(self, path: str, body: dict[str, Any]) -> bool:
         return path.rstrip("/").endswith("/chat/completions") and bool(body.get("tools"))
+
+    def message(self, item: Any) -> Message:
+        """A user, assistant or tool message (an assistant's tool calls with it); the system
+        message, Hermes' own, is beside the dialogue."""
+        role = item.get("role") if isinstance(item, dict) else None
+        if not isinstance(item, dict) or role not in ("user", "assistant", "tool"):
+            return beside(text_of(item))
+        return Message(role, text_of({k: v for k, v in item.items() if k != "role"}))
 
     def _message(self, reply: Reply) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": reply.text}
