@@ -671,8 +671,11 @@ class ClaudeCode(ClaudeStyleReading, Host):
             " answer, a compaction's boundary and summary after PostCompact",
             _bin(340746637, 'type:"queue-operation"'),
             _bin(346238387, 'subtype:"stop_hook_summary"'),
-            observed("2.1.332", "a hook copying transcript_path at every event;"
-                     " tests/real_hosts/test_transcripts.py"),
+            observed(
+                "2.1.332",
+                "a hook copying transcript_path at every event;"
+                " tests/real_hosts/test_transcripts.py",
+            ),
         ),
         fact(
             "events",
@@ -689,8 +692,12 @@ class ClaudeCode(ClaudeStyleReading, Host):
             " names it (2.1.117's does not; no changelog names it), hooksim replays it from there",
             docs(CLAUDE_DOCS, "posttoolbatch"),
             observed("2.1.332", "payload of one Bash call"),
-            observed("2.1.120", "fired after the tool calls: run of 2.1.120 in conformance-versions"),
-            observed("2.1.240", "fired after the tool calls: run of 2.1.240 in conformance-versions"),
+            observed(
+                "2.1.120", "fired after the tool calls: run of 2.1.120 in conformance-versions"
+            ),
+            observed(
+                "2.1.240", "fired after the tool calls: run of 2.1.240 in conformance-versions"
+            ),
         ),
         fact(
             "Setup",

@@ -364,8 +364,11 @@ class GeminiSession(Session):
         )
         # An automatic compression happens in the check before the next request.
         self.compressed = step.trigger == "auto"
-        self.said.compacted(step.trigger, COMPRESSED[0], [Message(USER, COMPRESSED[0]),
-                                                          Message(ASSISTANT, COMPRESSED[1])])
+        self.said.compacted(
+            step.trigger,
+            COMPRESSED[0],
+            [Message(USER, COMPRESSED[0]), Message(ASSISTANT, COMPRESSED[1])],
+        )
 
     def new_session(self, step: NewSession) -> None:
         self.chats[self.info.session_id] = self.history  # --resume of it brings it back
