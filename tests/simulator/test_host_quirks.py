@@ -334,11 +334,11 @@ class GeminiRegexTriggers(GeminiCli):
 class _RetryWithoutBeforeAgent(GeminiSession):
     prompted = False
 
-    def _before_agent(self, prompt: str) -> bool:
+    def _before_agent(self, prompt: str, *, retry: bool = False) -> bool:
         if self.prompted:  # the retry: straight to the model
             return self._request(prompt)
         self.prompted = True
-        return super()._before_agent(prompt)
+        return super()._before_agent(prompt, retry=retry)
 
 
 class GeminiRetryWithoutBeforeAgent(GeminiCli):
