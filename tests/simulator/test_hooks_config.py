@@ -35,8 +35,8 @@ def second_config(tmp_path: Path) -> Path:
 def test_the_shipped_corpus_passes_with_a_second_implementation(tmp_path: Path) -> None:
     """Every shipped scenario that runs the installed hooks (Hermes' own and the cross-host
     ones that run on Hermes; the others name hooks of their own, which --hooks-config leaves
-    alone) passes with
-    an independent hook behind --hooks-config, and the installed entries never run."""
+    alone) passes with an independent hook behind --hooks-config, and the installed entries
+    never run."""
     report = tmp_path / "run.json"
     across = sorted((ROOT / "scenarios" / "across").glob("*.yaml"))
     on_hermes = [p for p in across if "hermes" in load_scenario(p).tools()]
