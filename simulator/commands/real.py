@@ -17,7 +17,8 @@ from ..hosts import get_host
 from ..judge import expect
 from ..real.compare import compare_real, differences_text
 from ..real.driver import RealHostError
-from ..real.session import DRIVERS, RealRun, not_judged, run_real
+from ..real.result import RealRun
+from ..real.session import DRIVERS, not_judged, run_real
 from ..report.formats import Outcome, summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports

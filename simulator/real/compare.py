@@ -58,8 +58,8 @@ from .observable import (
     shell_of,
     stdin_format,
 )
-from .result import hook_texts
-from .session import DRIVERS, NOT_JUDGED_ON, RealRun, find_binary, run_real, with_hooks
+from .result import RealRun, hook_texts
+from .session import DRIVERS, NOT_JUDGED_ON, find_binary, run_real, with_hooks
 from .wrapping import wrap_hooks, wrapped_plugin_folders
 
 Add = Callable[[str, str, str], None]

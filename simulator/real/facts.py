@@ -29,8 +29,7 @@ from ..hosts.base import parse_version
 from .compare import Comparison
 from .hook_recorder import PROBE
 from .install import Installed
-from .result import payload_of
-from .session import RealRun
+from .result import RealRun, payload_of
 
 # Variables the shell running a hook sets, not the host.
 _SHELL_SET = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})

@@ -30,7 +30,6 @@ import signal
 import socket
 import subprocess
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,7 +38,6 @@ from ..hosts.openclaw import loadout
 from ..replay.mock_bridge import temporary_frames
 from ..replay.project import file_states, seed
 from ..replay.result import FileState
-from ..replay.runner import RunResult
 from ..replay.workspace import NOT_INHERITED, Workspace, hook_environment
 from ..replay.workspace import SetupError as WorkspaceError
 from ..scenario import Compact, NewSession, Scenario, Step, Turn
@@ -48,6 +46,7 @@ from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
 from .openclaw_result import attach_shown, build_result, read_log
+from .result import RealRun
 
 NODE_AT_LEAST = (24, 16)  # package.json "engines": ">=24.16.0 <25 || >=26.1.0"
 TURN_TIMEOUT_S = 600.0  # a cold turn takes 20-80 s on a loaded 2-core machine
@@ -110,21 +109,6 @@ def mode_of(host: Host) -> str:
     return "local" if getattr(host, "launch_mode", "gateway") == "local" else "gateway"
 
 
-@dataclass
-class OpenClawRun:
-    """What a run of OpenClaw left: the result ``expect`` judges, and the raw record."""
-
-    result: RunResult
-    records: list[dict[str, Any]]
-    requests: list[dict[str, Any]]
-    notes: list[str] = field(default_factory=list)
-    version: str = ""
-    seconds: float = 0.0
-    launch_env: dict[str, str] = field(default_factory=dict)
-    host_output: list[dict[str, Any]] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-
-
 class OpenClawSession:
     """One scenario on the real OpenClaw: the work directory, the processes, the step loop."""
 
@@ -167,7 +151,7 @@ class OpenClawSession:
         self.compaction_at: dict[int, dict[str, int]] = {}  # turn -> that step and its instant
 
     # --- the run ---------------------------------------------------------------------------
-    def run(self) -> OpenClawRun:
+    def run(self) -> RealRun:
         """The scenario on OpenClaw, step by step, and what it did."""
         started = time.monotonic()
         before = tmp_entries()
@@ -200,7 +184,7 @@ class OpenClawSession:
     def finish(
         self, wrapped: setup.Wrapped, requests: list[dict[str, Any]], version: str, *,
         walked: tuple[dict[int, int], dict[int, int]], started: float,
-    ) -> OpenClawRun:  # fmt: skip
+    ) -> RealRun:  # fmt: skip
         turn_ms, frames = walked
         records = read_log(self.log, self.compaction_turn)
         result = build_result(self.scenario, self.host, records, requests, self.workspace.ledger,
@@ -209,7 +193,7 @@ class OpenClawSession:
         result.files = {**self.files, **file_states(self.scenario, self.workspace)}
         result.warnings = registration_warnings(self.stderr_path, list(wrapped.plugins))
         attach_shown(result, self.output)
-        return OpenClawRun(result, records, requests, self.notes, version,
+        return RealRun(result, records, requests, self.notes, version,
                            time.monotonic() - started, self.env, self.output,
                            self.timings)  # fmt: skip
 
@@ -490,7 +474,7 @@ def cleanup_tmp(before: set[str], state: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def run_openclaw(scenario: Scenario, host: Host, binary: str, workdir: Path) -> OpenClawRun:
+def run_openclaw(scenario: Scenario, host: Host, binary: str, workdir: Path) -> RealRun:
     """Run one scenario (already ``on("openclaw")``, with its hooks block) on the real OpenClaw
     at ``binary``, as ``host`` (the profile, gateway or local) says it is run, in ``workdir``."""
     node = find_node(binary)

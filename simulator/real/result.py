@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,21 @@ from ..replay.runner import RunResult
 from ..scenario import Scenario
 from .hook_recorder import PROBE
 from .models.server import DIALECTS
+
+
+@dataclass
+class RealRun:
+    """One scenario run on a real host: the result ``expect`` judges, and the raw record."""
+
+    result: RunResult
+    records: list[dict[str, Any]]
+    requests: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    version: str = ""
+    seconds: float = 0.0
+    launch_env: dict[str, str] = field(default_factory=dict)
+    host_output: list[dict[str, Any]] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage, where timed
 
 
 def build_result(

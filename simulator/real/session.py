@@ -21,7 +21,7 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,7 +30,7 @@ from ..replay.mock_bridge import temporary_frames
 from ..replay.plugins import Installed, install_plugins
 from ..replay.project import file_states, seed
 from ..replay.result import FileState
-from ..replay.runner import RunResult, default_hooks_block
+from ..replay.runner import default_hooks_block
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
 from .claude_code import ClaudeCodeDriver
@@ -42,7 +42,7 @@ from .hook_recorder import read_records
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
 from .openclaw import OpenClawDriver, run_openclaw
-from .result import build_result, sent_per_turn
+from .result import RealRun, build_result, sent_per_turn
 from .tools import refusal
 from .wrapping import wrap_hooks, wrap_plugins
 
@@ -79,20 +79,6 @@ DRIVERS: dict[str, type[Driver]] = {
     d.name: d
     for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver, HermesDriver, OpenClawDriver)
 }
-
-
-@dataclass
-class RealRun:
-    """One scenario run on a real host: the result ``expect`` judges, and the raw record."""
-
-    result: RunResult
-    records: list[dict[str, Any]]
-    requests: list[dict[str, Any]]
-    notes: list[str] = field(default_factory=list)
-    version: str = ""
-    seconds: float = 0.0
-    launch_env: dict[str, str] = field(default_factory=dict)
-    host_output: list[dict[str, Any]] = field(default_factory=list)
 
 
 def find_binary(host: str, path: str | None) -> str:
@@ -365,9 +351,7 @@ def run_real(
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
         if host.name == OpenClawDriver.name:  # its hooks live in its process: a run of its own
-            done = run_openclaw(scenario, host, path, workdir)
-            real = RealRun(done.result, done.records, done.requests, done.notes, done.version,
-                           done.seconds, done.launch_env, done.host_output)  # fmt: skip
+            real = run_openclaw(scenario, host, path, workdir)
         else:
             real = RealSession(replace(scenario), host, path, workdir).run()
         if keep_workdir:

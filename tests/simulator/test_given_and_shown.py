@@ -13,8 +13,7 @@ from hooksim.commands.real import judged
 from hooksim.hosts import Firing, get_host
 from hooksim.judge import expect
 from hooksim.real.compare import Side, differences
-from hooksim.real.result import build_result
-from hooksim.real.session import RealRun
+from hooksim.real.result import RealRun, build_result
 from hooksim.replay.runner import RunResult, run_scenario
 from hooksim.report.formats import timeline
 from hooksim.scenario import Scenario, load_scenario
