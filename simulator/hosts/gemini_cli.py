@@ -894,7 +894,7 @@ class GeminiCli(Host):
             _pkg(CORE_CHUNK, 363068, "extension hooks, outside the trust check"),
             _pkg(CORE_CHUNK, 363162, "ConfigSource.Extensions: priority 4, after settings"),
             _pkg(CORE_CHUNK, 363363, "...hookConfig.env"),
-            observed("0.61.0", "scenarios/gemini-cli/14-extension.yaml"),
+            observed("0.61.0", "scenarios/gemini-cli/17-extension.yaml"),
         ),
         fact(
             "clearContext",
@@ -908,7 +908,7 @@ class GeminiCli(Host):
             _pkg(CORE_CHUNK, 346793, "deny: contextCleared, resetChat, then continueRequest"),
             _pkg(CORE_CHUNK, 346368, "resetChat: a new chat"),
             _pkg("interactiveCli-TRXNUIPM.js", 28098, "the UI's line"),
-            observed("0.61.0", "scenarios/gemini-cli/15-clear-context.yaml"),
+            observed("0.61.0", "scenarios/gemini-cli/18-clear-context.yaml"),
         ),
         fact(
             "resume",

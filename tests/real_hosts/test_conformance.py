@@ -98,8 +98,8 @@ FILES = {
         "across/transcript-loop.yaml",
         "world/02-formatter-gemini-cli.yaml",
         "world/03-plan-injector.yaml",
-        "gemini-cli/14-extension.yaml",
-        "gemini-cli/15-clear-context.yaml",
+        "gemini-cli/17-extension.yaml",
+        "gemini-cli/18-clear-context.yaml",
         "gemini-cli/16-resume.yaml",
         *probes("gemini-cli"),
     ],
@@ -151,7 +151,7 @@ def test_gemini_cli_clear_context_empties_the_chat_it_sends() -> None:
     binary = BINARIES["gemini-cli"]
     if not binary or not Path(binary).exists():
         pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
-    real = run_real(load_scenario(SCENARIOS / "gemini-cli/15-clear-context.yaml"), "gemini-cli",
+    real = run_real(load_scenario(SCENARIOS / "gemini-cli/18-clear-context.yaml"), "gemini-cli",
                     binary)  # fmt: skip
     first, retry = [r["body"]["contents"] for r in real.requests if r.get("kind") == "main"]
     said = [[part.get("text", "") for part in c.get("parts", [])] for c in retry]
