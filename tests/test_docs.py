@@ -35,8 +35,8 @@ NOT_RUN: dict[str, str] = {
         "README's main job, kept verbatim: .ci/run installs the wheel with [sim] into a clean "
         "venv and runs hooksim run scenarios/ from the unpacked sdist"
     ),
-    r"^python3 -m pip install 'tox>=4\.22' && tox$": (
-        "README's test command, kept verbatim: .ci/run installs tox>=4.22 and runs tox"
+    r"^python3 -m pip install 'tox>=4\.22' 'tox-uv>=1\.37' && tox$": (
+        "README's test command, kept verbatim: .ci/run installs tox and tox-uv and runs tox"
     ),
     r"^python3 -m pip install (\.|'\.\[(sim|install)\]')$": (
         "installs into the reader's environment: the tox environments install the same wheel "
@@ -86,7 +86,7 @@ SH = [block for block in BLOCKS if block.lang == "sh"]
 SCHEMA = ROOT / "simulator" / "scenario" / "scenario.schema.json"
 TWO_COMMANDS = (
     "python3 -m pip install '.[sim]' && hooksim run scenarios/",
-    "python3 -m pip install 'tox>=4.22' && tox",
+    "python3 -m pip install 'tox>=4.22' 'tox-uv>=1.37' && tox",
 )
 
 
