@@ -12,7 +12,13 @@ from typing import Any, ClassVar
 import pytest
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Session, Verdict
 from hooksim.hosts.base import parse_matcher_groups
-from hooksim.hosts.claude_code import EXACT_MATCHER_BEFORE_2_1_195, ClaudeCode, ClaudeSession
+from hooksim.hosts.claude_code import (
+    EXACT_MATCHER_BEFORE_2_1_195,
+    NO_VERDICT_SHOWN,
+    ClaudeCode,
+    ClaudeSession,
+    ClaudeStyleReading,
+)
 from hooksim.hosts.codex import Codex, CodexSession
 from hooksim.hosts.cursor import Cursor, CursorSession
 from hooksim.hosts.gemini_cli import EVENTS as GEMINI_EVENTS
@@ -103,6 +109,13 @@ class ClaudePostCompactBeforeSessionStart(ClaudeCode):
 
 class ClaudeBraceTextFails(ClaudeCode):
     brace_text_is_context = False
+
+
+class ClaudeActsOnRefusedOutput(ClaudeCode):
+    """Acts on every JSON object it can parse (``ClaudeStyleReading`` alone), refusing none."""
+
+    read = ClaudeStyleReading.read
+    json_output = ClaudeStyleReading.json_output
 
 
 class ClaudeAwaitsAsync(ClaudeCode):
@@ -591,6 +604,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
         "across/memory-session.yaml",
     ],
     ClaudeBraceTextFails: ["claude-code/07-stdout-as-context.yaml"],
+    ClaudeActsOnRefusedOutput: ["probes/claude-code-rejected-output.yaml"],
     ClaudeNoPostToolBatch: ["claude-code/08-tool-calls.yaml"],
     ClaudeAwaitsAsync: ["claude-code/14-async-hooks.yaml"],
     ClaudeStdoutNeverContext: ["claude-code/07-stdout-as-context.yaml"],
@@ -697,3 +711,12 @@ def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> No
     assert mutant.name in scenario.tools(), f"{name} does not run on {mutant.name}"
     assert expect.check(run_scenario(scenario, tool=mutant.name)) == []
     assert expect.check(run_scenario(scenario, host=mutant())) != []
+
+
+def test_claude_code_says_once_per_hook_that_it_did_not_check_a_call() -> None:
+    """Two PreToolUse hooks whose output Claude Code refuses: the user is told of each at the
+    first call, and of neither at the next (real 2.1.332)."""
+    scenario = load_scenario(SCENARIOS / "probes/claude-code-rejected-output.yaml")
+    result = run_scenario(scenario, tool="claude-code")
+    shown = {f.turn: f.shown for f in result.firings if f.event == "PreToolUse"}
+    assert shown == {1: [NO_VERDICT_SHOWN, NO_VERDICT_SHOWN], 2: []}
