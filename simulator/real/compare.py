@@ -275,21 +275,29 @@ def _env_change(
 
 
 def _firing_hooks(side: Side) -> dict[int, list[dict[str, Any]]]:
-    """Each hook process by the probe of its firing (by ``id()``): the probe of its event with
-    the same stdin that started nearest, or (a sequential run changed its input) the next
-    probe of its event in its turn."""
-    probes = _probes(side)
+    """Each hook process by the probe of its firing (by ``id()``): of the probes of its event
+    with the same stdin, the k-th to start for the hook's k-th run with that stdin (firings
+    with one payload, such as a stop hook's continuations, come one after another, each
+    running a hook once, but a hook may start before its own firing's probe); or (a
+    sequential run changed its input) the next probe of its event in its turn."""
+    probes = sorted(_probes(side), key=lambda p: p["start"])
     placed: dict[int, list[dict[str, Any]]] = {}
-    for record in _hooks(side):
+    runs: Counter[tuple[str, str, str]] = Counter()
+    for record in sorted(_hooks(side), key=lambda r: r["start"]):
         same = [
             p for p in probes if p["event"] == record["event"] and p["stdin"] == record["stdin"]
         ]
-        if not same:
-            same = [p for p in probes if p["event"] == record["event"]
-                    and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
         if same:
-            probe = min(same, key=lambda p: abs(p["start"] - record["start"]))
-            placed.setdefault(id(probe), []).append(record)
+            key = (record["id"], record["event"], record["stdin"])
+            probe = same[min(runs[key], len(same) - 1)]
+            runs[key] += 1
+        else:
+            later = [p for p in probes if p["event"] == record["event"]
+                     and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
+            if not later:
+                continue
+            probe = later[0]
+        placed.setdefault(id(probe), []).append(record)
     return placed
 
 

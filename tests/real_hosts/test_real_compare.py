@@ -113,6 +113,22 @@ def test_each_hook_process_is_compared_by_its_id() -> None:
     ]
 
 
+def test_firings_with_the_same_payload_keep_their_own_hooks() -> None:
+    """A stop hook's continuations fire with the same payload, and a hook may start before the
+    probe of its own firing: each firing's run of a hook is its own (the k-th run of the k-th
+    firing), never two runs on one firing and none on the next (real Codex 0.168.0)."""
+    records: dict[str, list[dict[str, Any]]] = {}
+    # (probe, hook) starts: the third firing's probe starts late, after its hook, which is
+    # then nearer the second firing's probe.
+    for root, starts in (("/r", [(0.0, 0.1), (1.0, 1.3), (2.0, 1.4)]),
+                         ("/s", [(0.0, 0.05), (1.0, 1.1), (2.0, 2.1)])):  # fmt: skip
+        records[root] = []
+        for probe_start, hook_start in starts:
+            stop = {**probe(1, "Stop", {"stop_hook_active": True}, {}), "start": probe_start}
+            records[root] += [stop, hook(stop, "Stop.0.0", start=hook_start, end=hook_start)]
+    assert lines(side("/r", records["/r"]), side("/s", records["/s"]), "codex") == []
+
+
 def test_secret_looking_values_are_not_printed() -> None:
     """A variable whose name says token, key, secret, ... differs, and says so, unprinted."""
     token = "cd2507b2c0ffee"
