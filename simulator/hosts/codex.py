@@ -59,8 +59,14 @@ from .sources import CODEX, bundled, code, fact, observed, release, unverified
 
 def _codex_bin(offset: int, note: str) -> Any:
     """Codex 0.171.0's native binary, at a byte offset (``grep -boa`` finds ``note``)."""
+    return _native("0.171.0", offset, note)
+
+
+def _native(version: str, offset: int, note: str) -> Any:
+    """A release's native binary (Linux x64), at a byte offset where ``grep -boa`` finds
+    the text ``note`` quotes before its colon."""
     return bundled(
-        "@openai/codex-linux-x64", "0.171.0-linux-x64",
+        "@openai/codex-linux-x64", f"{version}-linux-x64",
         "vendor/x86_64-unknown-linux-musl/bin/codex", offset, note,
     )  # fmt: skip
 
@@ -403,7 +409,8 @@ class Codex(ClaudeStyleReading, Host):
     modelled = "v0.171.0 (codex-rs on main, real binary)"
     versions = (
         "v0.129.0 to v0.171.0 (default v0.171.0), real runs from v0.141.0 on (before v0.150.0"
-        " without SessionEnd, before v0.169.0 without StopFailure and Interrupt); before"
+        " without SessionEnd, before v0.163.0 its aliases under tmp/arg0/, before v0.169.0"
+        " without StopFailure and Interrupt); before"
         " v0.141.0 hooks run with $SHELL -lc as at commit 0082977c, from the"
         " source only: codex exec runs no hooks before 0.141.0 (0.140.0 ran none) and 0.129.0"
         " and 0.130.0 have no --dangerously-bypass-hook-trust, so no unattended run can check"
@@ -448,6 +455,9 @@ class Codex(ClaudeStyleReading, Host):
     brace_text_is_context = False  # stdout like "{oops" (or "[...") is a failed hook
     updated_input_needs_allow = True  # output_parser.rs: else the hook failed
     login_shell = False  # 0.129.0: $SHELL -lc
+    # The folder under CODEX_HOME/tmp that holds the alias folders: arg0-<os> from 0.163.0,
+    # arg0 before.
+    alias_root = "arg0-linux"
     has_stop_failure = True
     has_interrupt = True
     match_search = True
@@ -580,8 +590,8 @@ class Codex(ClaudeStyleReading, Host):
             "what the npm-installed Codex leaves in every hook's environment: its launcher's"
             " CODEX_MANAGED_BY_NPM=1 and CODEX_MANAGED_PACKAGE_ROOT (the package's folder), and"
             " two folders before PATH: CODEX_HOME/tmp/arg0-linux/codex-arg0XXXXXX (its aliases,"
-            " named at random) and the platform package's vendor/TRIPLE/codex-path (its rg);"
-            " which versions before 0.171.0 did the same is not settled",
+            " named at random; tmp/arg0/ before 0.163.0) and the platform package's"
+            " vendor/TRIPLE/codex-path (its rg)",
             release("@openai/codex", "0.171.0", "bin/codex.js", 228, "CODEX_MANAGED_PACKAGE_ROOT"),
             release("@openai/codex", "0.171.0", "bin/codex.js", 234, "CODEX_MANAGED_BY_NPM"),
             code(
@@ -593,7 +603,11 @@ class Codex(ClaudeStyleReading, Host):
             ),
             _codex_bin(3473550, "codex-arg0"),
             _codex_bin(2823202, "codex-path"),
+            _native("0.163.0", 243664291, "tmplinuxcodex-arg0: tmp, the OS, the prefix"),
+            _native("0.162.1", 241507443, "tmpcodex-arg0: tmp/arg0 (the newest without the OS)"),
             observed("0.171.0", "scenarios/probes/codex-environment-and-ids.yaml"),
+            observed("0.162.1", "tmp/arg0/codex-arg0XXXXXX first on a hook's PATH"),
+            observed("0.163.0", "tmp/arg0-linux/codex-arg0XXXXXX first on a hook's PATH"),
         ),
         fact(
             "ids",
@@ -863,15 +877,18 @@ class Codex(ClaudeStyleReading, Host):
     def at_version(self, version: str) -> Host:
         """Codex as at ``version``: before 0.141.0, as at 0082977c (about 0.129), from the
         source only: hooks run with ``$SHELL -lc``; before 0.150.0 no SessionEnd; before 0.169.0
-        no StopFailure or Interrupt. Runs in conformance-versions: 0.141.0, 0.150.0 and 0.168.0
-        run hooks with ``/bin/bash -c`` (not a login shell), 0.141.0 fires no SessionEnd,
-        0.150.0 and 0.168.0 do."""
+        no StopFailure or Interrupt; before 0.163.0 the alias folder first on a hook's PATH is
+        under ``tmp/arg0/``, not ``tmp/arg0-linux/``. Runs in conformance-versions: 0.141.0,
+        0.150.0 and 0.168.0 run hooks with ``/bin/bash -c`` (not a login shell), 0.141.0 fires
+        no SessionEnd, 0.150.0 and 0.168.0 do."""
         v = parse_version(self.title, version)
         if v < (0, 129, 0) or v > (0, 171, 0):
             raise ValueError(f"hooksim models Codex CLI from v0.129.0 to v0.171.0, not {version}")
         changes: dict[str, Any] = {}
         if v < (0, 169, 0):
             changes = {"has_stop_failure": False, "has_interrupt": False}
+        if v < (0, 163, 0):
+            changes["alias_root"] = "arg0"
         if v < (0, 150, 0):
             changes["events"] = {**self.events, "session_end": None}
         if v < (0, 141, 0):
@@ -995,7 +1012,7 @@ class Codex(ClaudeStyleReading, Host):
         triple, platform = NATIVE.get(machine(), NATIVE["x86_64"])
         vendor = f"{install}/node_modules/@openai/codex-{platform}/vendor/{triple}"
         codex_home = info.env.get("CODEX_HOME") or f"{info.home}/.codex"
-        aliases = f"{codex_home}/tmp/arg0-linux/codex-arg0{_random_suffix()}"
+        aliases = f"{codex_home}/tmp/{self.alias_root}/codex-arg0{_random_suffix()}"
         path = info.env.get("PATH", "")
         return {
             "CODEX_MANAGED_BY_NPM": "1",
