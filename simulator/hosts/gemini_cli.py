@@ -68,16 +68,25 @@ EVENTS = frozenset(
 )  # fmt: skip
 MATCHER_EVENTS = frozenset({"BeforeTool", "AfterTool", "SessionStart", "SessionEnd", "PreCompress"})
 TOOL_EVENTS = frozenset({"BeforeTool", "AfterTool"})
+MODEL_EVENTS = frozenset({"BeforeModel", "AfterModel"})  # their blocks end the model request
 CONTEXT_EVENTS = frozenset({"SessionStart", "BeforeAgent", "AfterTool"})
-# Their docs: flow control (continue, decision) is ignored.
-ADVISORY = frozenset({"SessionStart", "SessionEnd", "PreCompress", "Notification"})
+# Their docs: flow control (continue, decision) is ignored; BeforeToolSelection's too, by its
+# code (hookSystem.fireBeforeToolSelectionEvent reads only the tool config).
+ADVISORY = frozenset(
+    {"SessionStart", "SessionEnd", "PreCompress", "Notification", "BeforeToolSelection"}
+)
 MAX_TURNS = 100  # client.ts: the per-prompt turn budget
+# What the model reads after a tool's result when a BeforeTool hook rewrote its input (the
+# 0.61.0 scheduler, bundle/chunk-JDPZ4CE3.js 347173).
+REWRITE_NOTE = "\n\n[System] Tool input parameters were modified by a hook before execution."
 # What a compression leaves the model: the summary as a user message and the model's reply to
 # it (chatCompressionService.ts); the recent turns it also keeps are not modelled.
 COMPRESSED = ("Summary of the conversation so far.", "Got it. Thanks for the additional context!")
 # The commits on main that changed the hook environment (first released in v0.39.0 and v0.23.0).
 VARIABLES_SINCE = "a4318f22ece9c8fbcbafb87e4ec0a84f71b11d2e"
 QUOTED_SINCE = "41a1a3eed15f0dd6566c0eaf9ef6a6b5d6b7408c"
+# The commit that joins a role's consecutive chat entries in each request (first in v0.53.0).
+COALESCED_SINCE = "3ff5ba20fc1ad7d867218bbdb34756eb54d6eccb"
 EXIT_CODES_SINCE = (0, 30, 0)  # hookRunner.ts: "all other non-zero exit codes are blocking"
 # The variables hookRunner.expandCommand substitutes into the command string.
 SUBSTITUTED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
@@ -123,6 +132,7 @@ class GeminiSession(Session):
         # requests' responses say, and whether the chat starts afresh (with its session context).
         self.history: list[tuple[str, list[str]]] = []  # (role, text parts), as sent
         self.responses: list[str] = []
+        self.answer: str | None = None  # a hook's answer in place of the model's (``_request``)
         self.new_chat = True
         self.started_context = ""  # the session context as the CLI started (``_start``)
         self.chats: dict[str, list[tuple[str, list[str]]]] = {}  # sessions left by /new
@@ -150,7 +160,9 @@ class GeminiSession(Session):
     def _request(self, prompt: str) -> bool:
         """One model request: the compression check fires PreCompress(auto), then BeforeModel
         and BeforeToolSelection, and AfterModel for the reply (one streamed chunk in hooksim).
-        False when a hook stopped the agent or blocked the request."""
+        False when the scripted replies go no further: a hook stopped the agent, or blocked
+        the request or its reply, or put a reply of its own in its place (then ``answer`` is
+        what the turn answered; geminiChat.ts catches AgentExecutionBlockedError)."""
         if self.compressed:
             self.compressed = False
         else:
@@ -159,25 +171,61 @@ class GeminiSession(Session):
         request = {"model": self.info.model, "messages": self._messages(),
                    "config": dict(REQUEST_CONFIG)}  # fmt: skip
         before = self.fire("BeforeModel", self.payload("BeforeModel", llm_request=request))
-        if self.halted(before):
+        if self._stopped(before):
             return False
         if before.blocked:
-            before.effect = "the request is not sent; the hook's llm_response, if any, is the reply"
+            # No request: the hook's llm_response, if any, is the turn's answer; the chat
+            # keeps no reply (real 0.61.0).
+            self.answer = substitute(self.host, before) or ""
+            before.effect = (
+                f"the request is not sent; the turn's answer is {self.answer!r}"
+                if self.answer
+                else "the request is not sent; the turn has no answer"
+            )
+            self.said.failed()
             return False
         selection = self.fire(
             "BeforeToolSelection", self.payload("BeforeToolSelection", llm_request=request)
         )
-        if self.halted(selection):
-            return False
+        selection.effect = tool_config(self.host, selection)
         text = self.responses.pop(0) if self.responses else ""
         after = self.fire("AfterModel", self.payload("AfterModel", llm_request=request,
                                                       llm_response=llm_response(text)))  # fmt: skip
-        if self.halted(after):
+        if self._stopped(after):
             return False
         if after.blocked:
-            after.effect = "the reply is dropped; the turn ends with the reason"
+            # The reply reaches the turn as it came, but the chat keeps none of it (real 0.61.0).
+            self.answer = text
+            after.effect = "the reply is the turn's answer, but the chat keeps none of it"
+            self.said.failed()
             return False
         self.history.append(("model", [text] if text else []))
+        replaced = substitute(self.host, after)
+        if replaced is not None:  # the turn gets the hook's reply; the chat keeps the model's
+            self.answer = replaced
+            if text:
+                self.said.replied(text)
+            after.effect = f"the turn's answer is the hook's llm_response {replaced!r}"
+            return False
+        return True
+
+    def _stopped(self, firing: Firing) -> bool:
+        """``continue: false`` from BeforeModel or AfterModel (AgentExecutionStoppedError):
+        ``gemini -p`` stops reading the turn at once (nonInteractiveCli.ts returns), so no
+        AfterAgent fires and the chat rolls back the prompt (geminiChat.ts streamWithRetries'
+        ``finally``: not a success); the interactive UI reads the turn to its end, AfterAgent
+        fires with no answer and the chat keeps the prompt."""
+        if not self.halted(firing):
+            return False
+        if self.host.headless:
+            if self.history and self.history[-1][0] == "user":  # the prompt's own request
+                self.history.pop()
+                prompt = self.said.last(USER)
+                self.said.messages = [m for m in self.said.messages if m is not prompt]
+                firing.effect += "; the chat forgets the prompt"
+        else:
+            self.answer = ""
+            firing.effect += "; AfterAgent fires with no answer"
         return True
 
     def _asked(self, prompt: str, context: list[str]) -> None:
@@ -199,32 +247,43 @@ class GeminiSession(Session):
     def _messages(self) -> list[dict[str, str]]:
         """The conversation as BeforeModel's llm_request has it (hookTranslator.ts
         ``toHookLLMRequest``): each message's text parts joined, one without text left out;
-        the session context and the prompt after it are one message."""
+        the session context and the prompt after it are one message (v0.53.0 on, where the
+        chat joins a role's consecutive entries before each request; before, two)."""
         messages: list[dict[str, str]] = []
+        apart = True  # a tool call (a model entry without text) keeps the prompts around it apart
         for role, parts in self.history:
             text = "".join(parts)
             if not text:
+                apart = True
                 continue
-            if messages and messages[-1]["role"] == role:
+            joins = self.host.coalesces_roles and not apart
+            if messages and messages[-1]["role"] == role and joins:
                 messages[-1]["content"] += text
             else:
                 messages.append({"role": role, "content": text})
+            apart = False
         return messages
 
-    def _before_agent(self, prompt: str, *, retry: bool = False) -> bool:
-        """BeforeAgent for a prompt (a retry's: the deny's reason), then its first request;
+    def _before_agent(self, prompt: str, *, retry: Firing | None = None) -> bool:
+        """BeforeAgent for a prompt (a retry's: the reason of the AfterAgent deny ``retry``,
+        which reaches the model only if BeforeAgent lets it through), then its first request;
         False when the prompt goes no further."""
         before = self.fire("BeforeAgent", self.payload("BeforeAgent", prompt=prompt))
-        if self.halted(before):
-            return False
-        if before.blocked:
+        stopped = self.halted(before)
+        if before.blocked and not stopped:
             before.effect = "the prompt is blocked"
             return False
         if retry:
+            self.deliver(retry)
             self.said.fed_back("AfterAgent", prompt)
         else:
             self.said.prompt(prompt)
-        self._asked(prompt, before.context)
+        self._asked(prompt, [] if stopped else before.context)
+        if stopped:
+            # client.ts sendMessageStream: a stopped prompt joins the chat (addHistory), without
+            # its context and unanswered; a blocked one does not (real 0.61.0).
+            before.effect += "; the prompt joins the chat unanswered"
+            return False
         if before.context:
             before.effect = "the context joins the prompt as <hook_context>…</hook_context>"
         return self._request(prompt)
@@ -236,6 +295,7 @@ class GeminiSession(Session):
         self.said.called(call, call_id)
         pre = self.fire("BeforeTool", self.payload("BeforeTool", **fields), match=call.name)
         if self.halted(pre):
+            self._tool_stopped(pre, call, call_id)
             return False
         if pre.blocked:
             pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
@@ -243,20 +303,20 @@ class GeminiSession(Session):
             self.said.returned(call, call_id, "\n".join(self.told(pre)), denied=True)
         else:
             ran = self.run_tool(call, pre)
-            # AfterTool gets the input object BeforeTool's rewrite changed in place, and the
-            # model a note of the keys it changed (coreToolHookTriggers.ts 128, 167).
+            # AfterTool gets the input object BeforeTool's rewrite changed in place; the model
+            # gets a note of the rewrite, added after AfterTool (the scheduler's
+            # ``inputModifiedByHook`` note, without the keys main's coreToolHookTriggers.ts
+            # names: real 0.61.0).
             fields["tool_input"] = ran.args
             content = ran.result
-            if pre.updated_input:
-                content += (
-                    f"\n\n[System] Tool input parameters ({', '.join(pre.updated_input)}) were"
-                    " modified by a hook before execution."
-                )
             # coreToolHookTriggers: the tool's llmContent and returnDisplay (its error, if any)
             result = {"tool_response": {"llmContent": content, "returnDisplay": ran.result}}
+            if pre.updated_input:
+                content += REWRITE_NOTE
             post = self.fire("AfterTool", self.payload("AfterTool", **fields, **result),
                              match=call.name)  # fmt: skip
             if self.halted(post):
+                self._tool_stopped(post, ran, call_id)
                 return False
             if post.blocked:
                 post.effect = f"the {call.name} result is replaced by the reason"
@@ -264,6 +324,16 @@ class GeminiSession(Session):
                 content = "\n".join(self.told(post))
             self.said.returned(ran, call_id, content)
         return self._request(call.name)  # the tool's result goes back to the model
+
+    def _tool_stopped(self, firing: Firing, call: ToolCall, call_id: str) -> None:
+        """``continue: false`` from BeforeTool or AfterTool: the call's response is the stop
+        (coreToolHookTriggers.ts, STOP_EXECUTION), which the chat keeps, so the model reads it
+        with the next prompt (real 0.61.0)."""
+        stopped = next(
+            (t for t in firing.shown if t.startswith("Agent execution stopped by hook: ")), ""
+        )
+        firing.context.append(stopped)
+        self.said.returned(call, call_id, stopped, denied=True)
 
     def turn(self, turn: Turn) -> None:
         if self.host.headless:
@@ -284,20 +354,23 @@ class GeminiSession(Session):
         self.said.submitted(turn.user)
         # A request per tool call and one for the answer: the calls' responses have no text.
         self.responses = [""] * len(turn.tools) + [turn.reply(0) or ""]
-        if not self._before_agent(turn.user):
+        self.answer = None
+        went_on = self._before_agent(turn.user) and all(self._tool(c) for c in turn.tools)
+        if not went_on and self.answer is None:
             return
-        if not all(self._tool(call) for call in turn.tools):
-            return
-        if not turn.replied:  # AfterAgent fires when the agent answers, even with nothing
+        if went_on and not turn.replied:  # AfterAgent fires when the agent answers
             self.said.failed()
             return
         retries = 0
+        replies: list[str] = []
         while True:
             # Every reply of the prompt so far, retries included, one per line (client.ts
-            # cumulativeResponse); "[no response text]" when there is none.
-            replies = [turn.reply(n) or "" for n in range(retries + 1)]
+            # cumulativeResponse); "[no response text]" when there is none. A hook's answer
+            # (``answer``) stands in for the model's.
+            if self.answer is None:
+                self.said.replied(turn.reply(retries) or "")
+            replies.append(turn.reply(retries) or "" if self.answer is None else self.answer)
             response = "\n".join(r for r in replies if r) or "[no response text]"
-            self.said.replied(turn.reply(retries) or "")
             after = self.fire(
                 "AfterAgent",
                 self.payload("AfterAgent", prompt=turn.user, prompt_response=response,
@@ -321,9 +394,9 @@ class GeminiSession(Session):
                 return
             after.effect = f"the reason is sent as a new prompt (retry {retries})"
             self._clear(after, "before the reason is sent")
-            self.deliver(after)
             self.responses = [turn.reply(retries) or ""]
-            if not self._before_agent(after.reason, retry=True):
+            self.answer = None
+            if not self._before_agent(after.reason, retry=after) and self.answer is None:
                 return
 
     def _clear(self, after: Firing, when: str) -> None:
@@ -420,6 +493,62 @@ def llm_response(text: str) -> dict[str, Any]:
                                           "index": 0}], "usageMetadata": dict(USAGE)}  # fmt: skip
 
 
+def outputs(host: GeminiCli, firing: Firing) -> list[dict[str, Any]]:
+    """What each hook of a firing gave Gemini CLI, in order (hookAggregator's ``allOutputs``):
+    its JSON object, or ``{}`` for text, which the runner turns into an output of its own."""
+    given: list[dict[str, Any]] = []
+    for run in firing.runs:
+        if run.timed_out or run.spawn_error:
+            continue
+        output, text = host._output(run, run.exit_code or 0)
+        if output is not None or text is not None:
+            given.append(output or {})
+    return given
+
+
+def specific(output: dict[str, Any], key: str) -> Any:
+    """A key of an output's ``hookSpecificOutput`` (None when it has none)."""
+    found = output.get("hookSpecificOutput")
+    return found.get(key) if isinstance(found, dict) else None
+
+
+def substitute(host: GeminiCli, firing: Firing) -> str | None:
+    """The text of the reply a BeforeModel or AfterModel hook gives in the model's place: its
+    ``hookSpecificOutput.llm_response``, the last hook's that has one (hookAggregator
+    ``mergeWithFieldReplacement``), its first candidate's parts joined (the turn's response
+    text). AfterModel's counts only with parts (``getModifiedResponse``); None: no reply."""
+    text = None
+    for output in outputs(host, firing):
+        response = specific(output, "llm_response")
+        candidates = response.get("candidates") if isinstance(response, dict) else None
+        first = candidates[0] if isinstance(candidates, list) and candidates else {}
+        content = first.get("content") if isinstance(first, dict) else None
+        parts = content.get("parts") if isinstance(content, dict) else None
+        if not isinstance(parts, list) or (firing.event == "AfterModel" and not parts):
+            continue
+        text = "".join(p for p in parts if isinstance(p, str))
+    return text
+
+
+def tool_config(host: GeminiCli, firing: Firing) -> str:
+    """What BeforeToolSelection's hooks make of the request's tool config, in words
+    (hookAggregator ``mergeToolSelectionOutputs``: a NONE wins, else an ANY, else AUTO; the
+    allowed names of every hook, sorted). Any output sets it; ``decision`` and ``continue``
+    are not read (hookSystem ``fireBeforeToolSelectionEvent``). hooksim's scripted model
+    calls its tools all the same, as the fake model of a real run does."""
+    given = outputs(host, firing)
+    if not given:
+        return ""
+    configs = [c for c in (specific(o, "toolConfig") for o in given) if isinstance(c, dict)]
+    modes = {c.get("mode") for c in configs}
+    mode = "NONE" if "NONE" in modes else "ANY" if "ANY" in modes else "AUTO"
+    names = sorted({n for c in configs for n in c.get("allowedFunctionNames") or []})
+    return (
+        f"the request is sent with toolConfig mode {mode}, allowedFunctionNames"
+        f" {names if mode != 'NONE' else []}"
+    )
+
+
 def escaped(text: str) -> str:
     """A hook's context as Gemini CLI wraps it: ``<`` and ``>`` escaped (getAdditionalContext)."""
     return text.replace("<", "&lt;").replace(">", "&gt;")
@@ -494,8 +623,8 @@ class GeminiCli(Host):
     title = "Gemini CLI"
     modelled = "v0.61.0 (code on main, real binary)"
     versions = (
-        "v0.21.0 to v0.61.0 (default v0.61.0), real runs from v0.39.0 on; before, from the"
-        " source only (hooks before v0.24.0 only with tools.enableHooks: true; the first 0.21"
+        "v0.21.0 to v0.61.0 (default v0.61.0), real runs from v0.39.0 on (before v0.53.0 a"
+        " request's session context and prompt are two messages); before, from the source only (hooks before v0.24.0 only with tools.enableHooks: true; the first 0.21"
         " release on npm is 0.21.3): runs of 0.21.3 and 0.26.0 differ from their replays"
         " (the events of a turn, transcript_path, the prompt after SessionStart context, /bin/sh"
         " -c in 0.21.3; conformance-versions, docs/host-versions.md)"
@@ -523,10 +652,10 @@ class GeminiCli(Host):
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
     config_timeout_unit = "ms"
     term_grace_s = 5.0
+    # Not BeforeToolSelection: hookSystem.fireBeforeToolSelectionEvent reads only its toolConfig.
     blocking = frozenset(
-        {"BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "BeforeModel",
-         "BeforeToolSelection"}
-    )  # fmt: skip
+        {"BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "BeforeModel", "AfterModel"}
+    )
     not_awaited = frozenset[str]()
     stop_cap = None  # the retry only spends the per-prompt turn budget
     exit_2 = "denies when it prints; silent exit 2 only fails (v0.30.0 on)"
@@ -549,6 +678,9 @@ class GeminiCli(Host):
         "CLAUDE_PROJECT_DIR",
     )  # fmt: skip
     quoted_substitution = True  # v0.23.0 on; before, the values went into the string raw
+    # v0.53.0 on: a request joins consecutive entries of one role (the session context and
+    # the prompt) into one message; before, each entry was a message of its own.
+    coalesces_roles = True
     headless = False  # ``hosts.gemini-cli.launch: headless``: each prompt a ``gemini -p`` run
     # hooksim compare --real also watches the model events, which fire on every request.
     probe_extra = ("BeforeModel", "BeforeToolSelection", "AfterModel")
@@ -605,7 +737,8 @@ class GeminiCli(Host):
             " result's, without text, left out), config {temperature 1, topP 0.95, topK 64}};"
             " a new chat's first message is the session context (date, system, the project's"
             " temporary folder, the workspace and its folder structure) followed by the prompt"
-            " and a <hook_context> part per BeforeAgent context; a resumed chat keeps that first"
+            " and a <hook_context> part per BeforeAgent context (before v0.53.0 the prompt is a"
+            " message of its own, the next); a resumed chat keeps that first"
             " message's session context and its chat file's parts (none that starts with"
             " <hook_context>); AfterModel's llm_response {text, candidates [{content {role"
             " model, parts}, finishReason STOP, index 0}], usageMetadata} (the counts hooksim's"
@@ -615,7 +748,17 @@ class GeminiCli(Host):
             _pkg(CORE_CHUNK, 322100, "getFolderStructure"),
             _pkg(CORE_CHUNK, 346762, "BeforeAgent's context: a <hook_context> part"),
             _pkg(CORE_CHUNK, 285868, "the chat file keeps no <hook_context> part"),
+            _pkg(CORE_CHUNK, 332210, "coalesceConsecutiveRoles: the context and prompt joined"),
+            code(GEMINI, COALESCED_SINCE, CHAT, 691, "joined from v0.53.0; before, two messages"),
+            release(
+                "@google/gemini-cli",
+                "0.51.0",
+                "bundle/chunk-DHQ53XVO.js",
+                321772,
+                "makeApiCallAndProcessStream sends each entry as it is",
+            ),
             observed("0.61.0", "scenarios/probes/gemini-cli-tools-and-exit-codes.yaml"),
+            observed("0.39.0", "the session context and the prompt two user messages"),
         ),
         fact(
             "headless /compress",
@@ -663,6 +806,28 @@ class GeminiCli(Host):
             _src(CHAT, 944, "blocked: the hook's synthetic response instead"),
             _src(CHAT, 987),
             _src(CHAT, 1400, "per chunk"),
+        ),
+        fact(
+            "model request hooks",
+            "a BeforeModel deny sends no request: its hookSpecificOutput.llm_response (the last"
+            " hook's) is the turn's answer, else it has none, and AfterAgent fires; an"
+            " AfterModel llm_response with parts replaces the reply the turn gets, while the chat"
+            " keeps the model's; an AfterModel deny leaves the turn the reply as it came, the"
+            " chat none of it; either shows 'Agent execution blocked: <reason>'. continue: false"
+            " from either stops the agent: gemini -p returns at once (no AfterAgent; the chat"
+            " rolls back the prompt), the interactive UI reads the turn to its end (AfterAgent,"
+            " no answer). BeforeToolSelection's decision and continue are not read: only its"
+            " toolConfig (NONE wins, else ANY, else AUTO; every hook's names, sorted), which the"
+            " request carries",
+            _pkg(CORE_CHUNK, 332259, "BeforeModel: stopped, blocked with syntheticResponse"),
+            _pkg(CORE_CHUNK, 332587, "AfterModel: stopped, blocked with the chunk"),
+            _pkg(CORE_CHUNK, 332098, "the synthetic response yielded as the reply's chunk"),
+            _pkg(CORE_CHUNK, 332150, "not a success: the history rolls back"),
+            _pkg(CORE_CHUNK, 364340, "fireBeforeToolSelectionEvent: the tool config only"),
+            _pkg(CORE_CHUNK, 363674, "mergeToolSelectionOutputs"),
+            _pkg("gemini-3HFX2LNT.js", 12255, "gemini -p returns on AgentExecutionStopped"),
+            _pkg("interactiveCli-TRXNUIPM.js", 28141, "the UI goes on reading"),
+            observed("0.61.0", "scenarios/gemini-cli/19-before-model-blocks.yaml, 20, 21"),
         ),
         fact(
             "spawn",
@@ -726,10 +891,11 @@ class GeminiCli(Host):
         fact(
             "tool_input",
             "a BeforeTool hook's hookSpecificOutput.tool_input is merged into the tool's input"
-            " before it runs (v0.24.0); AfterTool gets the merged input and the model a note of"
-            " the keys it changed",
+            " before it runs (v0.24.0); AfterTool gets the merged input and the tool's own"
+            " result, the model that result and, after AfterTool, a note of the rewrite",
             _src("packages/core/src/core/coreToolHookTriggers.ts", 128, "Object.assign"),
-            _src("packages/core/src/core/coreToolHookTriggers.ts", 167, "the note"),
+            _pkg(CORE_CHUNK, 347173, "the scheduler's note, after executeToolWithHooks"),
+            observed("0.61.0", "scenarios/gemini-cli/24-tool-rewrites-and-stops.yaml"),
             code(
                 GEMINI,
                 "90eb1e0281bf544efd5a65d964bab2c7c2173e16",
@@ -780,7 +946,9 @@ class GeminiCli(Host):
         fact(
             "blocking",
             "BeforeAgent, BeforeTool, BeforeModel, AfterModel and AfterAgent (a retry) can"
-            " deny; an AfterTool deny replaces the tool's result with the reason",
+            " deny; an AfterTool deny replaces the tool's result with the reason; continue:"
+            " false from BeforeTool or AfterTool makes the call's response the stop, which the"
+            " chat keeps, and a stopped prompt joins the chat (a blocked one does not)",
             _src(
                 "packages/core/src/core/coreToolHookTriggers.ts",
                 211,
@@ -788,6 +956,9 @@ class GeminiCli(Host):
             ),
             _src(CHAT, 1411),
             _src(REFERENCE, 114),
+            _pkg(CORE_CHUNK, 342112, "BeforeTool stop: STOP_EXECUTION"),
+            _pkg(CORE_CHUNK, 346750, "a stopped prompt: addHistory"),
+            observed("0.61.0", "scenarios/gemini-cli/24-tool-rewrites-and-stops.yaml"),
         ),
         fact(
             "stop",
@@ -920,10 +1091,11 @@ class GeminiCli(Host):
     )
 
     def at_version(self, version: str) -> Host:
-        """Gemini CLI at ``version`` (v0.21.0 on): before v0.39.0 hooks got only the project
-        directory's variables, before v0.30.0 only exit 2 with stderr denied, before v0.24.0 a
-        BeforeTool hook could not change the tool's input, before v0.23.0 the substituted
-        values went into the command string unquoted."""
+        """Gemini CLI at ``version`` (v0.21.0 on): before v0.53.0 the model events' requests
+        had the session context and the prompt as two messages, before v0.39.0 hooks got only
+        the project directory's variables, before v0.30.0 only exit 2 with stderr denied,
+        before v0.24.0 a BeforeTool hook could not change the tool's input, before v0.23.0 the
+        substituted values went into the command string unquoted."""
         v = parse_version(self.title, version)
         if v < (0, 21, 0):
             raise ValueError(
@@ -932,6 +1104,8 @@ class GeminiCli(Host):
         if v > (0, 61, 0):
             raise ValueError(f"hooksim models Gemini CLI up to v0.61.0, not {version}")
         changes: dict[str, Any] = {}
+        if v < (0, 53, 0):
+            changes["coalesces_roles"] = False
         if v < (0, 39, 0):
             changes["hook_variables"] = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
         if v < (0, 24, 0):
@@ -1119,6 +1293,8 @@ class GeminiCli(Host):
             line = f"Tool result blocked: {reason}"
         elif event in ("BeforeAgent", "AfterAgent"):  # client.ts AgentExecutionBlocked
             line = f"Agent execution blocked: {(message or '').strip() or reason}"
+        elif event in MODEL_EVENTS:  # turn.ts: the event carries the reason alone
+            line = f"Agent execution blocked: {reason}"
         note = (
             f"{why}: the model gets the reason in place of the result"
             if event == "AfterTool"
@@ -1146,6 +1322,8 @@ def _stopped_shown(event: str, message: str | None, reason: str) -> str | None:
         return f"Agent execution stopped: {(message or '').strip() or reason}"
     if event in TOOL_EVENTS:
         return f"Agent execution stopped by hook: {reason}"
+    if event in MODEL_EVENTS:  # turn.ts: the event carries the reason alone
+        return f"Agent execution stopped: {reason}"
     return None
 
 

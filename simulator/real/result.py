@@ -156,10 +156,19 @@ def _continued(  # noqa: PLR0917
         r for r in requests if r.get("kind") == "main" and probe["start"] <= r.get("at", 0) < end
     ]
     if firing.event == ev["stop"]:
-        # Blocked or continued: the model was asked again in this turn.
-        return bool(model_after)
+        # Blocked or continued: the model was asked again in this turn (or, Gemini CLI, its
+        # retry prompt fired BeforeAgent, whose hooks may block it before the model is asked).
+        retried = host.name == "gemini-cli" and any(
+            f.event == ev["prompt_submit"] for f in same_turn
+        )
+        return bool(model_after) or retried
     if firing.event == ev["prompt_submit"]:
-        return not model_after and not any(f.event == ev["stop"] for f in same_turn)
+        # Gemini CLI's BeforeModel fires for a prompt that went on, sent or not (its own hooks
+        # may keep the request from the model).
+        went_on = (ev["stop"], "BeforeModel")
+        if host.name == "gemini-cli" and _prompt_kept(probe, requests):
+            return False  # a stopped prompt joins the chat; a blocked one does not
+        return not model_after and not any(f.event in went_on for f in same_turn)
     if firing.event == ev["pre_tool"]:
         if host.name == "hermes":  # a blocked call still fires post_tool_call, status blocked
             post = next((p for f, p in later if f.turn == firing.turn
@@ -167,13 +176,63 @@ def _continued(  # noqa: PLR0917
             extra = payload_of(post).get("extra") if post is not None else None
             return isinstance(extra, dict) and extra.get("status") == "blocked"
         nxt = next((f for f in same_turn if f.event in (ev["pre_tool"], ev["post_tool"])), None)
+        if host.name == "gemini-cli" and not any(f.event == "BeforeModel" for f in same_turn):
+            return False  # the turn ended there: a stop (a blocked call goes back to the model)
         return nxt is None or nxt.event != ev["post_tool"]
+    if firing.event in ("BeforeModel", "AfterModel"):  # Gemini CLI's model requests
+        return _model_blocked(firing, probe, same_turn, requests)
     if firing.event == ev["pre_compact"]:
         summary = [
             r for r in requests if r.get("kind") == "summary" and r.get("at", 0) >= probe["start"]
         ]
         return not summary and not any(f.event == ev["post_compact"] for f in same_turn)
     return False
+
+
+def _model_blocked(
+    firing: Firing, probe: dict[str, Any], same_turn: list[Firing], requests: list[dict[str, Any]]
+) -> bool:
+    """Whether Gemini CLI blocked a model request (BeforeModel) or its reply (AfterModel) and
+    went on with the turn (a stop ends it: no AfterAgent). A blocked request is not sent, so
+    no BeforeToolSelection follows; a blocked reply is not kept, so the next request of the
+    same chat lacks it (a reply without text, or one no such request follows, cannot tell)."""
+    if not any(f.event == "AfterAgent" for f in same_turn):
+        return False
+    if firing.event == "BeforeModel":
+        return not same_turn or same_turn[0].event != "BeforeToolSelection"
+    payload = payload_of(probe)
+    response, request = payload.get("llm_response"), payload.get("llm_request")
+    text = response.get("text") if isinstance(response, dict) else None
+    asked = [m.get("content") for m in (request or {}).get("messages") or []
+             if isinstance(m, dict) and m.get("role") == "user"]  # fmt: skip
+    if not text or not asked or not isinstance(asked[-1], str):
+        return False
+    # Only a later request of the same chat (it still holds the prompt; a cleared chat does
+    # not) can tell whether the reply was kept.
+    later = [_texts(r["body"]) for r in requests if r.get("kind") == "main"
+             and r.get("at", 0) >= probe["start"] and isinstance(r.get("body"), dict)]  # fmt: skip
+    same = [t for t in later if any(p and asked[-1].endswith(p) for p in t["user"])]
+    return bool(same) and text not in same[0]["model"]
+
+
+def _texts(body: dict[str, Any]) -> dict[str, list[str]]:
+    """A Gemini API request's text parts, by role (``user``, ``model``)."""
+    texts: dict[str, list[str]] = {"user": [], "model": []}
+    for content in body.get("contents") or []:
+        if isinstance(content, dict) and content.get("role") in texts:
+            parts = content.get("parts") or []
+            texts[content["role"]] += [p["text"] for p in parts
+                                       if isinstance(p, dict) and isinstance(p.get("text"), str)]  # fmt: skip
+    return texts
+
+
+def _prompt_kept(probe: dict[str, Any], requests: list[dict[str, Any]]) -> bool:
+    """Whether a prompt Gemini CLI's BeforeAgent hooks saw is in a model request sent after
+    them: its chat keeps a stopped prompt, never a blocked one."""
+    prompt = payload_of(probe).get("prompt")
+    later = [r.get("body") for r in requests
+             if r.get("kind") == "main" and r.get("at", 0) >= probe["start"]]  # fmt: skip
+    return isinstance(prompt, str) and any(prompt in s for b in later for s in all_strings(b))
 
 
 def all_strings(value: Any) -> Iterator[str]:

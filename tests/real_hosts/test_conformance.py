@@ -101,6 +101,11 @@ FILES = {
         "gemini-cli/17-extension.yaml",
         "gemini-cli/18-clear-context.yaml",
         "gemini-cli/16-resume.yaml",
+        "gemini-cli/19-before-model-blocks.yaml",
+        "gemini-cli/20-after-model-blocks.yaml",
+        "gemini-cli/21-tool-selection.yaml",
+        "gemini-cli/22-retry-blocked.yaml",
+        "gemini-cli/24-tool-rewrites-and-stops.yaml",
         *probes("gemini-cli"),
     ],
 }
@@ -159,3 +164,18 @@ def test_gemini_cli_clear_context_empties_the_chat_it_sends() -> None:
     assert len(retry) == 1, said
     assert "start over: give the plan in one line" in said[0]
     assert not any("a long draft" in text for texts in said for text in texts)
+
+
+def test_gemini_cli_tool_selection_sets_the_tool_config_it_sends() -> None:
+    """BeforeToolSelection's hooks set the tool config each request carries, merged as the
+    replay says (an ANY with every hook's names, sorted; a NONE with none), though the same
+    hooks say deny and continue false."""
+    binary = BINARIES["gemini-cli"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
+    real = run_real(load_scenario(SCENARIOS / "gemini-cli/21-tool-selection.yaml"), "gemini-cli",
+                    binary)  # fmt: skip
+    sent = [r["body"].get("toolConfig") for r in real.requests if r.get("kind") == "main"]
+    chosen = {"mode": "ANY", "allowedFunctionNames": ["list_directory", "read_file"]}
+    none = {"mode": "NONE", "allowedFunctionNames": []}
+    assert sent == [{"functionCallingConfig": c} for c in (chosen, chosen, none)]

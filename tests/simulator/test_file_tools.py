@@ -337,7 +337,8 @@ def test_gemini_cli_write_file_and_replace(tmp_path: Path) -> None:
 
 def test_gemini_cli_merges_the_tool_input_a_before_tool_hook_returns(tmp_path: Path) -> None:
     """BeforeTool's hookSpecificOutput.tool_input is merged into the call's input (v0.24.0 on);
-    AfterTool sees the merged input and the note Gemini adds to the result."""
+    AfterTool sees the merged input and the tool's own result: Gemini adds its note of the
+    rewrite after AfterTool (real 0.61.0)."""
     hook = (
         'echo \'{"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input":'
         ' {"content": "merged\\n"}}}\''
@@ -357,7 +358,7 @@ def test_gemini_cli_merges_the_tool_input_a_before_tool_hook_returns(tmp_path: P
             ~/after.json:
               json:
                 tool_input.content: "merged\\n"
-                tool_response.llmContent: "written\\n\\n[System] Tool input parameters (content) were modified by a hook before execution."
+                tool_response.llmContent: written
         """
     assert expect.check(run(tmp_path, text)) == []
     older = run(tmp_path, text + "hosts: {gemini-cli: {version: 0.23.0}}\n")

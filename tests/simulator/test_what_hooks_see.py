@@ -4,9 +4,11 @@ the conversation it sends, the output it refuses, a compaction between tool call
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS, HookRun
 from hooksim.replay.runner import RunResult, run_scenario
@@ -88,6 +90,61 @@ turns: [{user: hi, assistant: ho}]
     assert folder.endswith("/install/node_modules/@openai/codex-linux-x64/vendor/"
                            "x86_64-unknown-linux-musl/codex-path") or "arm64" in folder  # fmt: skip
     assert (npm, root.rsplit("/", 3)[1:]) == ("1", ["node_modules", "@openai", "codex"])
+
+
+@pytest.mark.parametrize(
+    ("version", "folder"),
+    [("0.162.1", "tmp/arg0"), ("0.163.0", "tmp/arg0-linux"), ("0.171.0", "tmp/arg0-linux")],
+)
+def test_codex_names_its_aliases_folder_after_the_os_from_0_163(
+    tmp_path: Path, version: str, folder: str
+) -> None:
+    """The folder Codex puts first on a hook's PATH is under CODEX_HOME/tmp/arg0-linux from
+    0.163.0 on, under tmp/arg0 before (the releases' binaries; real 0.150.0 and 0.168.0)."""
+    result = run(tmp_path, f"""
+name: s
+tool: codex
+hosts: {{codex: {{version: "{version}"}}}}
+hooks:
+  SessionStart:
+    - hooks:
+        - {{type: command, command: 'echo "${{PATH%%:*}}"'}}
+turns: [{{user: hi, assistant: ho}}]
+""")  # fmt: skip
+    [first] = context(result, "SessionStart")
+    assert re.fullmatch(rf".*/home/\.codex/{folder}/codex-arg0[A-Za-z0-9]{{6}}", first), first
+
+
+# A BeforeModel hook that says what each message of the request holds: the session context,
+# the prompt, or both.
+_MESSAGES = (
+    '"$HOOKSIM_PYTHON" -c "import json, sys; r = json.load(sys.stdin)[\'llm_request\'];'
+    " print(json.dumps({'systemMessage': ' | '.join(m['role'] + ':'"
+    " + ('context' if m['content'].startswith('<session_context>') else '')"
+    " + ('+prompt' if m['content'].endswith('look around') else '') for m in r['messages'])}))\""
+)
+
+
+@pytest.mark.parametrize(
+    ("version", "messages"),
+    [("0.52.0", "user:context | user:+prompt"), ("0.53.0", "user:context+prompt")],
+)
+def test_gemini_joins_the_session_context_and_the_prompt_from_0_53(
+    tmp_path: Path, version: str, messages: str
+) -> None:
+    """A request's consecutive entries of one role are one message from v0.53.0 on
+    (coalesceConsecutiveRoles): the session context and the prompt; before, two (real 0.39.0,
+    0.45.2 and 0.51.0)."""
+    result = run(tmp_path, f"""
+name: s
+tool: gemini-cli
+hosts: {{gemini-cli: {{version: "{version}"}}}}
+hooks:
+  BeforeModel: [{{hooks: [{{type: command, command: {json.dumps(_MESSAGES)}}}]}}]
+turns: [{{user: look around, assistant: done}}]
+""")  # fmt: skip
+    [firing] = [f for f in result.firings if f.event == "BeforeModel"]
+    assert firing.shown == [messages]
 
 
 def refused(output: dict[str, Any], event: str = "PreToolUse") -> str:
