@@ -76,7 +76,17 @@ def test_hook_context_is_sent_but_not_counted(tmp_path: Path) -> None:
     """A hook's context goes beside the dialogue: ``contains`` finds it, ``messages`` does not
     count it (Claude Code sends it as a system message, Codex as a developer one)."""
     context = json.dumps(
-        "echo " + json.dumps(json.dumps({"hookSpecificOutput": {"additionalContext": "PLAN"}}))
+        "echo "
+        + json.dumps(
+            json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "UserPromptSubmit",
+                        "additionalContext": "PLAN",
+                    }
+                }
+            )
+        )
     )
     result = run(
         tmp_path,
