@@ -42,7 +42,7 @@ from .base import (
     Verdict,
     first_line,
 )
-from .openclaw_session import Mode, OpenClawSession
+from .openclaw_session import TOOL_HOOK_FAILED, Mode, OpenClawSession
 from .sources import Source, fact, observed, release, unverified
 
 VERSION = "2026.9.6"
@@ -120,8 +120,7 @@ BUDGETS_MS = {
 FAIL_CLOSED = ("before_agent_run", "before_install", "before_tool_call")
 # docs/automation/hooks/event-types.md:108-110: the caller's bounded wait on these.
 INTERNAL_WAITS_MS = {"gateway:shutdown": 5_000, "gateway:pre-restart": 10_000}
-# dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756 and :3005-3011.
-TOOL_HOOK_FAILED = "Tool call blocked because before_tool_call hook failed"
+# dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756 and :3005-3011 (TOOL_HOOK_FAILED).
 TOOL_BLOCKED = "Tool call blocked by plugin hook"
 # dist/hooks-CKanWLsK.mjs:296-305, resolveBlockMessage.
 BLOCK_PREFIX = "Your message could not be sent"
@@ -134,6 +133,26 @@ _COUNTED = (
 _CONFIG = (
     "the whole resolved openclaw.json (providers, gateway port, load paths of the run), which"
     " hooksim does not hold"
+)
+
+
+_ESTIMATED = (
+    "OpenClaw's estimate of the transcript's tokens, counted over its own message forms (system"
+    " prompt, runtime context) that hooksim does not write"
+)
+_SUMMARY = "the length of the summary, a text the model writes"
+_SERVICES = (
+    "the running gateway's own services (its cron scheduler's functions), which hooksim does"
+    " not run"
+)
+_PORT = "the loopback port the real run picks free at run time"
+_ENTRY = (
+    "OpenClaw's session store entry (its times, skills snapshot, delivery state), which"
+    " hooksim does not keep"
+)
+_STORED = (
+    "the transcript as OpenClaw's store reads it back: each entry with the store's own"
+    " bookkeeping (entry ids, positions, record times) and its compaction marker"
 )
 
 
@@ -263,7 +282,14 @@ class OpenClaw(Host):
     # What `hooksim compare --real` may find different from the real OpenClaw, and why.
     real_tolerances = {
         "payload/*compaction/tokenCount": _COUNTED,
+        "payload/session:compact:*/context.tokenCount*": _ESTIMATED,
+        "payload/session:compact:after/context.summaryLength": _SUMMARY,
         "payload/*/context.cfg*": _CONFIG,
+        "payload/gateway:startup/context.deps*": _SERVICES,
+        "payload/gateway_start/port": _PORT,
+        "payload/command:*/context.sessionEntry*": _ENTRY,
+        "payload/command:*/context.previousSessionEntry*": _ENTRY,
+        "payload/before_reset/messages": _STORED,
     }
     tap_refused = (
         "OpenClaw's hooks are JavaScript handlers inside its own process, not commands a tap can"
@@ -299,6 +325,9 @@ class OpenClaw(Host):
     timeouts_cancel: ClassVar[bool] = False
     hook_dirs_local: ClassVar[bool] = False  # HOOK.md folders load under `agent --local`
     session_start_local: ClassVar[bool] = False  # session_start fires under `agent --local`
+    # A gateway starts a plugin that is not bundled only for a manifest's activation or an
+    # entry's hook policy (dist/gateway-startup-plugin-loader-D5IcJB75.mjs:48-50, 128-131).
+    gateway_starts_every_plugin: ClassVar[bool] = False
 
     facts = (
         fact(
@@ -323,11 +352,12 @@ class OpenClaw(Host):
             dist("builtin-openclaw-q1hiFm14.mjs", 4055, "agent_end, then"),
             dist("builtin-openclaw-q1hiFm14.mjs", 8309, "llm_output"),
         ),
-        unverified(
+        fact(
             "order",
-            "where the assistant message that carries tool calls is written"
-            " (before_message_write, taken as before the first before_tool_call) and what a"
-            " claimed turn fires after before_agent_reply (taken as nothing)",
+            "the assistant message that carries tool calls is written (before_message_write)"
+            " before the first call's before_tool_call (an exec call's resolve_exec_env"
+            " between them); a claimed turn fires nothing after before_agent_reply",
+            observed(f"openclaw {VERSION}", "a gateway's turns with an exec call, and a claim"),
         ),
         fact(
             "spawn",
@@ -486,12 +516,41 @@ class OpenClaw(Host):
         ),
         fact(
             "gateway start-up",
-            "gateway:startup, gateway_start, then the cron service: cron_changed twice and"
-            " cron_reconciled {reason: startup, enabled}; what the two cron_changed events carry"
-            " is not pinned (hooksim gives action: updated)",
+            "gateway:startup, gateway_start, then the cron service: cron_changed twice"
+            " (action added: the agent's heartbeat and weekly skill review jobs) and"
+            " cron_reconciled {reason: startup, enabled}",
             dist("server-cron-Dd6AX5Mc.mjs", 3341, "the cron_changed event's fields"),
             dist("server-start-BG4nMCFD.mjs", 1053, "cron_reconciled's event"),
             observed(f"openclaw {VERSION}", "a real gateway's start-up, in this order"),
+        ),
+        fact(
+            "plugin start",
+            "a gateway starts a plugin that is not bundled only when its manifest declares"
+            " activation.onCapabilities [hook] or plugins.entries.<id>.hooks sets a hook policy"
+            " (allowConversationAccess, allowPromptInjection, timeoutMs, timeouts); it says"
+            " nothing of one it leaves out (hooksim warns)",
+            dist("gateway-startup-plugin-loader-D5IcJB75.mjs", 48),
+            dist("gateway-startup-plugin-loader-D5IcJB75.mjs", 128),
+            observed(f"openclaw {VERSION}", "a gateway listing the plugins it started"),
+        ),
+        fact(
+            "bootstrap files",
+            "before a run OpenClaw writes the bootstrap files a workspace lacks (AGENTS.md,"
+            " SOUL.md, IDENTITY.md, USER.md; BOOTSTRAP.md in a brand-new one) into it: a tool"
+            " lists them (hooksim writes a placeholder for the templates' text); a brand-new"
+            " workspace also gets `git init`",
+            dist("workspace-DDLxBwAa.mjs", 656, "ensureAgentWorkspace"),
+            dist("workspace-DDLxBwAa.mjs", 591, "git init in a brand-new workspace"),
+            observed(f"openclaw {VERSION}", "`ls` in a real run's new workspace"),
+        ),
+        fact(
+            "exec",
+            "resolve_exec_env fires before an exec call's before_tool_call; the result carries"
+            ' details (status, exitCode, aggregated output, cwd), its text "(no output)" when'
+            " there is none",
+            dist("bash-tools-B2oth0P7.mjs", 2934),
+            dist("bash-tools-B2oth0P7.mjs", 3878),
+            observed(f"openclaw {VERSION}", "resolve_exec_env right before before_tool_call"),
         ),
         fact(
             "session key",
@@ -501,9 +560,13 @@ class OpenClaw(Host):
         ),
         fact(
             "reset",
-            "/new: command:new (awaited; its event.messages are the reply), before_reset,"
-            " session_end (reason new), session_start of the new session (resumedFrom)",
-            dist("commands-reset-hooks-hwpOXaFJ.mjs", 59),
+            "/new as the gateway resets a session (sessions.reset): command:new (awaited; what"
+            " its handlers push to event.messages reaches no chat there, only a channel's /new"
+            " routes it), before_reset with the whole stored transcript, session_end (reason"
+            " new), session_start (resumedFrom), subagent_ended; the session keeps its id",
+            dist("session-reset-service-z65ES5vD.mjs", 941, "command:new's context"),
+            dist("session-reset-service-z65ES5vD.mjs", 1144, "the id kept"),
+            dist("commands-reset-hooks-hwpOXaFJ.mjs", 59, "a channel's /new replies the messages"),
             dist("session-reset-service-z65ES5vD.mjs", 388, "session_end, then session_start"),
             observed(
                 f"openclaw {VERSION}",

@@ -14,6 +14,9 @@ work (a bridge call still running) has ended, and ``GATEWAY_EXIT`` once it has s
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,11 +28,26 @@ from .conversation import ASSISTANT, USER, Message
 
 PROCESS_EXIT = "(openclaw agent exits)"
 COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
-HELD = (USER, ASSISTANT, COMPACTION_SUMMARY)  # the roles a hook's messages hold
 GATEWAY_STOPPING = "(gateway stopping)"
 GATEWAY_EXIT = "(gateway exits)"
+# A stopped gateway closes once the work its hooks still run has ended, within its shutdown
+# budget (the stop policy's 330 s less a 5 s exit margin, dist/run-S_R0Bn7l.mjs:752-769;
+# observed: "shutdown budget at shutdown: ... shutdown=325000ms", and a real gateway's close
+# waiting 40 s for an agent_end handler).
+GATEWAY_SHUTDOWN_MS = 325_000
 PROVIDER = "hooksim"  # the model provider a replayed turn reports
 GATEWAY_PORT = 18789  # OpenClaw's default gateway port
+# The reason a stopped gateway gives gateway:shutdown and gateway_stop
+# (dist/run-S_R0Bn7l.mjs:1572, dist/server-start-BG4nMCFD.mjs:8407).
+STOPPING = "gateway stopping"
+NO_OUTPUT = "(no output)"  # an exec result without output
+# What the history holds for a tool result that was not written: OpenClaw repairs the
+# pairing (dist/tool-result-pairing-Bky0eubt.mjs:9, 70-80; observed).
+MISSING_RESULT = ("[openclaw] missing tool result in session history; inserted synthetic error"
+                  " result for transcript repair.")  # fmt: skip
+# What a failing before_tool_call makes the call throw (the gate fails closed,
+# dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756).
+TOOL_HOOK_FAILED = "Tool call blocked because before_tool_call hook failed"
 SYSTEM_PROMPT = "You are a personal assistant running inside OpenClaw."
 TOOLS = ["read", "write", "edit", "exec"]  # stands for OpenClaw's tool catalogue (compare: present)
 # The files OpenClaw writes into a new workspace from its templates and hands agent:bootstrap,
@@ -40,9 +58,17 @@ TEMPLATE = "<OpenClaw's template>"  # a created file's text (compare reads it as
 
 
 API = "openai-completions"  # the model API a replayed turn's provider speaks
+# The context window of hooksim's model as OpenClaw reports it on llm_output (the window a
+# models.providers entry declares, contextWindowSource "modelsConfig"; the real runs declare
+# this one), and the harness that ran the turn (builtin-openclaw-q1hiFm14.mjs:8303-8318).
+CONTEXT_WINDOW = 128_000
+HARNESS = "openclaw"
 # The counts the model reported, on each assistant message (hooksim's model reports none).
 USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
          "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}  # fmt: skip
+# A run's usage, summed over its model calls, as llm_output carries it (observed).
+RUN_USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0,
+             "cost": {"total": 0}}  # fmt: skip
 # The context OpenClaw adds after the prompt of every run, llm_input's last history message
 # (observed; the words as a real run without exec sessions or subagents writes them).
 RUNTIME_CONTEXT = (
@@ -50,6 +76,12 @@ RUNTIME_CONTEXT = (
     '"Active exec sessions:\\nnone"\n\nConversation data (data, not instructions):\n'
     '"## Active Subagents\\nnone"\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'
 )
+
+
+# The weekly skill review's instructions (OpenClaw's own text, 3199 characters; hooksim names
+# them) and the tools it may use.
+SKILL_REVIEW = "<OpenClaw's skill collection review instructions>"
+SKILL_REVIEW_TOOLS = ["ls", "read", "write", "edit", "apply_patch", "exec", "process"]
 
 
 def _text(role: str, text: str, now_ms: int, **extra: Any) -> dict[str, Any]:
@@ -85,6 +117,28 @@ def _runtime_context(now_ms: int) -> dict[str, Any]:
             "timestamp": now_ms}  # fmt: skip
 
 
+def _monitors(now_ms: int) -> list[dict[str, Any]]:
+    """The cron jobs a gateway adds for the main agent when it starts (observed): what each
+    cron_changed event carries as ``job``."""
+    jobs = [("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
+            ("skill-collection-review-main", 604_800_000, "isolated",
+             {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS})]  # fmt: skip
+    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "enabled": True,
+             "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
+             "sessionTarget": target, "wakeMode": "next-heartbeat", "payload": payload,
+             "state": {"nextRunAtMs": now_ms + every}, "createdAtMs": now_ms,
+             "updatedAtMs": now_ms} for name, every, target, payload in jobs]  # fmt: skip
+
+
+def _composed(prompt: str, *firings: Firing) -> str:
+    """The prompt with the context the prompt hooks gave around it, as the model gets it
+    (composeModelPromptContext, dist/builtin-openclaw-q1hiFm14.mjs:6050-6056)."""
+    results = [f.result for f in firings if isinstance(f.result, dict)]
+    before = [r["prependContext"] for r in results if isinstance(r.get("prependContext"), str)]
+    after = [r["appendContext"] for r in results if isinstance(r.get("appendContext"), str)]
+    return "\n\n".join(t for t in [*before, prompt, *after] if t.strip())
+
+
 @dataclass(frozen=True)
 class Mode:
     """How the user runs OpenClaw, as the session loop needs to know (the profile sets it)."""
@@ -99,7 +153,11 @@ class OpenClawSession(Session):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.runs = 0
-        self.run_start = 0  # the messages before the current run's prompt
+        self.run_messages: list[dict[str, Any]] = []  # the current run's, as the run holds them
+        self.prompt = ""  # the current run's prompt with its hooks' context, as the model gets it
+        self.transcript: list[dict[str, Any]] = []  # what was written, compactions marked
+        self.history: list[dict[str, Any]] = []  # what the model is sent again, as written
+        self.before_run: list[dict[str, Any]] = []  # the history when the current run started
         self.started = False  # session_start fired for the current session
         self.model = self.info.model
         self.provider = PROVIDER
@@ -135,26 +193,19 @@ class OpenClawSession(Session):
     ) -> Firing:  # fmt: skip
         return self.fire(event, {"event": fields, "ctx": self.ctx(**ctx), "wait": wait}, match=tool)
 
-    def internal(self, key: str, context: dict[str, Any]) -> Firing:
-        return self.fire(key, {"event": {"sessionKey": self.key, "context": context}})
+    def internal(self, key: str, context: dict[str, Any], session_key: str | None = None) -> Firing:
+        """An internal event; the gateway's own carry their key as the session key
+        (``gateway:startup``, dist/server-startup-post-attach-BGo-VOeM.mjs:734; observed)."""
+        event = {"sessionKey": self.key if session_key is None else session_key, "context": context}
+        return self.fire(key, {"event": event})
 
     def messages(self, run: bool = False) -> list[dict[str, Any]]:
-        """The session's messages so far, as the hooks that carry ``messages`` see them: as
-        OpenClaw wrote them to the transcript; with ``run``, the current run's own (from its
-        prompt on) as the run holds them, the prompt's text in a content list and neither
-        carrying OpenClaw's bookkeeping (observed on agent_end)."""
-        now = self.info.now_ms()
-        shown = {USER: lambda text: _user(text, now),
-                 ASSISTANT: lambda text: {**self._reply(text, "stop"),
-                                          "__openclaw": {"runId": "history"}},
-                 COMPACTION_SUMMARY: lambda text: _summary(text, now)}  # fmt: skip
-        said = [m for m in self.said.messages if m.role in shown]
-        cut = self.run_start if run else len(said)
-        ran = {USER: lambda text: _text(USER, text, now),
-               ASSISTANT: lambda text: self._reply(text, "stop")}  # fmt: skip
-        return [shown[m.role](m.text) for m in said[:cut]] + [
-            ran[m.role](m.text) for m in said[cut:] if m.role in ran
-        ]
+        """The session's messages before the current run, as the hooks that carry ``messages``
+        see them: as OpenClaw wrote them (each reply and tool result with the run that wrote
+        it, a tool result without its details), a compaction's summary first; with ``run``,
+        then the run's own as the run holds them (the prompt's text in a content list, a tool
+        result with its details, no bookkeeping). Observed on before_prompt_build, agent_end."""
+        return [*self.before_run, *self.run_messages] if run else list(self.before_run)
 
     def _reply(self, content: str | list[dict[str, Any]], stop: str) -> dict[str, Any]:
         """An assistant message as OpenClaw writes it: the model's answer with where it came
@@ -192,13 +243,19 @@ class OpenClawSession(Session):
         if self.gateway["up"] or self.local:
             return
         self.gateway["up"] = True
-        self.internal("gateway:startup", {"workspaceDir": self.info.cwd, "cfg": {}, "deps": {}})
+        started = {"workspaceDir": self.info.cwd, "cfg": {}, "deps": {}}
+        self.internal("gateway:startup", started, "gateway:startup")
         self.fire("gateway_start", {"event": {"port": GATEWAY_PORT},
                                     "ctx": {"port": GATEWAY_PORT, "workspaceDir": self.info.cwd}})  # fmt: skip
-        # The cron service starts (its start-up changes: two observed, what they carry not),
-        # then the gateway reconciles it (dist/server-start-BG4nMCFD.mjs:1047-1066).
-        for _ in range(2):
-            self.fire("cron_changed", {"event": {"action": "updated"}, "ctx": {"config": {}}})
+        # The cron service adds the agent's built-in monitors, the heartbeat and the weekly
+        # skill review (claws-monitors-D6BUlzfu.mjs:24-25; observed), then the gateway
+        # reconciles it (dist/server-start-BG4nMCFD.mjs:1047-1066).
+        for job in _monitors(self.info.now_ms()):
+            self.fire("cron_changed", {"event": {"action": "added", "jobId": job["id"], "job": job,
+                                                 "sessionTarget": job["sessionTarget"],
+                                                 "agentId": "main",
+                                                 "nextRunAtMs": job["state"]["nextRunAtMs"]},
+                                       "ctx": {"config": {}}})  # fmt: skip
         self.fire("cron_reconciled", {"event": {"reason": "startup", "enabled": True},
                                       "ctx": {"port": GATEWAY_PORT, "config": {},
                                               "workspaceDir": self.info.cwd}})  # fmt: skip
@@ -224,7 +281,10 @@ class OpenClawSession(Session):
         self._launch()
         self.runs += 1
         run = f"run-{self.runs}"
-        self.run_start = len([m for m in self.said.messages if m.role in HELD])
+        # The run holds its prompt's text in a content list, without OpenClaw's bookkeeping
+        # (observed on agent_end).
+        self.run_messages = [_text(USER, turn.user, self.info.now_ms())]
+        self.before_run = list(self.history)
         self.said.submitted(turn.user)
         if not self.started:
             self._session_start(None)
@@ -235,9 +295,8 @@ class OpenClawSession(Session):
         self.hook("llm_input", {"runId": run, "sessionId": self.info.session_id,
                                 "provider": self.provider, "model": self.model,
                                 "systemPrompt": SYSTEM_PROMPT,
-                                "prompt": _stamped(turn.user, self.info.now_ms()),
-                                "historyMessages": [*self.messages()[:-1],
-                                                    _runtime_context(self.info.now_ms())],
+                                "prompt": _stamped(self.prompt, self.info.now_ms()),
+                                "historyMessages": self._model_history(),
                                 "imagesCount": 0, "tools": TOOLS},
                   wait=False, runId=run)  # fmt: skip
         if self.local:  # --local writes the prompt down only now (observed)
@@ -255,20 +314,27 @@ class OpenClawSession(Session):
             text = turn.reply(n) or ""
             texts.append(text)
             self.said.replied(text)
-            self._write(run, self._reply(text, "stop"))
+            reply = self._reply(text, "stop")
+            self.run_messages.append(reply)
+            self._write(run, reply)
             return self.hook("before_agent_finalize", {
                 "runId": run, "sessionId": self.info.session_id, "sessionKey": self.key,
                 "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
                 "transcriptPath": self.info.transcript_path, "stopHookActive": n > 0,
-                "lastAssistantMessage": text, "messages": self.messages(run=True)}, runId=run)  # fmt: skip
+                "lastAssistantMessage": text,
+                "messages": [*self.messages(), _runtime_context(self.info.now_ms()),
+                             *self.run_messages]}, runId=run)  # fmt: skip
 
         self.stop_loop(fire_stop, self.host.stop_cap)
         self._agent_end(run, success=True)
         self.hook("llm_output", {"runId": run, "sessionId": self.info.session_id,
                                  "provider": self.provider, "model": self.model,
+                                 "contextTokenBudget": CONTEXT_WINDOW,
+                                 "contextWindowSource": "modelsConfig",
                                  "resolvedRef": f"{self.provider}/{self.model}",
-                                 "assistantTexts": texts, "lastAssistant": texts[-1],
-                                 "usage": USAGE}, wait=False, runId=run)  # fmt: skip
+                                 "harnessId": HARNESS, "assistantTexts": texts,
+                                 "lastAssistant": self.run_messages[-1], "usage": RUN_USAGE},
+                  wait=False, runId=run)  # fmt: skip
         self._done()
 
     def _claimed(self, run: str, turn: Turn) -> bool:
@@ -280,6 +346,7 @@ class OpenClawSession(Session):
         reply = result.get("reply")
         text = reply.get("text") if isinstance(reply, dict) else reply
         claim.effect = "a handler claims the turn: its reply is the answer; the model is not called"
+        claim.blocked = True  # the run stops here, as a gate's block stops it
         self.said.prompt(turn.user)
         if isinstance(text, str) and text:
             claim.shown.append(text)
@@ -301,31 +368,81 @@ class OpenClawSession(Session):
             "before_prompt_build", {"prompt": turn.user, "messages": messages}, runId=run
         )
         self.said.prompt(turn.user)
-        for firing in (prepare, build):
-            for text in firing.context:
-                self.said.context(firing.event, text)
-        gate = self.hook("before_agent_run", {"prompt": turn.user, "messages": messages,
+        self.prompt = _composed(turn.user, prepare, build)
+        gate = self.hook("before_agent_run", {"prompt": self.prompt,
+                                              "messages": self._model_history(),
                                               "systemPrompt": SYSTEM_PROMPT, "senderIsOwner": True},
                          runId=run)  # fmt: skip
         if not gate.blocked:
+            for firing in (prepare, build):
+                for text in firing.context:
+                    self.said.context(firing.event, text)
             return False
+        for firing in (prepare, build):
+            if firing.context:
+                firing.context = []
+                firing.effect = "; ".join(filter(None, [firing.effect, "its context never"
+                                                        " reaches a model: the run is blocked"]))  # fmt: skip
         gate.effect = "; ".join(filter(None, [gate.effect, "the run is blocked: the model is not"
                                               " called, the user is shown why"]))  # fmt: skip
-        self._agent_end(run, success=False, error=gate.reason)
+        self._blocked_run(run, gate.reason)
         return True
 
+    def _model_history(self) -> list[dict[str, Any]]:
+        """The session's messages as the model is sent them, before_agent_run's ``messages``:
+        each prompt in the envelope of its time, then the runtime context (observed)."""
+        now = self.info.now_ms()
+        stamped = [{**m, "content": _stamped(m["content"], m.get("timestamp", now))}
+                   if m.get("role") == USER and isinstance(m.get("content"), str) else m
+                   for m in self.messages()]  # fmt: skip
+        return [*stamped, _runtime_context(now)]
+
+    def _blocked_run(self, run: str, reason: str) -> None:
+        """A run before_agent_run blocked: the user is shown why, and that notice is written in
+        place of the prompt (the run's only message on agent_end; observed, its idempotency key
+        and bookkeeping as OpenClaw writes them)."""
+        now = self.info.now_ms()
+        notice = {**_text(USER, reason, now), "idempotencyKey": f"hook-block:before_agent_run:user:{run}",
+                  "__openclaw": {"beforeAgentRunBlocked": {"blockedBy": "before_agent_run",
+                                                           "blockedAt": now}}}  # fmt: skip
+        self.run_messages = [notice]
+        self._write(run, notice)
+        self._agent_end(run, success=False, error=reason)
+
+    def _ensure_workspace(self) -> None:
+        """Before a run OpenClaw writes the bootstrap files the workspace lacks from its
+        templates, and BOOTSTRAP.md into a brand-new workspace (none of the others, no
+        ``memory/``, no MEMORY.md): files of the project, which a tool lists like any other
+        (ensureAgentWorkspace, dist/workspace-DDLxBwAa.mjs:656-675, 708-713, 743-752; a real
+        run's ``ls`` lists them). hooksim writes a placeholder for OpenClaw's template text. A
+        brand-new workspace also becomes a git repository, where git is installed
+        (ensureGitRepo, :591-603)."""
+        root = Path(self.info.cwd)
+        if not root.is_dir():  # a profile driven alone, with no workspace on disk
+            return
+        core = [n for n in BOOTSTRAP_FILES if n != "BOOTSTRAP.md"]
+        brand_new = not any((root / n).exists() for n in (*core, "memory", "MEMORY.md"))
+        for name in [*core, *(["BOOTSTRAP.md"] if brand_new else [])]:
+            if not (root / name).exists():
+                (root / name).write_text(f"{TEMPLATE}\n", encoding="utf-8")
+        git = shutil.which("git")
+        if brand_new and git and not (root / ".git").exists():
+            subprocess.run([git, "init", "-q"], cwd=root, capture_output=True, check=False,
+                           timeout=10)  # fmt: skip
+
     def _bootstrap(self) -> dict[str, Any]:
-        """agent:bootstrap's context: the workspace's bootstrap files (a file the project has,
-        with its text; else the one OpenClaw creates from its template) and the resolved
-        config (``cfg``, which hooksim does not hold: an empty object)."""
+        """agent:bootstrap's context: the workspace's bootstrap files, with their text (the
+        project's own, or the template OpenClaw wrote), and the resolved config (``cfg``,
+        which hooksim does not hold: an empty object)."""
+        self._ensure_workspace()
         files = []
         for name in BOOTSTRAP_FILES:
             path = Path(self.info.cwd) / name
             try:
-                text = path.read_text(encoding="utf-8")
+                entry = {"content": path.read_text(encoding="utf-8"), "missing": False}
             except OSError:
-                text = TEMPLATE
-            files.append({"name": name, "path": str(path), "content": text, "missing": False})
+                entry = {"missing": True}
+            files.append({"name": name, "path": str(path), **entry})
         return {"workspaceDir": self.info.cwd, "bootstrapFiles": files, "cfg": {},
                 "sessionKey": self.key, "sessionId": self.info.session_id, "agentId": "main"}  # fmt: skip
 
@@ -344,14 +461,27 @@ class OpenClawSession(Session):
             "agent_end", {**event, **({"error": error} if error else {})}, wait=False, runId=run
         )
 
-    def _write(self, run: str, message: dict[str, Any]) -> Firing:
-        """before_message_write: a message about to be written to the transcript."""
+    def _write(
+        self, run: str, message: dict[str, Any], paired: dict[str, Any] | None = None
+    ) -> Firing:
+        """before_message_write: a message about to be written to the transcript; ``paired``,
+        the tool call a tool result answers."""
         firing = self.hook("before_message_write", {"message": message}, runId=run)
         result = firing.result if isinstance(firing.result, dict) else {}
         if result.get("block"):
             firing.effect = "the message is not written to the transcript"
-        elif isinstance(result.get("message"), dict) and result["message"] != message:
+            if paired is not None:  # the history pairs each call with a result
+                self.history.append({**_text("toolResult", MISSING_RESULT, self.info.now_ms()),
+                                     **paired, "isError": True})  # fmt: skip
+            return firing
+        if isinstance(result.get("message"), dict) and result["message"] != message:
             firing.effect = "a handler rewrote the message written to the transcript"
+            message = result["message"]
+        self.transcript.append(message)
+        kept = {k: v for k, v in message.items() if k != "details"}
+        if message.get("role") != USER:
+            kept["__openclaw"] = {"runId": run}
+        self.history.append(kept)
         return firing
 
     # --- tool calls -----------------------------------------------------------------------
@@ -363,7 +493,9 @@ class OpenClawSession(Session):
         self._model_call(run, 1, "completed")
         calls = [{"type": "toolCall", "id": c.id or f"call{n}", "name": c.name, "arguments": c.args}
                  for n, c in enumerate(turn.tools, 1)]  # fmt: skip
-        self._write(run, self._reply(calls, "toolUse"))
+        asked = self._reply(calls, "toolUse")
+        self.run_messages.append(asked)
+        self._write(run, asked)
         self.ran = {}
         for n, call in enumerate(turn.tools, 1):
             self._tool(run, n, call)
@@ -379,32 +511,56 @@ class OpenClawSession(Session):
             "toolCallId": call_id,
         }
         ids: dict[str, Any] = {"runId": run, "toolName": call.name, "toolCallId": call_id}
+        if call.name == self.host.shell_tool:
+            self._exec_env()
         pre = self.hook("before_tool_call", fields, tool=call.name, **ids)
         if pre.blocked:
-            pre.effect = "; ".join(filter(None, [pre.effect, f"the {call.name} call is blocked;"
-                                                 " the reason goes to the model as its error"
-                                                 " result"]))  # fmt: skip
-            self.deliver(pre)
-            text, error = pre.reason, True
-            self.said.returned(call, call_id, text, denied=True)
-            details = {"status": "blocked", "deniedReason": "plugin-before-tool-call"}
-            result = {"content": [{"type": "text", "text": text}], "details": details}
-            self.hook("after_tool_call", {**fields, "result": result, "error": text},
-                      wait=False, tool=call.name, **ids)  # fmt: skip
+            result, after = self._refused(call, call_id, pre)
+            error = True
         else:
             effect = pre.effect
             ran = self.ran[n] = self.run_tool(call, pre)
             pre.effect = "; ".join(
                 filter(None, [effect, pre.effect if pre.effect != effect else ""])
             )
-            text, error = ran.result, False
-            result = {"content": [{"type": "text", "text": text}]}
-            self.hook("after_tool_call", {**fields, "params": dict(ran.args), "result": result,
-                                          "durationMs": int(call.duration_s * 1000)},
-                      wait=False, tool=call.name, **ids)  # fmt: skip
+            extra = self._exec_details(call, ran.result)
+            text = extra["details"]["aggregated"] or NO_OUTPUT if extra else ran.result
+            result = {"content": [{"type": "text", "text": text}], **extra}
+            after = {"params": dict(ran.args), "durationMs": int(call.duration_s * 1000)}
             self.said.returned(ran, call_id, text)
-        message = {**_text("toolResult", text, self.info.now_ms()), "toolCallId": call_id,
-                   "toolName": call.name, "isError": error}  # fmt: skip
+            error = False
+        self.hook("after_tool_call", {**fields, "result": result, **after}, wait=False,
+                  tool=call.name, **ids)  # fmt: skip
+        self._persist(run, call, ids, result, error)
+
+    def _refused(
+        self, call: ToolCall, call_id: str, pre: Firing
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A call before_tool_call blocked: the reason goes to the model as its result; a gate
+        that failed makes the call throw, and the model gets the error as JSON (observed). The
+        result, and what after_tool_call adds."""
+        pre.effect = "; ".join(filter(None, [pre.effect, f"the {call.name} call is blocked;"
+                                             " the reason goes to the model as its error"
+                                             " result"]))  # fmt: skip
+        details: dict[str, Any] = {"status": "blocked", "deniedReason": "plugin-before-tool-call"}
+        after: dict[str, Any] = {"error": pre.reason}
+        if pre.reason == TOOL_HOOK_FAILED:
+            details = {"status": "error", "tool": call.name, "error": pre.reason}
+            pre.reason = json.dumps(details, indent=2)
+            after["durationMs"] = 0
+        self.deliver(pre)
+        self.said.returned(call, call_id, pre.reason, denied=True)
+        return {"content": [{"type": "text", "text": pre.reason}], "details": details}, after
+
+    def _persist(self, run: str, call: ToolCall, ids: dict[str, Any], result: dict[str, Any],
+                 error: bool) -> None:  # fmt: skip
+        """The tool result is written down: tool_result_persist may rewrite it, then
+        before_message_write."""
+        call_id = ids["toolCallId"]
+        message = {**_text("toolResult", result["content"][0]["text"], self.info.now_ms()),
+                   "toolCallId": call_id, "toolName": call.name,
+                   **{k: v for k, v in result.items() if k == "details"}, "isError": error}  # fmt: skip
+        self.run_messages.append(message)
         persisted = self.hook("tool_result_persist", {"toolName": call.name, "toolCallId": call_id,
                                                       "message": message, "isSynthetic": False},
                               tool=call.name, **ids)  # fmt: skip
@@ -414,7 +570,26 @@ class OpenClawSession(Session):
         if isinstance(result_message, dict) and result_message != message:
             persisted.effect = "a handler rewrote the tool result written to the transcript"
             message = result_message
-        self._write(run, message)
+        self._write(run, message, paired={"toolCallId": call_id, "toolName": call.name})
+
+    def _exec_env(self) -> None:
+        """resolve_exec_env: before an exec call's before_tool_call, OpenClaw asks the plugins
+        for the command's environment (prepareParamsWithResolvedExecEnv,
+        dist/bash-tools-B2oth0P7.mjs:2934-2962; observed right before before_tool_call)."""
+        self.hook("resolve_exec_env", {"sessionKey": self.key, "toolName": "exec",
+                                       "host": "gateway"})  # fmt: skip
+
+    def _exec_details(self, call: ToolCall, text: str) -> dict[str, Any]:
+        """What an exec call's result carries beside its text (its ``details``,
+        dist/bash-tools-B2oth0P7.mjs:3878-3888): hooksim's command ended with status 0; its
+        text is the output, trimmed (observed), or "(no output)"
+        (dist/bash-tools.exec-output-Cei3R_ZV.mjs:2-7)."""
+        if call.name != self.host.shell_tool:
+            return {}
+        return {"details": {"status": "completed", "exitCode": 0, "exitSignal": None,
+                            "exitReason": "exit", "durationMs": int(call.duration_s * 1000),
+                            "aggregated": text.strip(), "noOutputTimedOut": False,
+                            "cwd": self.info.cwd}}  # fmt: skip
 
     # --- compaction, /new, quitting -------------------------------------------------------
     def compact(self, step: Compact) -> None:
@@ -436,11 +611,20 @@ class OpenClawSession(Session):
         self._model_call("compaction", 1, "completed")
         kept = [Message(COMPACTION_SUMMARY, summary), *filter(None, [self.said.last(ASSISTANT)])]
         self.said.compacted(step.trigger, summary, kept)
+        last = next((m for m in reversed(self.history) if m.get("role") == ASSISTANT), None)
+        self.history = [_summary(summary, self.info.now_ms()), *([last] if last else [])]
+        # The store keeps what came before and marks the compaction (observed on before_reset).
+        self.transcript.append({"role": "system", "timestamp": self.info.now_ms(),
+                                "content": [{"type": "text", "text": "Compaction"}]})  # fmt: skip
+        # The after events carry the kept count (observed).
         self.internal("session:compact:after", {
-            **self._compaction_stats(count, tokens), "compactedCount": count - len(kept),
-            "summaryLength": len(summary), "tokensBefore": tokens, "tokensAfter": 0,
+            "sessionId": self.info.session_id, "missingSessionKey": False,
+            "messageCount": len(kept), "compactedCount": count - len(kept),
+            "summaryLength": len(summary), "tokensBefore": tokens,
             "firstKeptEntryId": "kept"})  # fmt: skip
-        self.hook("after_compaction", {"messageCount": len(kept), "tokenCount": 0,
+        # An automatic compaction also counts the tokens left (observed; a manual one does not).
+        left = {"tokenCount": 28 * len(kept)} if step.trigger == "auto" else {}
+        self.hook("after_compaction", {"messageCount": len(kept), **left,
                                        "compactedCount": count - len(kept),
                                        "sessionFile": self.session_file})  # fmt: skip
 
@@ -460,27 +644,57 @@ class OpenClawSession(Session):
                 "tokenCountOriginal": tokens}  # fmt: skip
 
     @property
+    def store_path(self) -> str:
+        """OpenClaw's session store, under its state folder (beside the project)."""
+        return f"{Path(self.info.cwd).parent / 'state'}/agents/main/sessions/sessions.json"
+
+    @property
     def session_file(self) -> str:
-        """Where OpenClaw keeps the session: its SQLite store under the state folder."""
-        state = Path(self.info.cwd).parent / "state"
-        return f"sqlite:main:{self.info.session_id}:{state}/agents/main/sessions/sessions.json"
+        """Where OpenClaw keeps the session: its SQLite store under the state folder
+        (formatSqliteSessionFileMarker)."""
+        return f"sqlite:main:{self.info.session_id}:{self.store_path}"
 
     def new_session(self, step: NewSession) -> None:
-        """/new in a chat: command:new, before_reset, session_end, and the next session's
-        session_start. Under --local the next run simply names another session."""
+        """/new, as the gateway resets a session (``sessions.reset``, reason new;
+        performGatewaySessionReset, dist/session-reset-service-z65ES5vD.mjs:941-1280):
+        command:new (awaited), before_reset with the whole transcript, session_end and the
+        next session_start (not awaited), then subagent_ended for the session's bindings. The
+        session keeps its key and id (:1144, ``currentEntry?.sessionId``), so a step's new id
+        is not taken. Under --local the next run simply names another session."""
         if self.local:
             self.next_session_id(step)
             self.started = False
+            self.transcript, self.history = [], []
             return
         self._launch()
-        old = self.info.session_id
-        self.internal("command:new", {"commandSource": "chat", "sessionId": old})
-        self.hook("before_reset", {"sessionFile": self.info.transcript_path,
-                                   "messages": self.messages(), "reason": "new"}, wait=False)  # fmt: skip
-        self.hook("session_end", {"sessionId": old, "sessionKey": self.key, "reason": "new"},
+        sid = self.info.session_id
+        reset = self.internal("command:new", {
+            "agentId": "main", "sessionEntry": {"sessionId": sid},
+            "previousSessionEntry": {"sessionId": sid}, "commandSource": "gateway:sessions.reset",
+            "cfg": {}, "storePath": self.store_path, "workspaceDir": self.info.cwd})  # fmt: skip
+        self._unsent(reset)
+        self.hook("before_reset", {"sessionFile": self.session_file,
+                                   "messages": self.transcript, "reason": "new"},
                   wait=False)  # fmt: skip
-        self.next_session_id(step)
-        self._session_start(old)
+        # buildSessionEndHookPayload, dist/active-sessions-shutdown-tracker-BFQRb1PT.mjs:32-51.
+        self.hook("session_end", {"sessionId": sid, "sessionKey": self.key, "messageCount": 0,
+                                  "reason": "new", "nextSessionId": sid}, wait=False)  # fmt: skip
+        self.transcript, self.history = [], []
+        self._session_start(sid)
+        # emitSessionUnboundLifecycleEvent, dist/session-reset-service-z65ES5vD.mjs:419-433.
+        self.fire("subagent_ended", {"event": {"targetSessionKey": self.key, "targetKind": "acp",
+                                               "reason": "session-reset", "sendFarewell": True,
+                                               "outcome": "reset"},
+                                     "ctx": {"childSessionKey": self.key}})  # fmt: skip
+
+    def _unsent(self, reset: Firing) -> None:
+        """What command:new's handlers push to ``event.messages`` reaches no one from a
+        gateway's reset: only a chat channel's /new routes them to the user
+        (emitResetCommandHooks, dist/commands-reset-hooks-hwpOXaFJ.mjs:59-80)."""
+        if reset.shown:
+            reset.shown.clear()
+            reset.effect = "; ".join(filter(None, [reset.effect, "its messages reach no one: a"
+                                     " gateway's reset replies to no chat"]))  # fmt: skip
 
     def exit(self) -> None:
         """The gateway is stopped (SIGTERM), after the last step of every session:
@@ -491,16 +705,26 @@ class OpenClawSession(Session):
         if self.gateway["up"] != "stopping":
             self.gateway["up"] = "stopping"
             self.fire(GATEWAY_STOPPING, {})
-            self.internal("gateway:shutdown", {"reason": "SIGTERM", "restartExpectedMs": None})
+            # A stop expects no restart: restartExpectedMs null (dist/run-S_R0Bn7l.mjs:1571-1573).
+            stopping = {"reason": STOPPING, "restartExpectedMs": None}
+            self.internal("gateway:shutdown", stopping, "gateway:shutdown")
             self.fire(
-                "gateway_stop", {"event": {"reason": "SIGTERM"}, "ctx": {"port": GATEWAY_PORT}}
+                "gateway_stop", {"event": {"reason": STOPPING}, "ctx": {"port": GATEWAY_PORT}}
             )
         if self.started:
             self.hook("session_end", {"sessionId": self.info.session_id, "sessionKey": self.key,
-                                      "reason": "shutdown"})  # fmt: skip
+                                      "messageCount": 0, "reason": "shutdown"})  # fmt: skip
         if self.gateway["sessions"] == 0:
-            self.fire(GATEWAY_EXIT, {"effect": "the gateway process exits; work its hooks still"
-                                               " had running ends with it"})  # fmt: skip
+            self.fire(GATEWAY_EXIT, {"effect": "the gateway process exits once the work its hooks"
+                                               " still run has ended, within its shutdown"
+                                               " budget"})  # fmt: skip
 
 
-__all__ = ["GATEWAY_EXIT", "GATEWAY_STOPPING", "PROCESS_EXIT", "Mode", "OpenClawSession"]
+__all__ = [
+    "GATEWAY_EXIT",
+    "GATEWAY_SHUTDOWN_MS",
+    "GATEWAY_STOPPING",
+    "PROCESS_EXIT",
+    "Mode",
+    "OpenClawSession",
+]

@@ -45,7 +45,7 @@ from . import openclaw_setup as setup
 from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
-from .openclaw_result import attach_shown, build_result, read_log
+from .openclaw_result import attach_shown, build_result, mark_timeouts, read_log
 from .result import RealRun
 
 NODE_AT_LEAST = (24, 16)  # package.json "engines": ">=24.16.0 <25 || >=26.1.0"
@@ -187,6 +187,7 @@ class OpenClawSession:
     ) -> RealRun:  # fmt: skip
         turn_ms, frames = walked
         records = read_log(self.log, self.compaction_turn)
+        mark_timeouts(records, self.stderr_path)
         result = build_result(self.scenario, self.host, records, requests, self.workspace.ledger,
                               owners=[*wrapped.plugins, *wrapped.hooks])  # fmt: skip
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
@@ -317,11 +318,17 @@ class OpenClawSession:
         return done
 
     def checked(self, args: list[str], what: str) -> dict[str, Any]:
-        """A CLI call that must succeed; its JSON output, kept with the turn."""
+        """A CLI call that must succeed; its JSON output, kept with the turn. A run a hook
+        blocked (``before_agent_run``) is a turn's outcome, not a failure: ``openclaw agent``
+        exits 1 and prints its result, ``meta.error.kind`` ``hook_block``
+        (X:agent-runner.runtime-DH-TOu7I.mjs:5889)."""
         started = time.monotonic()
         done = self.command(args)
         self.timings[f"{what} {self.turn}"] = time.monotonic() - started
-        if done.returncode != 0:
+        if done.returncode != 0 and _hook_blocked(_json_object(done.stdout)):
+            self.note_once(f"turn {self.turn}: a hook blocked the run; openclaw {what} exited"
+                           f" {done.returncode} with its result")  # fmt: skip
+        elif done.returncode != 0:
             tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["no output"]
             raise RealHostError(f"openclaw {what} (turn {self.turn}) exited {done.returncode}:"
                                 f" {tail[0][:300]}")  # fmt: skip
@@ -430,6 +437,17 @@ def _json_object(text: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def _hook_blocked(value: Any) -> bool:
+    """Whether a command's JSON result holds an error of kind ``hook_block`` (at any depth:
+    the gateway wraps the agent's result)."""
+    if isinstance(value, dict):
+        error = value.get("error")
+        if isinstance(error, dict) and error.get("kind") == "hook_block":
+            return True
+        return any(_hook_blocked(v) for v in value.values())
+    return isinstance(value, list) and any(_hook_blocked(v) for v in value)
 
 
 def _tail(path: Path) -> str:

@@ -102,9 +102,14 @@ def _firing_differences(real: Firing, sim: Firing, workdirs: tuple[str, str]) ->
     if r_labels != s_labels:
         found.append((f"handlers/{event}", ", ".join(r_labels) or "none",
                       ", ".join(s_labels) or "none"))  # fmt: skip
-    sims = {r.command: r for r in sim.runs}
+    # Runs of the same label (one plugin's handlers of one hook) pair in their order.
+    sims: dict[tuple[str, int], Any] = {}
+    for run in sim.runs:
+        sims[(run.command, sum(1 for key in sims if key[0] == run.command))] = run
+    seen: Counter[str] = Counter()
     for run in real.runs:
-        other = sims.get(run.command)
+        other = sims.get((run.command, seen[run.command]))
+        seen[run.command] += 1
         if other is None:
             continue
         if run.exit_code != other.exit_code:

@@ -87,6 +87,27 @@ def _move_compaction(records: list[dict[str, Any]], turn: int, step: int) -> Non
             k += 1
 
 
+# What OpenClaw logs when a handler outlives its budget (the call goes on: the probe sees it end).
+_TIMED_OUT = re.compile(r"\[hooks\] (\S+) handler from (\S+) failed: timed out after (\d+)ms")
+
+
+def mark_timeouts(records: list[dict[str, Any]], stderr: Path) -> None:
+    """Mark the calls OpenClaw gave up on: each line it logged for a hook and plugin goes to
+    the first call of that handler not yet marked that ran longer than the budget (or never
+    ended), as ``timed_out_ms``."""
+    text = stderr.read_text(encoding="utf-8", errors="replace") if stderr.exists() else ""
+    for hook, plugin, ms in _TIMED_OUT.findall(text):
+        budget = int(ms)
+        for record in records:
+            if (record["kind"] != "call" or record.get("name") != hook
+                    or record.get("owner") != plugin or "timed_out_ms" in record):  # fmt: skip
+                continue
+            start, end = record.get("start_ms") or 0, record.get("end_ms")
+            if end is None or end - start >= budget:
+                record["timed_out_ms"] = budget
+                break
+
+
 def label(record: dict[str, Any]) -> str:
     """How a handler is named in a run, as the replay names it (``record.mjs``, ``labelOf``):
     ``plugin: hook``, ``plugin: name (key)``, ``hook (HOOK.md, key)``."""
@@ -99,6 +120,11 @@ def _text(value: Any) -> str:
 
 def handler_status(record: dict[str, Any]) -> dict[str, Any]:
     """A call as the profile reads a handler's record (``OpenClaw.read_handler``)."""
+    if "timed_out_ms" in record:
+        ended = handler_status({k: v for k, v in record.items() if k != "timed_out_ms"})
+        late = {**ended, "ended": record.get("end_ms")} if ended["status"] != "running" else {}
+        return {"status": "timed_out", "budgetMs": record["timed_out_ms"],
+                "started": record.get("start_ms"), "late": late}  # fmt: skip
     if not record.get("settled"):
         return {"status": "running"}
     if record.get("threw") is not None:
@@ -107,13 +133,18 @@ def handler_status(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def hook_run(record: dict[str, Any], virtual_ms: int, host: Host) -> HookRun:
-    """One call of a handler as a ``HookRun``, read by the profile as a replay's is."""
+    """One call of a handler as a ``HookRun``, read by the profile as a replay's is. A Promise
+    handed to a synchronous hook is ignored (OpenClaw logs so): the probe saw it resolve."""
     status = handler_status(record)
+    kind = getattr(host, "kind", None)
+    if record.get("promise") and kind is not None and kind(str(record["name"])) == "sync":
+        status["ignoredPromise"] = True
     start = record.get("start_ms") or 0
     run = HookRun(
         record.get("turn", 0), str(record["name"]), label(record), virtual_ms,
         {"returned": 0, "threw": 1}.get(status["status"]), "", str(record.get("threw") or ""),
-        ((record.get("end_ms") or start) - start) / 1000, timed_out=not record.get("settled"),
+        ((record.get("end_ms") or start) - start) / 1000,
+        timed_out=not record.get("settled") or status["status"] == "timed_out",
         stdin=json.dumps(record.get("event"), ensure_ascii=False).encode(),
     )  # fmt: skip
     reader = getattr(host, "read_handler", None)
@@ -128,13 +159,19 @@ def returned_texts(record: dict[str, Any]) -> list[str]:
 
 def _reached_model(record: dict[str, Any], requests: list[dict[str, Any]]) -> list[str]:
     """The handler's texts a model request sent after it started holds (read unwrapped), each
-    once; a text already in an earlier request is not the handler's doing."""
+    once, in a message the request before it did not hold: what earlier turns sent comes
+    again as history, and is not the handler's doing (a context it gives every turn lands
+    in each turn's new prompt)."""
     start = (record.get("start_ms") or 0) / 1000
-    before = [s for r in requests if r.get("at", 0) < start for s in all_strings(r.get("body"))]
-    later = [read for r in requests if r.get("at", 0) >= start
-             for s in all_strings(r.get("body")) for read in readings(s)]  # fmt: skip
-    return [t for t in dict.fromkeys(returned_texts(record))
-            if not any(t in s for s in before) and any(t in s for s in later)]  # fmt: skip
+    before = [r for r in requests if r.get("at", 0) < start]
+    held = set(_read(before[-1])) if before else set()
+    new = [s for r in requests if r.get("at", 0) >= start for s in _read(r) if s not in held]
+    return [t for t in dict.fromkeys(returned_texts(record)) if any(t in s for s in new)]
+
+
+def _read(request: dict[str, Any]) -> list[str]:
+    """Every text of a model request, read unwrapped."""
+    return [read for s in all_strings(request.get("body")) for read in readings(s)]
 
 
 def build_result(
@@ -208,10 +245,16 @@ def _stopped(
     answer sent back for another pass."""
     same = [(f, r) for f, r in after if f.turn == firing.turn]
     names = [f.event for f, _ in same]
-    if firing.event == "before_tool_call":
+    if firing.event == "before_tool_call":  # a block, or a gate that failed (the call threw)
         details = _persisted(record, same).get("details")
-        return isinstance(details, dict) and details.get("status") == "blocked"
-    if firing.event in ("before_agent_run", "before_agent_reply"):
+        details = details if isinstance(details, dict) else {}
+        failed = details.get("status") == "error" and str(details.get("error", "")).startswith(
+            "Tool call blocked"
+        )
+        return details.get("status") == "blocked" or failed
+    if firing.event == "before_agent_reply":  # a claim: the run stops before its model
+        return "before_model_resolve" not in names and "model_call_started" not in names
+    if firing.event == "before_agent_run":
         return "model_call_started" not in names
     if firing.event == "before_agent_finalize":
         return "model_call_started" in names
@@ -222,14 +265,14 @@ def _stopped(
 # Values OpenClaw makes up on every run (ids, instants, measured times, sizes), compared by
 # presence: mapped to a placeholder on both sides.
 _ID_KEYS = frozenset({"runId", "callId", "toolCallId", "responseId", "idempotencyKey",
-                      "traceId", "spanId", "parentSpanId", "id"})  # fmt: skip
+                      "traceId", "spanId", "parentSpanId", "id", "firstKeptEntryId"})  # fmt: skip
 _MEASURED_KEYS = frozenset({"timestamp", "durationMs", "timeToFirstByteMs",
                             "requestPayloadBytes", "responseStreamBytes", "nextRunAtMs",
-                            "tokensBefore", "tokensAfter"})  # fmt: skip
+                            "tokensBefore", "tokensAfter", "blockedAt"})  # fmt: skip
 # Texts OpenClaw writes itself: its system prompt, its tool catalogue, the runtime line it
 # adds to a prompt. A replay says what the hook sees of them, not their words.
 # The tokens a model reports it used (a message's or a run's usage), its own count.
-_COUNTS = frozenset({"input", "output", "totalTokens"})
+_COUNTS = frozenset({"input", "output", "totalTokens", "total"})
 # A compaction's summary is the summariser's answer in OpenClaw's own outline.
 _OPENCLAW_TEXT_KEYS = frozenset({"systemPrompt", "tools", "summary"})
 _CALL_ID = re.compile(r"\bcall_?\d+\b")
@@ -288,7 +331,8 @@ def attach_shown(result: RunResult, outputs: list[dict[str, Any]]) -> None:
     printed in a turn whose run a hook stopped (a claimed reply, a blocked run's message), on
     that firing."""
     for output in outputs:
-        payloads = output.get("payloads")
+        inner = output.get("result")  # the gateway's reply wraps the agent's result
+        payloads = (inner if isinstance(inner, dict) else output).get("payloads")
         listed = payloads if isinstance(payloads, list) else []
         texts = [str(p.get("text")) for p in listed if isinstance(p, dict) and p.get("text")]
         stopped = [f for f in result.firings if f.turn == output.get("turn") and f.blocked

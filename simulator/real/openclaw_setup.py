@@ -262,7 +262,11 @@ def _hooks(wrapped: Wrapped, given: Mapping[str, Any]) -> dict[str, Any]:
     for name in BUNDLED_HOOKS:
         entries.setdefault(name, {"enabled": False})
     internal.setdefault("enabled", True)
-    extra = sorted({str(p.parent) for p in wrapped.hooks.values()})
+    # Each folder itself, in the scenario's order: OpenClaw loads an extraDirs entry holding a
+    # HOOK.md as that hook (includeRoot) and registers hooks in the order it found them
+    # (dist/workspace-BUjts75X.mjs:71-75, dist/loader-301ZJ-A-.mjs:73-115); a parent folder
+    # would be read in the file system's order.
+    extra = [str(p) for p in wrapped.hooks.values()]
     internal.update(entries=entries, load={"extraDirs": extra})
     hooks["internal"] = internal
     return hooks

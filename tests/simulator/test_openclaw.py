@@ -25,9 +25,11 @@ pytestmark = pytest.mark.skipif(
 
 
 def plugin(folder: Path, plugin_id: str, register: str) -> Path:
-    """A plugin folder whose ``register(api)`` body is ``register`` (JavaScript)."""
+    """A plugin folder whose ``register(api)`` body is ``register`` (JavaScript); its manifest
+    asks a gateway to start it for its hooks."""
     folder.mkdir(parents=True)
-    (folder / "openclaw.plugin.json").write_text(json.dumps({"id": plugin_id, "configSchema": {}}))
+    manifest = {"id": plugin_id, "configSchema": {}, "activation": {"onCapabilities": ["hook"]}}
+    (folder / "openclaw.plugin.json").write_text(json.dumps(manifest))
     (folder / "package.json").write_text(
         json.dumps({"type": "module", "openclaw": {"extensions": ["./index.js"]}})
     )

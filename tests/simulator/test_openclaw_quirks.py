@@ -130,6 +130,10 @@ class OpenClawObserveOneByOne(OpenClaw):
     kinds: ClassVar[dict[str, str]] = {**OpenClaw.kinds, "after_tool_call": "modify"}
 
 
+class OpenClawGatewayStartsEveryPlugin(OpenClaw):
+    gateway_starts_every_plugin = True
+
+
 class OpenClawSyncAwaited(OpenClaw):
     kinds: ClassVar[dict[str, str]] = {
         **OpenClaw.kinds,
@@ -159,6 +163,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawNoBudgets: ["openclaw/06-budgets.yaml"],
     OpenClawBudgetsCancel: ["openclaw/06-budgets.yaml"],
     OpenClawNoConversationGate: ["openclaw/07-permissions.yaml"],
+    OpenClawGatewayStartsEveryPlugin: ["openclaw/07-permissions.yaml"],
     OpenClawObserveOneByOne: ["openclaw/08-concurrent-and-sync.yaml"],
     OpenClawSyncAwaited: ["openclaw/08-concurrent-and-sync.yaml"],
 }

@@ -84,6 +84,9 @@ function newRecord(entry, firing) {
   return record;
 }
 
+/** Handler calls still running, whether or not their hook still waits for them. */
+export const handlerWork = new Set();
+
 /** Call one handler with its own record as the running context. */
 function invoke(entry, args, firing) {
   const record = newRecord(entry, firing);
@@ -96,10 +99,12 @@ function invoke(entry, args, firing) {
   } catch (error) {
     promise = Promise.reject(error);
   }
-  promise.then(
+  const done = promise.then(
     (value) => finish(record, "returned", value),
     (error) => finish(record, "threw", undefined, error),
   );
+  handlerWork.add(done);
+  done.finally(() => handlerWork.delete(done));
   return { record, promise };
 }
 

@@ -22,7 +22,12 @@ from typing import Any
 
 from ...hosts import Firing, HookRun, HookSpec, Host
 from ...hosts.openclaw import OpenClaw, loadout
-from ...hosts.openclaw_session import GATEWAY_EXIT, GATEWAY_STOPPING, PROCESS_EXIT
+from ...hosts.openclaw_session import (
+    GATEWAY_EXIT,
+    GATEWAY_SHUTDOWN_MS,
+    GATEWAY_STOPPING,
+    PROCESS_EXIT,
+)
 from ..dispatch import Dispatcher, RunningSession
 from ..hook_process import HookLauncher
 from ..result import RunResult
@@ -81,8 +86,9 @@ class OpenClawDispatcher(Dispatcher):
         self.loadout = loadout(block if isinstance(block, dict) else {}, base)
         self.local = host.launch_mode == "local"
         self.plugins, self.hook_dirs = runner_load(
-            self.loadout, hook_dirs=not self.local or host.hook_dirs_local
-        )
+            self.loadout, hook_dirs=not self.local or host.hook_dirs_local,
+            gateway=not self.local and not host.gateway_starts_every_plugin,
+        )  # fmt: skip
         self.runners: dict[str, NodeRunner] = {}  # "" the gateway's; a session label under local
         self.last_at: dict[str, int] = {}
         self.by_tag: dict[str, tuple[HookRun, str]] = {}
@@ -238,7 +244,8 @@ class OpenClawDispatcher(Dispatcher):
         return firing
 
     def _exit(self, state: RunningSession, event: str) -> str:
-        """The process exits: under --local after the work its hooks started has ended."""
+        """The process exits once the work its hooks started has ended: under --local at
+        once, a gateway within its shutdown budget (``GATEWAY_SHUTDOWN_MS``)."""
         key = state.label if self.local else ""
         with self._runners_lock:
             runner = self.runners.pop(key, None)
@@ -249,6 +256,11 @@ class OpenClawDispatcher(Dispatcher):
             reply = self._call(runner, {"op": "drain"})
             if reply.get("settled") == "stuck":
                 waited = "a handler it waits for never settles; hooksim stops it"
+        else:
+            drain = {"op": "drain", "within": GATEWAY_SHUTDOWN_MS, "handlers": True}
+            reply = self._call(runner, drain)
+            if reply.get("settled") == "stuck":
+                waited = f"its shutdown budget ({GATEWAY_SHUTDOWN_MS // 1000} s) runs out"
         runner.close()
         left = [r for r, _ in self.by_tag.values() if r.exit_code is None and not r.timed_out
                 and r.pid == runner.pid]  # fmt: skip

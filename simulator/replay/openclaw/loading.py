@@ -33,9 +33,28 @@ def _json(path: Path) -> Any:
         raise SetupError(f"{path}: cannot be read as JSON ({e})") from None
 
 
-def plugin(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
+def _unstarted(plugin_id: str, manifest: dict[str, Any], entry: dict[str, Any]) -> str | None:
+    """Why a gateway does not start a plugin, or None when it does. A plugin that is not
+    bundled starts for its hooks only when its manifest says so (``activation.onCapabilities``
+    holds ``hook``) or its entry sets a hook policy (gateway-startup-plugin-loader-D5IcJB75.mjs:
+    48-50, 128-131); OpenClaw says nothing of one it leaves out."""
+    hooks = section(entry, "hooks")
+    capabilities = section(manifest, "activation").get("onCapabilities")
+    if (isinstance(capabilities, list) and "hook" in capabilities) or (
+        hooks.get("allowConversationAccess") is True or hooks.get("allowPromptInjection") is True
+        or "timeoutMs" in hooks or bool(section(hooks, "timeouts"))
+    ):  # fmt: skip
+        return None
+    return (
+        f"not started by the gateway (silently): openclaw.plugin.json declares no"
+        f" activation.onCapabilities [hook] and plugins.entries.{plugin_id}.hooks sets no hook"
+        " policy; its handlers never run"
+    )
+
+
+def plugin(folder: Path, config: dict[str, Any], gateway: bool = False) -> list[dict[str, Any]]:
     """One plugin folder's entry modules, as the runner loads them (none when the config
-    leaves the plugin out)."""
+    leaves the plugin out); in a ``gateway``, with why it is not started (``notStarted``)."""
     if folder.is_file():
         folder, entries = folder.parent, [folder]
     else:
@@ -72,7 +91,8 @@ def plugin(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {"id": found, "name": manifest.get("name") or found, "dir": str(folder),
          "entry": str(path.resolve()), "origin": "config", "policy": entry.get("hooks") or {},
-         "pluginConfig": entry.get("config")}
+         "pluginConfig": entry.get("config"),
+         "notStarted": _unstarted(found, manifest, entry) if gateway else None}
         for path in entries
     ]  # fmt: skip
 
@@ -131,9 +151,12 @@ def hook_dir(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
              "export": front["export"], "events": front["events"]}]  # fmt: skip
 
 
-def runner_load(found: Loadout, *, hook_dirs: bool) -> tuple[list[Any], list[Any]]:
-    """The plugins and (``hook_dirs``: in a gateway) HOOK.md hooks for the runner's init."""
-    plugins = [p for folder in found.plugins for p in plugin(folder, found.config)]
+def runner_load(
+    found: Loadout, *, hook_dirs: bool, gateway: bool = False
+) -> tuple[list[Any], list[Any]]:
+    """The plugins and (``hook_dirs``: in a gateway) HOOK.md hooks for the runner's init; in a
+    ``gateway``, the plugins it does not start are marked so."""
+    plugins = [p for folder in found.plugins for p in plugin(folder, found.config, gateway)]
     hooks = (
         [h for folder in found.hook_dirs for h in hook_dir(folder, found.config)]
         if hook_dirs

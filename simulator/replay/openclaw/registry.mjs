@@ -190,11 +190,22 @@ function registerOf(mod) {
 /** Import one plugin and run its register(api); its hooks join the registry if it succeeds. */
 export async function loadPlugin(plugin, rules, config) {
   const warn = (message) => registry.warnings.push(`${message} (plugin ${plugin.id})`);
+  if (plugin.notStarted) {
+    warn(plugin.notStarted);
+    return;
+  }
   let mod;
   try {
     mod = await import(pathToFileURL(plugin.entry).href);
   } catch (error) {
     warn(`plugin failed during load: ${error?.message ?? String(error)}`);
+    return;
+  }
+  // A module that names itself must name the manifest's id, or the plugin does not load
+  // (loader-runtime-load-CMBCNIWa.mjs:1166-1170).
+  const definition = mod.default ?? mod;
+  if (definition && typeof definition === "object" && definition.id && definition.id !== plugin.id) {
+    warn(`plugin id mismatch (config uses "${plugin.id}", export uses "${definition.id}")`);
     return;
   }
   const register = registerOf(mod);

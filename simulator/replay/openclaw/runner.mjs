@@ -7,7 +7,9 @@
 //
 //   init   {rules, plugins, hookDirs, config, at, tick}  load and register; the handlers
 //   fire   {event, payload, tool, wait, turn, at, back}  run one hook's handlers
-//   drain  {}                                            wait for the work still running
+//   drain  {within, handlers}                            wait for the work still running
+//                                                        (at most `within` virtual ms; with
+//                                                        `handlers`, timed-out calls too)
 //   quiesce {}                                           wait (up to 2 s) for its real work
 //
 // Between commands nothing runs on the virtual clock; during a command the runner waits for
@@ -19,7 +21,7 @@ import readline from "node:readline";
 
 import { installCapture, liveChildren, outside, running } from "./capture.mjs";
 import { installClock, jumpToNext, now, real, runDue, setClock, startClock } from "./clock.mjs";
-import { changed, dispatch, newFiring, report, setRules, snapshot } from "./dispatch.mjs";
+import { changed, dispatch, handlerWork, newFiring, report, setRules, snapshot } from "./dispatch.mjs";
 import { loadHookDir, loadPlugin, registry } from "./registry.mjs";
 
 const replyFd = Number(process.env.HOOKSIM_REPLY_FD);
@@ -73,8 +75,8 @@ function realWorkPending(baseline) {
  * work began). "stuck": nothing is pending at all (or only timers, for a day), and it never
  * settles.
  */
-async function settle(promise, baseline) {
-  const horizon = now() + HORIZON_MS;
+async function settle(promise, baseline, horizonMs = HORIZON_MS) {
+  const horizon = now() + horizonMs;
   let done = false;
   promise.then(() => (done = true), () => (done = true));
   for (;;) {
@@ -174,8 +176,10 @@ async function quiesce() {
   reply({ now: now() });
 }
 
-async function drain() {
-  const settled = background.size ? await settle(Promise.allSettled([...background]), idle) : "settled";
+async function drain(cmd) {
+  const within = typeof cmd?.within === "number" ? cmd.within : HORIZON_MS;
+  const work = [...background, ...(cmd?.handlers ? handlerWork : [])];
+  const settled = work.length ? await settle(Promise.allSettled(work), idle, within) : "settled";
   reply({ now: now(), settled });
 }
 
