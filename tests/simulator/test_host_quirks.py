@@ -274,7 +274,7 @@ class CodexBraceTextIsContext(Codex):
     brace_text_is_context = True
 
     def read(self, event: str, run: HookRun) -> Verdict:
-        return ClaudeCode.read(self, event, run)
+        return ClaudeStyleReading.read(self, event, run)
 
 
 class CodexContinueDropsContext(Codex):
