@@ -12,15 +12,17 @@ replay, as ``hooksim run`` does); rounds interleave the two and the medians are 
 the replay at least 50 times faster). The real run's own times follow: the gateway's start,
 each turn.
 
-Figures on the 2-core development machine, shared with other test runs (load average 13 to
-14, which slows both sides alike), one round each:
+Figures on the 2-core development machine, one round each: quiet (load average under 2), and
+shared with other test runs (load average 13 to 14, which slows both sides alike):
 
-========  =======================================================  ======  ======  =====
-launch    real (its own times)                                     real    replay  ratio
-========  =======================================================  ======  ======  =====
-gateway   start 108 s; turns 53, 37, 12, 13 s; stop 8 s            232 s   4.7 s   49x
-local     turns 102, 103, 106, 110 s (plugins load each turn)      421 s   8.9 s   47x
-========  =======================================================  ======  ======  =====
+========  =====  =======================================================  ======  ======  =====
+launch    load   real (its own times)                                     real    replay  ratio
+========  =====  =======================================================  ======  ======  =====
+gateway   quiet  start 24.5 s; turns 10.1, 3.2, 3.2, 3.1 s; stop 1.4 s    46.0 s  0.80 s  58x
+local     quiet  turns 20.0, 27.3, 19.9, 18.8 s (plugins load each turn)  86.2 s  1.36 s  63x
+gateway   13-14  start 108 s; turns 53, 37, 12, 13 s; stop 8 s            232 s   4.7 s   49x
+local     13-14  turns 102, 103, 106, 110 s                                421 s   8.9 s   47x
+========  =====  =======================================================  ======  ======  =====
 
 Nearly all of a real turn is OpenClaw's own start-up (its CLI, plugin registration, SQLite
 upkeep); the model's part takes milliseconds. Unloaded, a local turn took 23 to 35 s.
