@@ -58,6 +58,7 @@ class Wrapped:
 
     plugins: dict[str, Path]
     hooks: dict[str, Path]
+    probe: Path = SPY / "probe"  # the probe plugin's folder
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -190,8 +191,16 @@ def wrap_hook_dir(folder: Path, into: Path) -> tuple[str, Path]:
 
 
 def wrap_all(plugins: list[Path], hook_dirs: list[Path], into: Path) -> Wrapped:
-    """Wrappers for every plugin and ``HOOK.md`` folder of the scenario, under ``into``."""
-    wrapped = Wrapped({}, {})
+    """Wrappers for every plugin and ``HOOK.md`` folder of the scenario, under ``into``, and a
+    copy of the probe plugin beside them. OpenClaw refuses a plugin manifest with more than one
+    hard link as unsafe ("unsafe plugin manifest path", and the plugin does not load), and an
+    installer that links files from its cache (uv) installs hooksim's own probe that way."""
+    into.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(SPY / "record.mjs", into / "record.mjs")  # the probe imports ../record.mjs
+    probe = into / "probe"
+    shutil.copytree(SPY / "probe", probe, copy_function=shutil.copyfile,
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    wrapped = Wrapped({}, {}, probe)
     for folder in plugins:
         found, dest = wrap_plugin(folder, into / "plugins")
         wrapped.plugins[found] = dest
@@ -241,7 +250,7 @@ def _plugins(wrapped: Wrapped, given: Mapping[str, Any]) -> dict[str, Any]:
         entries.setdefault(found, {}).setdefault("enabled", True)
     entries[PROBE_ID] = {"enabled": True, "hooks": {"allowConversationAccess": True}}
     load = dict(plugins.get("load") or {})
-    load["paths"] = [str(SPY / "probe"), *(str(p) for p in wrapped.plugins.values())]
+    load["paths"] = [str(wrapped.probe), *(str(p) for p in wrapped.plugins.values())]
     allow = plugins.get("allow")
     allow = allow if isinstance(allow, list) else list(wrapped.plugins)
     slots = {**(plugins.get("slots") or {}), "memory": "none"}

@@ -5,12 +5,14 @@ them as OpenClaw's hook runner does; then the log read back as a run's result.""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from hooksim.hosts import get_host
+from hooksim.real import openclaw_setup
 from hooksim.real.openclaw_result import build_result, compare_records, read_log
 from hooksim.real.openclaw_setup import SPY, SetupError, config, wrap_all, wrap_hook_dir
 from hooksim.scenario import Scenario, Turn
@@ -180,13 +182,33 @@ def test_the_config_loads_the_wrappers_and_the_probe_and_nothing_bundled(tmp_pat
     made = config("http://127.0.0.1:9", tmp_path, wrapped, given, port=1234)
     plugins = made["plugins"]
     assert plugins["allow"] == ["hooksim-probe", "memo"]
-    assert plugins["load"]["paths"] == [str(SPY / "probe"), str(tmp_path / "w/plugins/memo")]
+    assert plugins["load"]["paths"] == [str(tmp_path / "w/probe"), str(tmp_path / "w/plugins/memo")]
     assert plugins["entries"]["memo"] == {"hooks": {"allowConversationAccess": True},
                                           "enabled": True}  # fmt: skip
     assert plugins["slots"] == {"memory": "none"}
     assert made["hooks"]["internal"]["entries"]["session-memory"] == {"enabled": False}
     assert made["models"]["providers"]["hooksim"]["baseUrl"] == "http://127.0.0.1:9/v1"
     assert made["gateway"]["bind"] == "loopback"
+
+
+def test_the_probe_openclaw_loads_is_a_copy_with_one_link_per_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installer that links files from its cache (uv) gives the installed probe's manifest
+    two links, and OpenClaw refuses such a manifest ("unsafe plugin manifest path"): the run
+    hands OpenClaw a copy of the probe, beside the record module it imports."""
+    linked = tmp_path / "installed"
+    shutil.copytree(SPY, linked, copy_function=os.link,
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    assert (linked / "probe/openclaw.plugin.json").stat().st_nlink == 2
+    monkeypatch.setattr(openclaw_setup, "SPY", linked)
+    wrapped = wrap_all([], [], tmp_path / "w")
+    assert wrapped.probe == tmp_path / "w/probe"
+    copied = [p for p in [*wrapped.probe.rglob("*"), tmp_path / "w/record.mjs"] if p.is_file()]
+    assert {p.name for p in copied} >= {"openclaw.plugin.json", "index.js", "record.mjs"}
+    assert all(p.stat().st_nlink == 1 for p in copied)
+    made = config("http://127.0.0.1:9", tmp_path, wrapped, {}, port=1234)
+    assert made["plugins"]["load"]["paths"] == [str(wrapped.probe)]
 
 
 def test_a_hook_folder_without_frontmatter_is_one_clear_error(tmp_path: Path) -> None:
