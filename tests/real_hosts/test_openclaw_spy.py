@@ -200,7 +200,7 @@ def test_the_probe_openclaw_loads_is_a_copy_with_one_link_per_file(
     linked = tmp_path / "installed"
     shutil.copytree(SPY, linked, copy_function=os.link,
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    assert (linked / "probe/openclaw.plugin.json").stat().st_nlink == 2
+    assert (linked / "probe/openclaw.plugin.json").stat().st_nlink >= 2
     monkeypatch.setattr(openclaw_setup, "SPY", linked)
     wrapped = wrap_all([], [], tmp_path / "w")
     assert wrapped.probe == tmp_path / "w/probe"
