@@ -14,8 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..hosts import get_host
-from ..judge import expect
-from ..real.compare import compare_real, differences_text
+from ..judge import builtin_checks, expect
+from ..judge.verdict import run_on
+from ..real.compare import Difference, compare_real, compared_host, differences_text
 from ..real.driver import RealHostError
 from ..real.result import RealRun
 from ..real.session import DRIVERS, not_judged, run_real
@@ -55,13 +56,14 @@ def judged(run: RealRun) -> tuple[list[str], list[str]]:
 
 
 def check(run: RealRun) -> list[str]:
-    """Failures of the expectations a real run can judge."""
+    """Failures of the built-in checks, judged from what the real host did, then of the
+    expectations a real run can judge."""
     scenario = run.result.scenario
     skip = not_judged(scenario.tool)
     kept = {k: v for k, v in scenario.expect.items() if k not in skip}
     run.result.scenario = replace(scenario, expect=kept)
     try:
-        return expect.check(run.result)
+        return builtin_checks.check(run.result) + expect.check(run.result)
     finally:
         run.result.scenario = scenario
 
@@ -134,8 +136,18 @@ def compare(args: argparse.Namespace) -> int:
           f" ({real.seconds:.1f}s real, {result.replay_seconds:.1f}s replay)")  # fmt: skip
     print("\n".join(_header(real)))
     failures = check(real)
-    print("  expectations on the real host: " + ("PASS" if not failures else "FAIL"))
+    real_verdict = "PASS" if not failures else "FAIL"
+    print(f"  expectations on the real host: {real_verdict}")
     for failure in failures:
         print(f"    {failure}")
-    print(differences_text(result.diffs))
-    return 0 if not result.failing else 1
+    # The verdict ``hooksim run`` gives, on the profile the comparison ran: its hooks as
+    # written, where the comparison's recorded replay runs them behind the recorder.
+    replay = run_on(scenario, args.tool, label=None, host=compared_host(scenario, args.tool))
+    print(f"  expectations on hooksim's replay: {replay.verdict}")
+    for failure in replay.failures if replay.error is None else [replay.error]:
+        print(f"    {failure}")
+    diffs = list(result.diffs)
+    if replay.verdict != real_verdict:
+        diffs.insert(0, Difference("verdict", real_verdict, replay.verdict))
+    print(differences_text(diffs))
+    return 0 if not any(d.tolerated is None for d in diffs) else 1

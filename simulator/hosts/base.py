@@ -67,6 +67,10 @@ class HookSpec:
     # hook), and the variables the host adds to its environment for that plugin.
     origin: str = ""
     env: tuple[tuple[str, str], ...] = ()
+    # Where its config entry is: the file ("": the scenario's hooks block) and the keys that
+    # lead to the entry inside the hooks block (``("PreToolUse", 0, "hooks", 1)``).
+    source: str = ""
+    where: tuple[str | int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,29 @@ class HookRun:
     pid: int | None = None  # the hook's process id, to attribute its bridge calls
     tag: str = ""  # an in-process handler's id (OpenClaw), which its bridge calls carry
     step: str = ""  # the label of the step it ran in ("": none)
+    fault: str | None = None  # how it went wrong, as the host counts it (``FAULTS``)
+
+
+# How a hook run can go wrong for the host (``Verdict.fault``, ``HookRun.fault``):
+FAULTS = {
+    "failed": "the host counts it as failed",  # a crash, a non-zero exit it does not read
+    "timed_out": "killed by its timeout",
+    "refused": "output the host refuses or ignores",  # invalid JSON, a refused schema, ...
+}
+TRACEBACK = "Traceback (most recent call last):"
+
+
+def fault_of(run: HookRun, verdict: Verdict) -> str | None:
+    """How a finished hook went wrong (a key of ``FAULTS``), or None: what the profile's
+    reading says (``Verdict.fault``), after a timeout or a spawn error, and a Python traceback
+    on stderr whatever the exit."""
+    if run.timed_out:
+        return "timed_out"
+    if run.spawn_error:
+        return "failed"
+    if verdict.fault is not None:
+        return verdict.fault
+    return "failed" if TRACEBACK in run.stderr else None
 
 
 @dataclass
@@ -132,6 +159,7 @@ class Verdict:
     # blocked stop's continuation prompt. None: this block never reaches the model.
     told: str | None = None
     shown: str | None = None  # what the host shows the user from this hook, in its words
+    fault: str | None = None  # the hook failed, or its output was refused (``FAULTS``)
 
 
 @dataclass
@@ -757,7 +785,16 @@ def _handler_spec(
         shell=shell if isinstance(shell, str) else None,
         background=handler.get("async") is True or handler.get("asyncRewake") is True,
         rewake=handler.get("asyncRewake") is True,
+        where=where_keys(where),
     )
+
+
+def where_keys(where: str) -> tuple[str | int, ...]:
+    """``hooks.PreToolUse[0].hooks[1]`` as the keys that lead to it inside the hooks block."""
+    keys: list[str | int] = []
+    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", where.removeprefix("hooks")):
+        keys.append(int(index) if index else name)
+    return tuple(keys)
 
 
 def _handler_args(args: Any, where: str, warnings: list[str]) -> list[str] | None:

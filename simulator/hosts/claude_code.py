@@ -56,7 +56,7 @@ from .base import (
     parse_matcher_groups,
     parse_version,
 )
-from .claude_code_output import accepted, refusal
+from .claude_code_output import accepted, dropped_keys, refusal
 from .claude_code_rules import FILE_PATH_FIELDS, Places, Rule
 from .conversation import ASSISTANT, USER, Message
 from .plugins import hook_specs, read_claude_plugin
@@ -189,7 +189,7 @@ class ClaudeStyleReading:
         if run.exit_code == 2:
             stderr = run.stderr.strip()
             if self.exit_2_needs_stderr and not stderr:
-                return Verdict("failed: exit 2 without stderr does not block")
+                return Verdict("failed: exit 2 without stderr does not block", fault="refused")
             reason = str(output.get("reason") or stderr) if output else stderr
             said = reason if output and output.get("reason") else f"[{run.command}]: {run.stderr}"
             if event in FEEDBACK_EVENTS:
@@ -204,15 +204,18 @@ class ClaudeStyleReading:
             return self.blocked(event, run, reason, said)
         if run.exit_code != 0 and not (self.json_on_error and output is not None):
             return Verdict(
-                f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip()
+                f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip(),
+                fault="failed",
             )
         if output is None:
             text = run.stdout.strip()
             if text.startswith("{") and not self.brace_text_is_context:
-                return Verdict("failed: stdout is not valid JSON")
+                return Verdict("failed: stdout is not valid JSON", fault="refused")
             if text and event in self.plain_text_context:
                 return Verdict("context (plain text)", context=text)
-            return Verdict("ok" if not text else "ok (stdout not used)")
+            if not text:
+                return Verdict("ok")
+            return Verdict(f"stdout not used: {event} does not read plain text", fault="refused")
         if output.get("continue") is False and event not in self.continue_ignored:
             return Verdict(
                 f"continue: false ({output.get('stopReason', '')})", stop=True,
@@ -248,10 +251,14 @@ class ClaudeStyleReading:
                                context="\n".join(filter(None, [given, context])) or None)  # fmt: skip
             if event not in self.blocking:
                 return Verdict(
-                    f"decision block ignored: {event} cannot be blocked", context=context
+                    f"decision block ignored: {event} cannot be blocked",
+                    context=context,
+                    fault="refused",
                 )
             if self.block_needs_reason and not reason.strip():
-                return Verdict("failed: decision block without a reason does not block")
+                return Verdict(
+                    "failed: decision block without a reason does not block", fault="refused"
+                )
             verdict = self.blocked(event, run, reason, reason)
             verdict.context = context
             return verdict
@@ -259,7 +266,9 @@ class ClaudeStyleReading:
         if event == "PreToolUse" and isinstance(updated, dict) and self.reads_updated_input:
             assert isinstance(specific, dict)
             if self.updated_input_needs_allow and specific.get("permissionDecision") != "allow":
-                return Verdict("failed: updatedInput without permissionDecision allow")
+                return Verdict(
+                    "failed: updatedInput without permissionDecision allow", fault="refused"
+                )
             return Verdict("updatedInput: the tool runs with the hook's input", context=context,
                            updated_input=dict(updated))  # fmt: skip
         if context and self.stop_context_continues and event in STOP_EVENTS:
@@ -1174,9 +1183,14 @@ class ClaudeCode(ClaudeStyleReading, Host):
         finished = not (run.timed_out or run.spawn_error) and run.exit_code != 2
         refused = refusal(event, run.stdout) if finished else None
         if refused is None:
-            return super().read(event, run)
+            verdict = super().read(event, run)
+            dropped = dropped_keys(event, run.stdout) if finished else None
+            if dropped is not None and verdict.fault is None:
+                verdict.note = dropped if verdict.note == "ok" else f"{verdict.note}; {dropped}"
+                verdict.fault = "refused"
+            return verdict
         shown = NO_VERDICT_SHOWN if event == "PreToolUse" else None
-        return Verdict(f"failed: {refused}", shown=shown)
+        return Verdict(f"failed: {refused}", shown=shown, fault="refused")
 
     def json_output(self, event: str, run: HookRun) -> dict[str, Any] | None:
         """The JSON the output schema took, as Claude Code acts on it (``accepted``)."""
@@ -1227,11 +1241,13 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """``args``: exec form, no shell: the command, then its arguments, each with
         ``${CLAUDE_PROJECT_DIR}`` (and a plugin's ``${CLAUDE_PLUGIN_ROOT}`` and
         ``${CLAUDE_PLUGIN_DATA}``) replaced; ``shell: powershell``: PowerShell; else (``shell:
-        bash`` too, off Windows) ``/bin/sh -c``, which expands the variables itself. A hook outside a plugin that names a plugin's variable
-        does not run (ValueError)."""
+        bash`` too, off Windows) ``/bin/sh -c``, which expands the variables itself. An exec-form
+        hook outside a plugin that names a plugin's variable does not run (ValueError): only the
+        substitution refuses it. A shell-form one runs, the shell expanding what it finds (real
+        2.1.332 ran a settings hook that sets CLAUDE_PLUGIN_ROOT on its own command line)."""
         named = [v for v in PLUGIN_VARIABLES
                  if f"${{{v}}}" in " ".join((spec.command, *(spec.args or ())))]  # fmt: skip
-        if named and not spec.origin:
+        if named and not spec.origin and spec.args is not None:
             raise ValueError(
                 f"Claude Code refuses it: ${{{named[0]}}} is set only for a plugin's hooks"
             )

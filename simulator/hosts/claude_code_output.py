@@ -19,6 +19,7 @@ case (``scenarios/probes/claude-code-rejected-output.yaml``).
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -201,6 +202,39 @@ def _block_drops_specific(event: str, output: Mapping[str, Any]) -> bool:
         and isinstance(specific, dict)
         and specific.get("hookEventName") != event
     )
+
+
+def dropped_keys(event: str, stdout: str) -> str | None:
+    """The top-level keys of a taken JSON output that Claude Code drops unread, in words
+    (``unknown key permissionDecision, dropped; it belongs in hookSpecificOutput``), or None."""
+    output = parse_object(stdout)
+    if output is None or refusal(event, stdout) is not None or output.get("async") is True:
+        return None
+    # An extra key of the hook's own is dropped quietly; one meant for the host is a mistake:
+    # a key of the event's hookSpecificOutput at the top level, or a misspelt key.
+    specific = SPECIFIC.get(event, {})
+    unknown = [k for k in output if k not in TOP and k != "hookSpecificOutput"]
+    misplaced = [k for k in unknown if k in specific]
+    known = [*TOP, "hookSpecificOutput", *specific]
+    misspelt = {k: close[0] for k in unknown if k not in specific
+                and (close := difflib.get_close_matches(k, known, n=1, cutoff=0.8))}  # fmt: skip
+    if not misplaced and not misspelt:
+        return None
+    said = [f"unknown key {k}, dropped; it belongs in hookSpecificOutput" for k in misplaced]
+    said += [f"unknown key {k}, dropped (did you mean {close}?)" for k, close in misspelt.items()]
+    return "; ".join(said)
+
+
+def parse_object(stdout: str) -> dict[str, Any] | None:
+    """Stdout as one JSON object, or None."""
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        output = json.loads(text)
+    except ValueError:
+        return None
+    return output if isinstance(output, dict) else None
 
 
 def accepted(event: str, output: dict[str, Any]) -> dict[str, Any]:

@@ -969,12 +969,13 @@ class Codex(ClaudeStyleReading, Host):
         later turns (user_prompt_submit.rs ``parse_completed``)."""
         finished = run.exit_code == 0 and not (run.timed_out or run.spawn_error)
         if finished and run.stdout.strip().startswith("["):
-            return Verdict("failed: stdout is not a JSON object")
+            return Verdict("failed: stdout is not a JSON object", fault="refused")
         output = parse_json_output(run.stdout) if finished else None
         refused = rejected(event, output) if output is not None else None
         if refused is not None and output is not None:
             # The hook failed: nothing of its output counts but its systemMessage, a warning.
-            return Verdict(f"failed: {refused}", shown=self.message_shown(event, run, output))
+            return Verdict(f"failed: {refused}", shown=self.message_shown(event, run, output),
+                           fault="refused")  # fmt: skip
         verdict = super().read(event, run)
         if verdict.stop and event == "UserPromptSubmit" and run.exit_code == 0:
             output = parse_json_output(run.stdout)

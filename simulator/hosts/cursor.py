@@ -317,6 +317,7 @@ class Cursor(Host):
                         matcher if isinstance(matcher, str) else None,
                         loop_limit=loop_limit,
                         fail_closed=entry.get("failClosed") is True,
+                        where=(event, i),
                     )
                 )
         return specs, warnings
@@ -338,20 +339,22 @@ class Cursor(Host):
         if run.timed_out or run.spawn_error:
             why = "timed out" if run.timed_out else str(run.spawn_error)
             if closed:
-                return Verdict(f"block (failClosed): {why}", block=why)
-            return Verdict(f"failed (fails open): {why}")
+                return Verdict(f"block (failClosed): {why}", block=why, fault="failed")
+            return Verdict(f"failed (fails open): {why}", fault="failed")
         if run.exit_code == 2:
             if not can_block:
-                return Verdict(f"exit 2: {event} cannot be denied; ignored")
+                return Verdict(f"exit 2: {event} cannot be denied; ignored", fault="refused")
             reason = run.stderr.strip()
             # What the agent is told of an exit 2 is not documented: taken as its stderr.
             return Verdict(f"deny: {first_line(reason)}", block=reason, told=reason or None)
         output = parse_json_output(run.stdout)
         if run.exit_code != 0 or (run.stdout.strip() and output is None):
             why = f"exit {run.exit_code}" if run.exit_code != 0 else "stdout is not JSON"
+            fault = "failed" if run.exit_code != 0 else "refused"
             if closed:
-                return Verdict(f"block (failClosed): {why}", block=why)
-            return Verdict(f"failed (fails open): {why} {first_line(run.stderr)}".strip())
+                return Verdict(f"block (failClosed): {why}", block=why, fault=fault)
+            return Verdict(f"failed (fails open): {why} {first_line(run.stderr)}".strip(),
+                           fault=fault)  # fmt: skip
         if output is None:
             return Verdict()
         env = output.get("env")
@@ -379,4 +382,6 @@ class Cursor(Host):
         context = output.get("additional_context")
         if isinstance(context, str) and context.strip() and event == "postToolUse":
             return Verdict("context", context=context)
-        return Verdict("ok" if event != "preCompact" else "ok (preCompact output is not used)")
+        if event == "preCompact":
+            return Verdict("ok (preCompact output is not used)", fault="refused")
+        return Verdict()

@@ -1220,7 +1220,9 @@ class GeminiCli(Host):
         code_ = run.exit_code or 0
         output, text = self._output(run, code_)
         if output is None and text is None:
-            return Verdict("ok" if code_ == 0 else f"failed (goes on): exit {code_}, no output")
+            if code_ == 0:
+                return Verdict("ok")
+            return Verdict(f"failed (goes on): exit {code_}, no output", fault="failed")
         if output is None:
             assert text is not None
             # hookRunner convertPlainTextToHookOutput: text is a systemMessage on exit 0, a
@@ -1230,7 +1232,9 @@ class GeminiCli(Host):
             if code_ == 1 or (not self.exit_codes_since_0_30 and code_ != 2):
                 warned = f"Warning: {text}" if code_ == 1 and self.exit_codes_since_0_30 else None
                 return Verdict(
-                    f"warning (goes on): exit {code_} {first_line(text)}".strip(), shown=warned
+                    f"warning (goes on): exit {code_} {first_line(text)}".strip(),
+                    shown=warned,
+                    fault="failed",
                 )
             return self._deny(event, text, f"exit {code_}")
         message = output.get("systemMessage")
@@ -1284,7 +1288,8 @@ class GeminiCli(Host):
         tool's function response, an AfterAgent retry's prompt); the user is shown the
         ``systemMessage`` and the host's own line about it."""
         if event not in self.blocking:
-            return Verdict(f"{why}: {event} cannot be denied; ignored", shown=message)
+            return Verdict(f"{why}: {event} cannot be denied; ignored", shown=message,
+                           fault="refused")  # fmt: skip
         told = reason if event in ("AfterTool", "AfterAgent") else None
         line = None
         if event == "BeforeTool":  # the error the model and the user get (hook-utils.ts)

@@ -152,8 +152,9 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
                 matcher = None
             timeout = _timeout(raw, f"hooks.{event}[{i}]", warnings)  # after the matcher, as logged
             spec = HookSpec(
-                event, str(raw["command"]).strip(), float(timeout), (matcher or "").strip() or None
-            )
+                event, str(raw["command"]).strip(), float(timeout), (matcher or "").strip() or None,
+                where=(event, i),
+            )  # fmt: skip
             key = (spec.event, spec.matcher, spec.command)  # registration is idempotent
             if key not in seen:
                 seen.add(key)
@@ -869,6 +870,20 @@ class Hermes(Host):
         context = injected_context(event, run.stdout)
         if context is not None:
             return Verdict("context", context=context)
+        fault = "failed" if run.exit_code != 0 else None
         if run.stdout.strip():
             note += " (stdout ignored)"
-        return Verdict(note)
+            fault = fault or ("refused" if _meant_for_hermes(run.stdout) else None)
+        return Verdict(note, fault=fault)
+
+
+def _meant_for_hermes(stdout: str) -> bool:
+    """Whether ignored stdout was meant for Hermes: text that is not a JSON object (Hermes reads
+    JSON only), or an object with a key Hermes reads on another event; an object of the hook's
+    own keys is ignored quietly."""
+    try:
+        output = json.loads(stdout.strip())
+    except ValueError:
+        return True
+    read = ("context", "decision", "action", "message", "reason")
+    return not isinstance(output, dict) or any(key in output for key in read)

@@ -24,6 +24,7 @@ relative paths read from the scenario's folder (from the config file's, for ``--
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -107,6 +108,17 @@ MERGES = {
     "before_agent_run": "agent_run",
     "before_tool_call": "tool_call",
 }
+# The keys each merge reads of a handler's result (the runner's mergeResults, as
+# replay/openclaw/dispatch.mjs MERGES copies it); a merge not here reads the result whole.
+READ_KEYS = {
+    "model_resolve": ("modelOverride", "providerOverride"),
+    "turn_prepare": ("prependContext", "appendContext"),
+    "prompt_build": ("systemPrompt", "prependContext", "appendContext", "toolsAllow",
+                     "prependSystemContext", "appendSystemContext"),
+    "finalize": ("action", "reason", "retry"),
+    "tool_call": ("params", "block", "blockReason", "requireApproval"),
+    "agent_run": ("outcome", "reason", "message", "category", "metadata"),
+}  # fmt: skip
 # dist/hooks-CKanWLsK.mjs:516-535: the default budget of each hook, per handler.
 BUDGETS_MS = {
     "agent_end": 30_000, "channel_pairing_requested": 2_000, "before_compaction": 30_000,
@@ -695,8 +707,10 @@ class OpenClaw(Host):
             return Verdict(note)
         if status == "threw":
             if self.kind(event) == "internal":
-                return Verdict(f"threw {record.get('error')!r}: logged, the next handler runs")
-            return Verdict(f"threw {record.get('error')!r} ({consequence})")
+                return Verdict(
+                    f"threw {record.get('error')!r}: logged, the next handler runs", fault="failed"
+                )
+            return Verdict(f"threw {record.get('error')!r} ({consequence})", fault="failed")
         return self._returned(event, record.get("value"), record)
 
     def _failure(self, event: str) -> str:
@@ -709,15 +723,29 @@ class OpenClaw(Host):
     def _returned(self, event: str, value: Any, record: Mapping[str, Any]) -> Verdict:
         kind = self.kind(event)
         if record.get("ignoredPromise"):
-            return Verdict("returned a Promise: ignored (this hook is synchronous)")
+            return Verdict(
+                "returned a Promise: ignored (this hook is synchronous)", fault="refused"
+            )
         if value is None:
             return Verdict("ok")
         if kind in ("observe", "internal"):
-            return Verdict(f"returned {_short(value)}: not read ({kind} hook)")
+            return Verdict(f"returned {_short(value)}: not read ({kind} hook)", fault="refused")
         if not isinstance(value, dict):
-            return Verdict(f"returned {_short(value)}: not an object, nothing to merge")
-        parts = [_field(event, key, item) for key, item in value.items() if item is not None]
-        return Verdict("; ".join(p for p in parts if p) or f"returned {_short(value)}")
+            return Verdict(
+                f"returned {_short(value)}: not an object, nothing to merge", fault="refused"
+            )
+        read = READ_KEYS.get(self.merges.get(event, ""))
+        unknown = [k for k in value if read is not None and k not in read]
+        parts = [_field(event, key, item) for key, item in value.items()
+                 if item is not None and key not in unknown]  # fmt: skip
+        said = "; ".join(p for p in parts if p)
+        if unknown:
+            close = [m for k in unknown for m in difflib.get_close_matches(k, read or (), n=1)]
+            hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else ""
+            ignored = f"unknown keys: {', '.join(unknown)}{hint}"
+            note = f"{said}; {ignored}" if said else f"nothing it acts on ({ignored})"
+            return Verdict(note, fault="refused")
+        return Verdict(said or f"returned {_short(value)}")
 
     def read_firing(self, firing: Firing, reply: Mapping[str, Any]) -> None:
         """What OpenClaw does with a firing's merged result (or its failure)."""

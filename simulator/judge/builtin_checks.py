@@ -7,6 +7,17 @@ it:
 - ``hooks_run``: a hook command that could not be found or executed (an exec host could not
   start it; a shell host's shell exited 127 or 126), or whose interpreter could not open its
   script (``python missing.py`` exits 2, which a host may read as a block);
+- ``hooks_failed``: a hook that ran and failed as the host counts it (a crash, a Python
+  traceback, a non-zero exit the host does not read as a decision), unless ``expect`` names
+  the exits (``exit_codes``);
+- ``timeouts``: a hook the host killed on its timeout (the timeout said in the host's unit),
+  unless ``expect`` counts them (``timed_out``);
+- ``output_refused``: a hook whose output the host refused or ignored (JSON that does not
+  parse where JSON is read, a schema it refuses, keys the event does not read), unless
+  ``expect`` counts them (``refused``);
+- ``hooks_fired``: a configured hook that never ran in the whole session because its event
+  never fired or nothing selected it (a matcher is ``matchers``' to judge), unless ``expect``
+  counts that event's firings (``fired``);
 - ``known_events``: hooks bound to an event the host does not have (they never run);
 - ``hooks_config``: a hook the host skips for the shape of its entry (not a list, no command);
 - ``loops``: a hook that kept blocking where the host would have gone on for ever (hooksim
@@ -27,15 +38,22 @@ import difflib
 import fnmatch
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..hosts import HookRun, HookSpec, get_host
+from ..hosts.base import TRACEBACK
 from ..replay.runner import RunResult
 from ..scenario import Scenario
+from ..scenario.load import line_of_key
 from .expect import expected_warning
 
 NAMES = (
     "hooks_run",
+    "hooks_failed",
+    "timeouts",
+    "output_refused",
+    "hooks_fired",
     "known_events",
     "hooks_config",
     "command_hooks",
@@ -112,6 +130,171 @@ def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
             f" {run.turn}: {problem}; {fix} {_opt_out('hooks_run')}"
         )
     return failures
+
+
+def located(result: RunResult, spec: HookSpec | None) -> str:
+    """`` (FILE:LINE)`` of a hook's config entry, as far as it is known (``""``: not at all)."""
+    if spec is None:
+        return ""
+    if spec.origin:
+        return f" (plugin {spec.origin})"
+    scenario = result.scenario
+    path = Path(spec.source) if spec.source else scenario.path
+    if not spec.where or not path.is_file():
+        return f" ({path})"
+    # A scenario's hooks are under hosts.TOOL.hooks or hooks: (the run's scenario no longer
+    # says which); a config file's under hooks. The line of the entry's command.
+    blocks = [["hooks"]] if spec.source else [["hosts", scenario.tool, "hooks"], ["hooks"]]
+    for block in blocks:
+        try:
+            line = line_of_key(path, [*block, *spec.where, "command"])
+        except Exception:  # a line is a help, never a reason to fail a check
+            break
+        if line > 1:
+            return f" ({path}:{line})"
+    return f" ({path})"
+
+
+def _failed(run: HookRun) -> str:
+    """How a failed hook ended: its exit and the line of stderr that says most."""
+    lines = [line.strip() for line in run.stderr.strip().splitlines() if line.strip()]
+    said = lines[-1] if lines and TRACEBACK in run.stderr else (lines[0] if lines else "")
+    ended = f"exit {run.exit_code}"
+    return f"{ended}: {said[:200]}" if said else ended
+
+
+def _unstarted(result: RunResult, run: HookRun) -> bool:
+    """A shell host's shell could not find or execute the command (``hooks_run``'s to say)."""
+    return get_host(result.scenario.tool).spawn == "shell" and run.exit_code in _SHELL_CODES
+
+
+def _hooks_failed(result: RunResult, options: dict[str, Any]) -> list[str]:
+    if "exit_codes" in result.scenario.expect:
+        return []
+    title = get_host(result.scenario.tool).title
+    failures, seen = [], set()
+    for run in result.runs:
+        if run.fault != "failed" or run.spawn_error or run.timed_out or _unstarted(result, run):
+            continue  # hooks_run and timeouts say those
+        if _unopened_script(run) is not None or _skipped(run.command, options):
+            continue
+        key = (run.event, run.command)
+        if key in seen:
+            continue
+        seen.add(key)
+        codes = sorted({0, *(r.exit_code for r in result.runs if r.event == run.event
+                            and r.exit_code is not None)})  # fmt: skip
+        failures.append(
+            f"built-in check hooks_failed: the {run.event} hook {run.command!r}"
+            f"{located(result, run.spec)} failed at turn {run.turn}: {_failed(run)}; {title} goes"
+            f" on as if it had not run. Fix the hook, or say which exits are expected (expect:"
+            f" {{exit_codes: {{{run.event}: {codes}}}}}) {_opt_out('hooks_failed')}"
+        )
+    return failures
+
+
+def _timeout_said(result: RunResult, run: HookRun) -> str:
+    """The timeout the hook was killed at, in the unit its config gives it."""
+    host = get_host(result.scenario.tool)
+    spec = run.spec
+    if spec is None or spec.timeout_s is None:
+        return f"{host.default_timeout_s:g} s, the default"
+    if host.config_timeout_unit == "ms":
+        written = spec.timeout_s * 1000
+        said = f"{written:g} ms"
+        if written < 1000:
+            said += f": {host.title} timeouts are milliseconds; did you mean {written * 1000:g}?"
+        return said
+    return f"{spec.timeout_s:g} s"
+
+
+def _timeouts(result: RunResult, options: dict[str, Any]) -> list[str]:
+    if "timed_out" in result.scenario.expect:
+        return []
+    killed = [r for r in result.runs if r.timed_out and not _skipped(r.command, options)]
+    count = len(killed)
+    failures, seen = [], set()
+    for run in killed:
+        if (run.event, run.command) in seen:
+            continue
+        seen.add((run.event, run.command))
+        failures.append(
+            f"built-in check timeouts: the {run.event} hook {run.command!r}"
+            f"{located(result, run.spec)} was killed by its timeout ({_timeout_said(result, run)})"
+            f" at turn {run.turn}; make it faster or give it more time, or say so (expect:"
+            f" {{timed_out: {count}}}) {_opt_out('timeouts')}"
+        )
+    return failures
+
+
+def _output_refused(result: RunResult, options: dict[str, Any]) -> list[str]:
+    counted = result.scenario.expect.get("refused", {})
+    title = get_host(result.scenario.tool).title
+    failures, seen = [], set()
+    for run in result.runs:
+        if run.fault != "refused" or "*" in counted or run.event in counted:
+            continue
+        if _skipped(run.command, options) or (run.event, run.command) in seen:
+            continue
+        seen.add((run.event, run.command))
+        count = sum(r.fault == "refused" and r.event == run.event for r in result.runs)
+        how, why = _refusal(run.verdict)
+        failures.append(
+            f"built-in check output_refused: the {run.event} hook {run.command!r}"
+            f"{located(result, run.spec)} at turn {run.turn}: {title} {how} its output ({why});"
+            f" fix its output, or say so (expect: {{refused: {{{run.event}: {count}}}}})"
+            f" {_opt_out('output_refused')}"
+        )
+    return failures
+
+
+def _refusal(verdict: str) -> tuple[str, str]:
+    """``("refused" or "ignored", why)`` from a refused run's verdict."""
+    text = verdict.removeprefix("not awaited: ")
+    for prefix in ("failed: ", "failed (fails open): "):
+        if text.startswith(prefix):
+            return "refused", text[len(prefix) :]
+    return "ignored", text
+
+
+def _hooks_fired(result: RunResult, options: dict[str, Any]) -> list[str]:
+    if not any(run.exit_code is not None or run.spawn_error for run in result.runs):
+        return []  # any_hook_ran says it once
+    host = get_host(result.scenario.tool)
+    if host.in_process:
+        return []  # a plugin's handlers (OpenClaw) serve whatever events a session reaches
+    counted = result.scenario.expect.get("fired", {})
+    # A command listed twice for one event runs once (Claude Code, Gemini CLI): either ran.
+    ran = {(run.spec.event, run.spec.command) for run in result.runs if run.spec is not None}
+    fired = {f.event for f in result.firings}
+    failures = []
+    for spec in result.specs:
+        if (spec.event, spec.command) in ran or spec.event in counted or not _named(spec):
+            continue
+        if _skipped(spec.command, options) or spec.background:
+            continue
+        if spec.event in fired:
+            if _narrowing(spec, host.match_all):
+                continue  # matchers says why its matcher selected nothing
+            why = f"none of the {spec.event} firings selected it"
+            if spec.condition is not None:
+                why += f" (its if condition {spec.condition!r} held for none)"
+        else:
+            why = f"{spec.event} never fired in this session"
+        failures.append(
+            f"built-in check hooks_fired: the {spec.event} hook {spec.command!r}"
+            f"{located(result, spec)} never ran: {why}; add a step that fires it, or say so"
+            f" (expect: {{fired: {{{spec.event}: {sum(f.event == spec.event for f in result.firings)}}}}})"
+            f" {_opt_out('hooks_fired')}"
+        )
+    return failures
+
+
+def _named(spec: HookSpec) -> bool:
+    """Whether the scenario names the hook itself: not a plugin's (a plugin may serve events a
+    session never reaches), nor a config file's that stands in for the scenario's hooks
+    (``--hooks-config``, Hermes' installed entries), which ``hooksim run`` lists at the end."""
+    return not (spec.origin or spec.source or spec.event.startswith("("))
 
 
 def _hooks_config(result: RunResult, options: dict[str, Any]) -> list[str]:
@@ -208,6 +391,10 @@ def _narrowing(spec: HookSpec, match_all: tuple[str, ...]) -> bool:
 
 CHECKS: dict[str, Callable[[RunResult, dict[str, Any]], list[str]]] = {
     "hooks_run": _hooks_run,
+    "timeouts": _timeouts,
+    "hooks_failed": _hooks_failed,
+    "output_refused": _output_refused,
+    "hooks_fired": _hooks_fired,
     "known_events": _known_events,
     "hooks_config": _hooks_config,
     "command_hooks": _command_hooks,

@@ -235,6 +235,20 @@ def _blocked(result: RunResult, want: dict[str, int]) -> list[str]:
     return failures
 
 
+def _refused(result: RunResult, want: dict[str, int]) -> list[str]:
+    """How many runs of each event's hooks printed output the host refused or ignored."""
+    failures = []
+    for event, count in want.items():
+        got = sum(1 for r in result.runs if r.fault == "refused" and event in ("*", r.event))
+        if got != count:
+            on = "any event" if event == "*" else event
+            failures.append(
+                f"hooks whose output {result.host_title} refused or ignored on {on}: expected"
+                f" {count}, got {got}"
+            )
+    return failures
+
+
 def _at_turn(
     result: RunResult, want: dict[str, str | list[str]], texts: Callable[[Firing], list[str]],
     what: str,
@@ -538,6 +552,7 @@ CHECKS: dict[str, Callable[[RunResult, Any], list[str]]] = {
     "fired": _fired,
     "fired_by_turn": _fired_by_turn,
     "blocked": _blocked,
+    "refused": _refused,
     "context_at_turn": _context_at_turn,
     "context_never": _context_never,
     "conversation_at_turn": _conversation_at_turn,

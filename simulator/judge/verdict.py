@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..hosts import HOSTS
+from ..hosts import HOSTS, Host
 from ..replay.runner import SetupError, run_scenario
 from ..report.formats import Outcome
 from ..scenario import Scenario, ScenarioError, load_scenario
@@ -23,17 +23,20 @@ def run_on(
     label: str | None,
     hooks_config: str | None = None,
     keep_workdir: bool = False,
+    host: Host | None = None,
 ) -> Outcome:
-    """Run and check a loaded scenario on one host; a setup problem is the outcome's error."""
+    """Run and check a loaded scenario on one host (``host``: that profile of it, as changed);
+    a setup problem is the outcome's error."""
     started = time.monotonic()
     try:
         result = run_scenario(
-            scenario, tool=tool, hooks_config=hooks_config, keep_workdir=keep_workdir
+            scenario, tool=tool, host=host, hooks_config=hooks_config, keep_workdir=keep_workdir
         )
     except SetupError as e:
         return Outcome(scenario.path, scenario.name, [], error=str(e),
                        seconds=time.monotonic() - started, tool=label)  # fmt: skip
-    failures = expect.check(result) + builtin_checks.check(result)
+    # A built-in check names a cause (a hook crashed, timed out); expectations often its effect.
+    failures = builtin_checks.check(result) + expect.check(result)
     return Outcome(scenario.path, scenario.name, failures, result,
                    seconds=time.monotonic() - started, tool=label)  # fmt: skip
 

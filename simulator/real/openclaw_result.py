@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import Firing, HookRun, Host, readings
+from ..hosts.base import fault_of
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from .hook_recorder import PROBE
@@ -148,7 +149,11 @@ def hook_run(record: dict[str, Any], virtual_ms: int, host: Host) -> HookRun:
         stdin=json.dumps(record.get("event"), ensure_ascii=False).encode(),
     )  # fmt: skip
     reader = getattr(host, "read_handler", None)
-    run.verdict = reader(run.event, status).note if reader is not None else status["status"]
+    if reader is not None:
+        verdict = reader(run.event, status)
+        run.verdict, run.fault = verdict.note, fault_of(run, verdict)
+    else:
+        run.verdict = status["status"]
     return run
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun, Host, readings
+from ..hosts import Firing, HookRun, HookSpec, Host, readings
+from ..hosts.base import fault_of
 from ..hosts.conversation import Message
 from ..replay.runner import RunResult
 from ..scenario import Scenario
@@ -45,10 +46,10 @@ def build_result(
 ) -> RunResult:  # fmt: skip
     """A ``RunResult`` from a real run's records: firings from the probes, runs from the hooks,
     context from what reached the model (as the host wrapped it), blocks from what the host did
-    next, and what the
-    host showed its user (``shown``: turn and text, where its output says) on the firing whose
-    hook said it."""
+    next, and what the host showed its user (``shown``: turn and text, where its output says)
+    on the firing whose hook said it."""
     result = RunResult(scenario, host_title=f"{host.title} (real)")
+    where = _registered(host, result)
     firings: list[tuple[Firing, dict[str, Any]]] = []
     placed: list[tuple[Firing, HookRun, dict[str, Any]]] = []  # each hook with its firing
     for record in records:
@@ -69,6 +70,7 @@ def build_result(
             timed_out=record.get("end") is None or "killed" in record,
             step=str(record.get("step", "")),
         )  # fmt: skip
+        _read(host, run, where.get(str(record["id"])))
         result.runs.append(run)
         same = [(f, p) for f, p in firings if p["event"] == record["event"]
                 and p["stdin"] == record["stdin"]]  # fmt: skip
@@ -98,6 +100,26 @@ def build_result(
     result.firings = ordered
     result.calls = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
     return result
+
+
+def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:
+    """The hooks as the host registers them (so the built-in checks judge a real run as they
+    judge a replay), by the id the recorder gives each."""
+    result.specs, result.warnings = host.parse_hooks(result.scenario.hooks)
+    return {_hook_id(spec): spec for spec in result.specs}
+
+
+def _read(host: Host, run: HookRun, spec: HookSpec | None) -> None:
+    """The profile's reading of a real hook run (its verdict and fault), as a replay reads it."""
+    run.spec = spec
+    verdict = host.read(run.event, run)
+    run.verdict, run.fault = verdict.note, fault_of(run, verdict)
+
+
+def _hook_id(spec: HookSpec) -> str:
+    """The id the recorder gives a settings hook (``wrapping``): ``Event.G.H``, Hermes'
+    ``event.I``."""
+    return ".".join(str(k) for k in spec.where if k != "hooks")
 
 
 def sent_per_turn(dialect: str, requests: list[dict[str, Any]]) -> dict[int, tuple[Message, ...]]:

@@ -221,14 +221,17 @@ def _session_fields(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def _expectations(
-    host: Host, groups: list[list[Recorded]], turns: list[int], matched: set[str]
-) -> dict[str, Any]:
-    """What was observed: exit codes, firings of events every hook sees, contexts."""
+    host: Host, groups: list[list[Recorded]], turns: list[int], matched: set[str],
+    configured: set[str],
+) -> dict[str, Any]:  # fmt: skip
+    """What was observed: exit codes, firings of events every hook sees (and none of a
+    configured event the session never reached), contexts."""
     expect: dict[str, Any] = {}
     codes = {run.exit_code for group in groups for run in group}
     if len(codes) == 1:
         expect["exit_codes"] = codes.pop()
-    counted = sorted({g[0].event for g in groups} - matched)
+    seen = {g[0].event for g in groups}
+    counted = sorted((seen - matched) | (configured - seen))
     expect["fired"] = {e: sum(g[0].event == e for g in groups) for e in counted}
     contexts: dict[str, list[str]] = {}
     for group, turn in zip(groups, turns, strict=True):
@@ -274,7 +277,8 @@ def rebuild(
         scenario["session"] = fields
     scenario["hooks"] = hooks
     scenario["turns"] = session.steps or [{"user": "", "assistant": NOT_RECORDED}]
-    scenario["expect"] = _expectations(host, groups, turns, {s.event for s in specs if s.matcher})
+    scenario["expect"] = _expectations(host, groups, turns, {s.event for s in specs if s.matcher},
+                                       {s.event for s in specs})  # fmt: skip
     return scenario
 
 

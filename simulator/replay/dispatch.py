@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..hosts import Firing, HookRun, HookSpec, Host, SessionInfo
+from ..hosts.base import fault_of
 from .hook_process import HookLauncher
 from .result import RunResult
 from .workspace import HookEnvironment
@@ -132,6 +133,7 @@ class Dispatcher:
         for run in firing.runs:
             verdict = self.host.read(firing.event, run)
             run.verdict = verdict.note
+            run.fault = fault_of(run, verdict)
             run.context = verdict.context
             run.told, run.shown = verdict.told, verdict.shown
             if verdict.shown is not None:
@@ -168,6 +170,7 @@ class Dispatcher:
                 job()
                 verdict = self.host.read(run.event, run)
                 run.verdict = f"not awaited: {verdict.note}"
+                run.fault = fault_of(run, verdict)
                 if verdict.env:
                     self.environment.remember_env(verdict.env)
                 state.host_session.finished_in_background(run)

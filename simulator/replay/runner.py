@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -88,10 +89,14 @@ class ScenarioRun:
     time, each session in its own thread, so their hooks are real processes running at once.
     """
 
-    def __init__(self, scenario: Scenario, hooks_block: Any, workdir: Path, host: Host) -> None:
+    def __init__(
+        self, scenario: Scenario, hooks_block: Any, workdir: Path, host: Host, source: str = ""
+    ) -> None:
         self.scenario = scenario
         self.host = host
-        self.specs, warnings = host.parse_hooks(hooks_block)
+        specs, warnings = host.parse_hooks(hooks_block)
+        # Where the block came from ("": the scenario's own hooks), for messages to name.
+        self.specs = [replace(s, source=source) for s in specs] if source else specs
         self.result = RunResult(
             scenario, warnings=warnings, workdir=workdir, host_title=host.title, specs=self.specs
         )
@@ -289,6 +294,39 @@ class ScenarioRun:
         return self.result
 
 
+def _hooks_block(
+    scenario: Scenario, host: Host, hooks_config: str | Path | None
+) -> tuple[Any, str, list[str]]:
+    """The hooks block the run registers, where it came from ("": the scenario), and notes.
+
+    A config file stands in for the hooks a scenario does not name (on Hermes, the installed
+    entries); a scenario's own hooks are part of what it tests, so they stay.
+    """
+    source, said = "", []
+    if scenario.hooks is not None:
+        block: Any = scenario.hooks
+    elif hooks_config is not None:
+        try:  # it stands in for the settings' hooks; a plugin's hooks are the plugin's own
+            block, source = load_hooks_config(hooks_config, host), str(hooks_config)
+        except SetupError as e:
+            if not scenario.plugins:
+                raise SetupError(f"{e} (read as {host.title}'s hooks config)") from None
+            block = {}
+            said.append(f"--hooks-config {hooks_config} is not a {host.title} hooks config"
+                        f" ({e}); the scenario's plugins run alone")  # fmt: skip
+    elif host.name == "hermes":
+        block, source = default_hooks_block(), "hermes-hooks' installed entries"
+    elif scenario.plugins:  # the plugins' hooks are the run's
+        block = {}
+    else:
+        raise SetupError(
+            f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"
+            f" scenario (or hooks: when it is the scenario's tool), or pass --hooks-config with"
+            f" a {host.title} config file"
+        )
+    return block, source, said
+
+
 def run_scenario(
     scenario: Scenario,
     *,
@@ -319,25 +357,12 @@ def run_scenario(
             f"{scenario.path}: turn {between[0]}: tools: [{{compact: auto}}]: {host.title}"
             " compacts between turns only; give the compaction as a step ({compact: auto})"
         )
-    # A config file stands in for the hooks a scenario does not name (on Hermes, the installed
-    # entries); a scenario's own hooks are part of what it tests, so they stay.
-    if scenario.hooks is not None:
-        block: Any = scenario.hooks
-    elif hooks_config is not None:
-        block = load_hooks_config(hooks_config, host)
-    elif host.name == "hermes":
-        block = default_hooks_block()
-    elif scenario.plugins:  # the plugins' hooks are the run's
-        block = {}
-    else:
-        raise SetupError(
-            f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"
-            f" scenario (or hooks: when it is the scenario's tool), or pass --hooks-config with"
-            f" a {host.title} config file"
-        )
+    block, source, said = _hooks_block(scenario, host, hooks_config)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-", dir=workdir_root))
     try:
-        return ScenarioRun(scenario, block, workdir, host).run()
+        run = ScenarioRun(scenario, block, workdir, host, source)
+        run.result.notes += said
+        return run.run()
     finally:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)

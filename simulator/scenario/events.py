@@ -36,9 +36,11 @@ def suggestion(tool: str, event: str) -> str:
 
 def _named_events(expect: dict[str, Any]) -> Iterator[tuple[list[str], str]]:
     """``(path inside expect, event)`` for every event an expectation names."""
-    for key in ("fired", "blocked"):
+    for key in ("fired", "blocked", "refused"):
         for event, count in expect.get(key, {}).items():
-            if count:  # "fired 0 times" is a fair thing to say of an event a host lacks
+            if (
+                count and event != "*"
+            ):  # "fired 0 times" is a fair thing to say of an event a host lacks
                 yield [key, event], event
     for turn, events in expect.get("fired_by_turn", {}).items():
         for event in events:

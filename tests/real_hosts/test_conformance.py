@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 from hooksim.commands.real import check
-from hooksim.real.compare import compare_real, differences_text
+from hooksim.judge.verdict import run_on
+from hooksim.real.compare import compare_real, compared_host, differences_text
 from hooksim.real.session import run_real
 from hooksim.scenario import load_scenario
 
@@ -130,9 +131,14 @@ def test_real_host_matches_hooksim(tool: str, name: str) -> None:
         pytest.skip(f"{tool} could not be installed from the registry: {binary} is missing")
     if tool == "openclaw" and name != OPENCLAW_SHORT and not OPENCLAW_ALL:
         pytest.skip("minutes on a real OpenClaw: tox -e conformance-openclaw-full runs it")
-    comparison = compare_real(load_scenario(SCENARIOS / name), tool, binary)
+    scenario = load_scenario(SCENARIOS / name)
+    comparison = compare_real(scenario, tool, binary)
     assert check(comparison.real) == []
     assert comparison.failing == [], differences_text(comparison.diffs)
+    # The verdict hooksim run gives (the hooks as written, not behind the recorder) is the
+    # real host's: both pass.
+    replay = run_on(scenario, tool, label=None, host=compared_host(scenario, tool))
+    assert replay.verdict == "PASS", replay.error or replay.failures
 
 
 def test_a_real_run_writes_the_reports_a_replay_writes(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ def _hermes_file(tmp_path: Path) -> Path:
                 "env": {"WAGGLE_HERMES_COMPACT_ON_STOP": "1"},
                 "hooks": hooks,
                 "turns": [{"user": "hi", "assistant": "hello"}],
+                "expect": {"exit_codes": {"post_llm_call": [0, 3], "*": 0}},
             }
         )
     )

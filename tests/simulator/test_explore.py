@@ -26,6 +26,7 @@ from hypothesis import seed as hypothesis_seed
 # A Hermes hook that prints on stdout (Hermes would read it) at every prompt.
 CHATTY = """\
 name: a chatty prompt hook
+checks: {output_refused: false}  # Hermes ignores plain text; the invariant is what is tested
 hooks:
   pre_llm_call:
     - command: "sh -c 'cat >/dev/null; echo chatter'"

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...hosts import Firing, HookRun, HookSpec, Host
+from ...hosts.base import fault_of
 from ...hosts.openclaw import OpenClaw, loadout
 from ...hosts.openclaw_session import (
     GATEWAY_EXIT,
@@ -218,7 +219,8 @@ class OpenClawDispatcher(Dispatcher):
         run.stdout, run.stderr = record.get("stdout", ""), record.get("stderr", "")
         ended = record.get("ended")
         run.duration_s = (float(ended) - float(record["started"])) / 1000 if ended else 0.0
-        run.verdict = self.openclaw.read_handler(event, record).note
+        verdict = self.openclaw.read_handler(event, record)
+        run.verdict, run.fault = verdict.note, fault_of(run, verdict)
         if late and not run.verdict.startswith("timed out"):
             run.verdict += f"; then {late.get('status')}"
 
