@@ -67,10 +67,16 @@ class HookSpec:
     # hook), and the variables the host adds to its environment for that plugin.
     origin: str = ""
     env: tuple[tuple[str, str], ...] = ()
-    # Where its config entry is: the file ("": the scenario's hooks block) and the keys that
-    # lead to the entry inside the hooks block (``("PreToolUse", 0, "hooks", 1)``).
+    # Where its config entry is: the file ("": the scenario's hooks block), the keys that lead
+    # to the entry inside the hooks block (``("PreToolUse", 0, "hooks", 1)``), and its line
+    # when known (0: look it up in ``source`` by ``where``).
     source: str = ""
     where: tuple[str | int, ...] = ()
+    line: int = 0
+    # The settings layer it comes from: "" the scenario's hooks (the user's settings);
+    # "project" a project file the scenario seeds (``Host.project_configs``); "config" a file
+    # standing in for the scenario's hooks (``--hooks-config``, Hermes' installed entries).
+    layer: str = ""
 
 
 @dataclass(frozen=True)
@@ -489,6 +495,9 @@ class Host:
     match_search: ClassVar[bool] = False  # the regex may match part of the value
     default_timeout_s: ClassVar[float]
     config_timeout_unit: ClassVar[str] = "s"  # the unit of ``timeout`` in the config file
+    # The project's own hooks files, relative to the project, in the order the host merges
+    # them after the user's settings (the scenario's hooks); a scenario seeds them (files:).
+    project_configs: ClassVar[tuple[str, ...]] = ()
     event_timeouts_s: ClassVar[dict[str, float]] = {}
     term_grace_s: ClassVar[float | None] = None  # SIGTERM, then SIGKILL after this; None: SIGKILL
     blocking: ClassVar[frozenset[str]]  # events a hook can block

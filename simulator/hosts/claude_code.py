@@ -664,6 +664,9 @@ class ClaudeCode(ClaudeStyleReading, Host):
         ".claude/settings.json",
         ".claude/settings.local.json",
     )
+    # Every settings source's hooks run, user then project then local, an identical command
+    # once (newcomer trial 3: a seeded .claude/settings.json ran on the real 2.1.332).
+    project_configs = (".claude/settings.json", ".claude/settings.local.json")
     spawn = "shell"
     shell_tool = "Bash"  # the Bash tool (hooks reference: PreToolUse matcher values)
     shell_tool_argv = ("bash", "-c")  # the Bash tool runs the user's shell; hooksim's is bash

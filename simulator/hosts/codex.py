@@ -429,6 +429,9 @@ class Codex(ClaudeStyleReading, Host):
         "session_end": "SessionEnd",
     }
     config_files = ("~/.codex/hooks.json", "~/.codex/config.toml [hooks]", "<repo>/.codex/...")
+    # discovery.rs discover_handlers: layers lowest precedence first (user, then the project's
+    # .codex folder), each layer's hooks.json then its config.toml [hooks].
+    project_configs = (".codex/hooks.json", ".codex/config.toml")
     spawn = "shell"
     # Hooks see every shell tool as Bash (codex-rs core/src/tools/hook_names.rs).
     shell_tool = "Bash"

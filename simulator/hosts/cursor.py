@@ -171,6 +171,7 @@ class Cursor(Host):
         "session_end": "sessionEnd",
     }
     config_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+    project_configs = (".cursor/hooks.json",)  # beside the user's (trusted workspace)
     spawn = "shell"
     shell_tool = "Shell"  # the Shell tool type of its hooks docs' preToolUse matchers
     shell_tool_argv = ("bash", "-c")  # not documented: the user's shell; hooksim's is bash

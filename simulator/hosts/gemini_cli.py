@@ -651,6 +651,9 @@ class GeminiCli(Host):
     dedupe = True
     default_timeout_s = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 ms
     config_timeout_unit = "ms"
+    # settings.ts mergeSettings: user, then the workspace's (a trusted folder's) settings, each
+    # event's groups concatenated (settingsSchema.ts: hooks.* mergeStrategy CONCAT).
+    project_configs = (".gemini/settings.json",)
     term_grace_s = 5.0
     # Not BeforeToolSelection: hookSystem.fireBeforeToolSelectionEvent reads only its toolConfig.
     blocking = frozenset(

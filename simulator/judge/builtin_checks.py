@@ -61,7 +61,7 @@ NAMES = (
     "loops",
     "any_hook_ran",
 )
-_UNKNOWN_EVENT = re.compile(r"^unknown .*?'(?P<event>[^']+)'")
+_UNKNOWN_EVENT = re.compile(r"^(?:\S+: )?unknown .*?'(?P<event>[^']+)'")
 _NOT_COMMAND = re.compile(r"hook; hooksim runs command hooks only|is not a command hook")
 # What a POSIX shell exits with when it cannot find or cannot execute the command.
 _SHELL_CODES = {127: "command not found", 126: "command not executable"}
@@ -139,6 +139,9 @@ def located(result: RunResult, spec: HookSpec | None) -> str:
     if spec.origin:
         return f" (plugin {spec.origin})"
     scenario = result.scenario
+    if spec.layer == "project" and spec.line:
+        seeded = "" if Path(spec.source).is_absolute() else f", from the files: of {scenario.path}"
+        return f" ({spec.source}:{spec.line}{seeded})"
     path = Path(spec.source) if spec.source else scenario.path
     if not spec.where or not path.is_file():
         return f" ({path})"
@@ -294,7 +297,7 @@ def _named(spec: HookSpec) -> bool:
     """Whether the scenario names the hook itself: not a plugin's (a plugin may serve events a
     session never reaches), nor a config file's that stands in for the scenario's hooks
     (``--hooks-config``, Hermes' installed entries), which ``hooksim run`` lists at the end."""
-    return not (spec.origin or spec.source or spec.event.startswith("("))
+    return not (spec.origin or spec.layer == "config" or spec.event.startswith("("))
 
 
 def _hooks_config(result: RunResult, options: dict[str, Any]) -> list[str]:

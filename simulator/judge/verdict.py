@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from ..hosts import HOSTS, Host
+from ..replay.project import seeds_hooks
 from ..replay.runner import SetupError, run_scenario
 from ..report.formats import Outcome
 from ..scenario import Scenario, ScenarioError, load_scenario
@@ -48,9 +49,11 @@ def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> st
     default), and on the host a ``--hooks-config`` file belongs to (``config_host``).
     """
     on = scenario.on(tool)
+    host = HOSTS[tool]
     if on.hooks is not None or on.plugins or tool in ("hermes", config_host):
         return None
-    host = HOSTS[tool]
+    if seeds_hooks(host, on):  # the project's own hooks files (files:)
+        return None
     if config_host is not None:
         return (
             f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario; --hooks-config is"

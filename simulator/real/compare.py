@@ -60,7 +60,7 @@ from .observable import (
 )
 from .result import RealRun, hook_texts
 from .session import DRIVERS, NOT_JUDGED_ON, find_binary, run_real, with_hooks
-from .wrapping import wrap_hooks, wrapped_plugin_folders
+from .wrapping import wrap_hooks, wrap_seeded_configs, wrapped_plugin_folders
 
 Add = Callable[[str, str, str], None]
 
@@ -474,8 +474,10 @@ def replay_recorded(
     wrapped, hooks = wrap_hooks(host, scenario.hooks, spec)
     plugins, more = wrapped_plugin_folders(host, scenario.plugins, spec, workdir / "plugins")
     hooks.update(more)
+    seeded, more = wrap_seeded_configs(host, scenario, spec)
+    hooks.update(more)
     spec.write_text(json.dumps({"hooks": hooks, "record_dir": str(records_dir)}))
-    wrapped_scenario = replace(scenario, hooks=wrapped, plugins=plugins)
+    wrapped_scenario = replace(scenario, hooks=wrapped, plugins=plugins, files=seeded.files)
     result = run_scenario(wrapped_scenario, host=host, workdir_root=workdir)
     result.runs = [r for r in result.runs if not _is_probe(r.command)]
     for firing in result.firings:

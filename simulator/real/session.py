@@ -28,7 +28,7 @@ from typing import Any, TextIO
 from ..hosts import Host, get_host
 from ..replay.mock_bridge import temporary_frames
 from ..replay.plugins import Installed, install_plugins
-from ..replay.project import file_states, seed
+from ..replay.project import file_states, seed, seeds_hooks
 from ..replay.result import FileState
 from ..replay.runner import default_hooks_block
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
@@ -44,7 +44,7 @@ from .models.server import ModelServer
 from .openclaw import OpenClawDriver, run_openclaw
 from .result import RealRun, build_result, sent_per_turn
 from .tools import refusal
-from .wrapping import wrap_hooks, wrap_plugins
+from .wrapping import wrap_hooks, wrap_plugins, wrap_seeded_configs
 
 # Expectations a real run can judge, and those it cannot (they are hooksim's own words).
 NOT_JUDGED = {
@@ -120,8 +120,10 @@ class RealSession:
         for d in (self.home, self.project, self.records_dir, self.tmp):
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
+        # The project's own hooks files run behind the recorder too (the host loads them).
+        seeded, self.project_hooks = wrap_seeded_configs(host, scenario, self.spec)
         try:  # the scenario's files:, as a replay seeds them; the host works in this project
-            seed(scenario, self.workspace)
+            seed(seeded, self.workspace)
         except SetupError as e:
             raise RealHostError(str(e)) from None
         self.files: dict[tuple[str, int], FileState] = {}  # expect.files' after their turns
@@ -201,6 +203,7 @@ class RealSession:
         except SetupError as e:
             raise RealHostError(str(e)) from None
         hooks.update(wrap_plugins(self.host, self.plugins, self.spec))
+        hooks.update(self.project_hooks)
         with ModelServer(
             self.driver.dialect, self.script, self.workdir / "requests.jsonl"
         ) as server:
@@ -331,6 +334,8 @@ def with_hooks(scenario: Scenario, host: Host) -> Scenario:
     writes (as ``hooksim run`` does)."""
     if scenario.hooks is not None or scenario.plugins:
         return scenario
+    if seeds_hooks(host, scenario):  # the project's own hooks files; the user's are empty
+        return replace(scenario, hooks={})
     if host.name == "hermes":
         return replace(scenario, hooks=default_hooks_block())
     raise RealHostError(f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks")

@@ -14,11 +14,14 @@ import json
 import shlex
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..hosts import Host, Plugin
 from ..replay.plugins import Installed
+from ..scenario import Scenario
+from ..scenario.model import SeedFile
 from .hook_recorder import CARRIED, PROBE
 
 
@@ -134,6 +137,38 @@ def wrap_plugin(
             doc["hooks"] = wrapped
         path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     return hooks
+
+
+def wrap_seeded_configs(
+    host: Host, scenario: Scenario, spec: Path
+) -> tuple[Scenario, dict[str, dict[str, Any]]]:
+    """The scenario with the recorder in front of the hooks of each project hooks file its
+    ``files:`` seed (``Host.project_configs``, JSON ones: ids ``projectK.EVENT.G.H``), so a
+    real run (and its recorded replay) sees the hooks the host loads from the project; the
+    original hooks by id. A file that is not a JSON object with a hooks object is left as is."""
+    hooks: dict[str, dict[str, Any]] = {}
+    files: list[SeedFile] = []
+    for k, seeded in enumerate(scenario.files.files):
+        text = seeded.text
+        if text is None and seeded.source is not None and seeded.source.is_file():
+            text = seeded.source.read_text(encoding="utf-8")
+        doc = _json_object(text) if seeded.path in host.project_configs else None
+        if doc is not None and isinstance(doc.get("hooks"), dict):
+            doc["hooks"], found = wrap_matcher_groups(doc["hooks"], spec, [],
+                                                      prefix=f"project{k}.")  # fmt: skip
+            hooks.update(found)
+            files.append(SeedFile(seeded.path, json.dumps(doc, indent=2)))
+        else:
+            files.append(seeded)
+    return replace(scenario, files=replace(scenario.files, files=tuple(files))), hooks
+
+
+def _json_object(text: str | None) -> dict[str, Any] | None:
+    try:
+        doc = json.loads(text or "")
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def probe_events(host: Host, block: Any) -> list[str]:

@@ -24,10 +24,13 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 
-from ..hosts import Host
+from ..hosts import ConfigError, HookSpec, Host
 from ..hosts.base import ToolRun
 from ..scenario import Scenario
+from ..scenario.load import line_of_key
 from ..scenario.model import SeedFile, project_path
 from ..steps import ToolCall
 from .file_tools import Place, apply
@@ -117,6 +120,63 @@ class _Git:
             )
 
 
+def project_hooks(
+    host: Host, scenario: Scenario, workspace: Workspace, after: int = 0
+) -> tuple[list[HookSpec], list[str]]:
+    """The hooks of the project's own config files (``Host.project_configs``) as the scenario
+    seeded them, file by file in the host's order, numbered on from ``after`` (the user's
+    hooks, the scenario's, come first); each knows the file and line it came from. Warnings
+    name the file."""
+    specs: list[HookSpec] = []
+    warnings: list[str] = []
+    for name in host.project_configs:
+        path = workspace.project / name
+        if not path.is_file():
+            continue
+        try:
+            block = host.load_config(path)
+        except ConfigError as e:
+            warnings.append(f"{name}: {e}; {host.title} loads no hooks from it")
+            continue
+        found, said = host.parse_hooks(block)
+        warnings += [f"{name}: {warning}" for warning in said]
+        seeded = _seeded_from(scenario, name)
+        for spec in found:
+            line = _line_in(path, spec)
+            specs.append(replace(spec, source=seeded, line=line, layer="project",
+                                 order=after + len(specs)))  # fmt: skip
+    return specs, warnings
+
+
+def seeds_hooks(host: Host, scenario: Scenario) -> bool:
+    """Whether the scenario's ``files:`` seed one of the host's project hooks files."""
+    commits = [f for commit in scenario.files.commits for f in commit.files]
+    seeded = {f.path for f in [*scenario.files.files, *commits] if f.text or f.source}
+    return any(name in seeded for name in host.project_configs)
+
+
+def _seeded_from(scenario: Scenario, name: str) -> str:
+    """Where a seeded project file comes from, for messages: the file it is copied from, or
+    its own name (its text is the scenario's ``files:`` entry)."""
+    commits = [f for commit in scenario.files.commits for f in commit.files]
+    seed_file = next((f for f in [*scenario.files.files, *commits] if f.path == name), None)
+    if seed_file is not None and seed_file.source is not None and seed_file.source.is_file():
+        return str(seed_file.source)
+    return name
+
+
+def _line_in(path: Path, spec: HookSpec) -> int:
+    """The line of the hook's command in a JSON config file (0: not known)."""
+    if path.suffix != ".json" or not spec.where:
+        return 0
+    try:
+        line = line_of_key(path, ["hooks", *spec.where, "command"])
+    except Exception:  # a line is a help, never a reason to fail the run
+        return 0
+    one_line = len(path.read_text(encoding="utf-8", errors="replace").splitlines()) == 1
+    return line if line > 1 or one_line else 0  # 1 is also "not found"
+
+
 def run_tool(
     host: Host, call: ToolCall, place: Place, env: Callable[[], dict[str, str]]
 ) -> ToolRun:
@@ -180,4 +240,4 @@ def file_states(scenario: Scenario, workspace: Workspace, turn: int = 0) -> dict
     return states
 
 
-__all__ = ["SEEDED", "Place", "file_states", "run_tool", "seed"]
+__all__ = ["SEEDED", "Place", "file_states", "project_hooks", "run_tool", "seed"]

@@ -37,7 +37,7 @@ from .hook_process import HookLauncher
 from .mock_bridge import temporary_frames
 from .openclaw import OpenClawDispatcher
 from .plugins import install_plugins, plugin_hooks
-from .project import Place, file_states, run_tool, seed
+from .project import Place, file_states, project_hooks, run_tool, seed, seeds_hooks
 from .result import RunResult
 from .transcript import transcript_for
 from .workspace import HookEnvironment, SetupError, Workspace, faketime_library
@@ -96,7 +96,9 @@ class ScenarioRun:
         self.host = host
         specs, warnings = host.parse_hooks(hooks_block)
         # Where the block came from ("": the scenario's own hooks), for messages to name.
-        self.specs = [replace(s, source=source) for s in specs] if source else specs
+        if source:
+            specs = [replace(s, source=source, layer="config") for s in specs]
+        self.specs = specs
         self.result = RunResult(
             scenario, warnings=warnings, workdir=workdir, host_title=host.title, specs=self.specs
         )
@@ -104,6 +106,9 @@ class ScenarioRun:
         self.workspace.create()
         self.project = self.workspace.project
         seed(scenario, self.workspace)
+        mine, said = project_hooks(host, scenario, self.workspace, after=len(self.specs))
+        self.specs = self.result.specs = [*self.specs, *mine]
+        self.result.warnings += said
         more, said = plugin_hooks(host, install_plugins(scenario, host, self.workspace),
                                   self.workspace)  # fmt: skip
         self.specs = self.result.specs = host.with_plugins(self.specs, more)
@@ -316,7 +321,7 @@ def _hooks_block(
                         f" ({e}); the scenario's plugins run alone")  # fmt: skip
     elif host.name == "hermes":
         block, source = default_hooks_block(), "hermes-hooks' installed entries"
-    elif scenario.plugins:  # the plugins' hooks are the run's
+    elif scenario.plugins or seeds_hooks(host, scenario):  # the plugins' or the project's
         block = {}
     else:
         raise SetupError(

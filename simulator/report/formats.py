@@ -157,6 +157,9 @@ class _FiringView:
         lines = [
             f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{self.width}} {ended:<10} {run.command}"
         ]
+        spec = run.spec
+        if spec is not None and spec.layer == "project":  # not the scenario's hooks: say whose
+            lines.append(f"{pad}from {spec.source}{f':{spec.line}' if spec.line else ''}")
         if self.stdin:
             # One line: a host's trailing newline (Claude Code) is not part of what to show.
             shown = run.stdin.decode("utf-8", "replace").rstrip("\n")
