@@ -994,6 +994,14 @@ class ClaudeCode(ClaudeStyleReading, Host):
             _bin(345038790, "return C(),{manifest:{name:n,description:`Plugin from ${o}`}"),
         ),
         fact(
+            "shell tool output",
+            "a run: true Bash call's output loses its leading and trailing blank lines and its"
+            " final newline (the first line's indentation and the last line's trailing spaces"
+            " stay)",
+            _bin(345222174, "function Fkr(e){let n=e.trimEnd().length;if(n===0)return\"\""),
+            observed("2.1.332", "newcomer trial 3: tool_response.stdout \"build\\nnotes.txt\""),
+        ),
+        fact(
             "plugin environment",
             "a plugin's hooks get CLAUDE_PLUGIN_ROOT (its folder) and CLAUDE_PLUGIN_DATA"
             " (~/.claude/plugins/data/ID, ID's characters other than letters, digits, - and _"
@@ -1239,6 +1247,17 @@ class ClaudeCode(ClaudeStyleReading, Host):
         budget = next((s.shared_timeout_s for s in settings if s.event == "SessionEnd"), None)
         return [*settings, *(replace(s, shared_timeout_s=budget) if s.event == "SessionEnd" else s
                              for s in plugins)]  # fmt: skip
+
+    def shell_tool_result(self, output: str, exit_code: int) -> str:
+        """The Bash tool's output as the model and a PostToolUse hook get it: blank lines before
+        the first line with text and after the last are dropped, with the last line's newline;
+        the text's own indentation and trailing spaces stay."""
+        end = len(output.rstrip())
+        if end == 0:
+            return ""
+        start = len(output) - len(output.lstrip())
+        after = output.find("\n", end)
+        return output[output.rfind("\n", 0, start + 1) + 1 : len(output) if after == -1 else after]
 
     def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
         """``args``: exec form, no shell: the command, then its arguments, each with

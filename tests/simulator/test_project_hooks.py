@@ -112,8 +112,9 @@ def test_gemini_cli_runs_the_workspace_settings_after_the_users(tmp_path: Path) 
         tmp_path,
         tool="gemini-cli",
         files={".gemini/settings.json": json.dumps(project)},
-        hooks={"BeforeTool": [{"sequential": True,
-                               "hooks": [{"type": "command", "command": user}]}]},  # fmt: skip
+        hooks={
+            "BeforeTool": [{"sequential": True, "hooks": [{"type": "command", "command": user}]}]
+        },
         expect={
             "blocked": {"BeforeTool": 1},
             "exit_codes": {"BeforeTool": [0, 2], "*": 0},
