@@ -103,6 +103,10 @@ MATCHER_EVENTS = frozenset(
      "PostCompact", "SessionEnd", "StopFailure"}
 )  # fmt: skip
 PLAIN_TEXT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
+# Python's own words for a script it cannot open: an exit 2 that says so is a failed hook, not a
+# block (real 2.1.332: "python3 missing.py" and an echo of its message both blocked nothing; an
+# exit 2 of the same python with other words blocked).
+UNOPENED_SCRIPT = re.compile(r"(?:\S*/)?python[\d.]*: can't open file '[^']*': \[Errno \d+\] ")
 SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
 SESSION_END_MAX_S = 60.0
 # A matcher made only of these is a list of exact names (split on "|" and ","); any other
@@ -994,12 +998,22 @@ class ClaudeCode(ClaudeStyleReading, Host):
             _bin(345038790, "return C(),{manifest:{name:n,description:`Plugin from ${o}`}"),
         ),
         fact(
+            "exit 2 of an unopened script",
+            "an exit 2 whose stderr is python's \"can't open file '...': [Errno 2] ...\" does not"
+            " block (the hook failed); another exit 2 of python blocks",
+            observed(
+                "2.1.332",
+                "scenarios/probes/claude-code-missing-script.yaml; an echo of the"
+                " same message with exit 2 blocked nothing either",
+            ),
+        ),
+        fact(
             "shell tool output",
-            "a run: true Bash call's output loses its leading and trailing blank lines and its"
-            " final newline (the first line's indentation and the last line's trailing spaces"
-            " stay)",
-            _bin(345222174, "function Fkr(e){let n=e.trimEnd().length;if(n===0)return\"\""),
-            observed("2.1.332", "newcomer trial 3: tool_response.stdout \"build\\nnotes.txt\""),
+            "a run: true Bash call's output loses its leading blank lines (the first line's"
+            " indentation stays) and every blank at its end, the last line's trailing spaces"
+            " and final newline included",
+            _bin(345222174, 'function Fkr(e){let n=e.trimEnd().length;if(n===0)return""'),
+            observed("2.1.332", "scenarios/probes/claude-code-shell-output.yaml"),
         ),
         fact(
             "plugin environment",
@@ -1191,10 +1205,16 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """As Claude Code reads a hook (``ClaudeStyleReading``), once its output schema took the
         hook's JSON: output it refuses makes the hook failed, none of its fields counting (a
         PreToolUse hook's failure is shown); after exit 2 it blocks with stderr alone."""
+        if run.exit_code == 2 and UNOPENED_SCRIPT.match(run.stderr.lstrip()):
+            return Verdict("failed: exit 2 of a python that could not open its script does not"
+                           " block", fault="failed")  # fmt: skip
         finished = not (run.timed_out or run.spawn_error) and run.exit_code != 2
         refused = refusal(event, run.stdout) if finished else None
         if refused is None:
             verdict = super().read(event, run)
+            compaction = self._compaction_reading(event, run)
+            if compaction is not None and verdict.note.startswith("stdout not used"):
+                return compaction
             dropped = dropped_keys(event, run.stdout) if finished else None
             if dropped is not None and verdict.fault is None:
                 verdict.note = dropped if verdict.note == "ok" else f"{verdict.note}; {dropped}"
@@ -1202,6 +1222,19 @@ class ClaudeCode(ClaudeStyleReading, Host):
             return verdict
         shown = NO_VERDICT_SHOWN if event == "PreToolUse" else None
         return Verdict(f"failed: {refused}", shown=shown, fault="refused")
+
+    def _compaction_reading(self, event: str, run: HookRun) -> Verdict | None:
+        """A compaction hook's plain stdout, which the session passes on itself
+        (``_compaction_output``): a PreCompact hook's joins the summariser's instructions; a
+        manual compaction's PostCompact output is listed in /compact's output, which the next
+        request carries. An automatic compaction's PostCompact output reaches nobody."""
+        if event == "PreCompact":
+            return Verdict("plain stdout joins the compaction's instructions")
+        if event == "PostCompact" and payload_of(run).get("trigger") == "manual":
+            return Verdict(
+                "plain stdout listed in /compact's output, which the next request carries"
+            )
+        return None
 
     def json_output(self, event: str, run: HookRun) -> dict[str, Any] | None:
         """The JSON the output schema took, as Claude Code acts on it (``accepted``)."""
@@ -1250,14 +1283,11 @@ class ClaudeCode(ClaudeStyleReading, Host):
 
     def shell_tool_result(self, output: str, exit_code: int) -> str:
         """The Bash tool's output as the model and a PostToolUse hook get it: blank lines before
-        the first line with text and after the last are dropped, with the last line's newline;
-        the text's own indentation and trailing spaces stay."""
-        end = len(output.rstrip())
-        if end == 0:
-            return ""
-        start = len(output) - len(output.lstrip())
-        after = output.find("\n", end)
-        return output[output.rfind("\n", 0, start + 1) + 1 : len(output) if after == -1 else after]
+        the first line with text are dropped (its indentation stays), and every blank at the
+        end, the last line's trailing spaces and newline included."""
+        text = output.rstrip()
+        start = len(text) - len(text.lstrip())
+        return text[text.rfind("\n", 0, start + 1) + 1 :]
 
     def argv_for(self, spec: HookSpec, env: Mapping[str, str]) -> list[str]:
         """``args``: exec form, no shell: the command, then its arguments, each with

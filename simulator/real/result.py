@@ -68,7 +68,7 @@ def build_result(
             record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
             (record.get("end") or time.time()) - record["start"],
             timed_out=record.get("end") is None or "killed" in record,
-            step=str(record.get("step", "")),
+            step=str(record.get("step", "")), stdin=str(record.get("stdin") or "").encode(),
         )  # fmt: skip
         _read(host, run, where.get(str(record["id"])))
         result.runs.append(run)
