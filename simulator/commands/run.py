@@ -20,7 +20,7 @@ from typing import TextIO
 from ..hosts import HOSTS, get_host
 from ..judge.expect import expected_warning
 from ..judge.verdict import run_one
-from ..replay.runner import SetupError, load_hooks_config
+from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
 from ..report.formats import (
     Outcome,
     failure_text,
@@ -200,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         for note in _notes_shown(outcomes, args):
             print(f"note: {note}")
+    if args.hooks_config:
+        for line in config_report(outcomes, args.hooks_config):
+            print(f"note: {line}")
     print(summary(outcomes, time.monotonic() - started))
     return 1 if any(o.bad for o in outcomes) else 0
 
@@ -283,6 +286,22 @@ def _timeline_shown(outcome: Outcome, args: argparse.Namespace) -> bool:
     return not outcome.passed or args.show_timeline or result.scenario.timeline == "always"
 
 
+def config_report(outcomes: list[Outcome], config: str) -> list[str]:
+    """What ``--hooks-config`` did over the whole run, once each: the hosts it could not be
+    read for (their scenarios ran their plugins alone), and its hooks no scenario exercised."""
+    results = [o.result for o in outcomes if o.result is not None]
+    lines = list(dict.fromkeys(n for r in results for n in r.notes if n.startswith(CONFIG_NOTE)))
+    specs = {(s.event, s.command): s for r in results for s in r.specs if s.layer == "config"
+             and s.source == config}  # fmt: skip
+    ran = {(run.spec.event, run.spec.command) for r in results for run in r.runs
+           if run.spec is not None}  # fmt: skip
+    idle = [f"{event} {command!r}" for (event, command) in specs if (event, command) not in ran]
+    if idle:
+        lines.append(f"--hooks-config {config}: hooks no scenario of this run exercised:"
+                     f" {'; '.join(idle)}")  # fmt: skip
+    return lines
+
+
 def _notes_shown(outcomes: list[Outcome], args: argparse.Namespace) -> list[str]:
     """``HOST: note`` once each, for the hosts whose timelines were printed."""
     return list(
@@ -291,6 +310,7 @@ def _notes_shown(outcomes: list[Outcome], args: argparse.Namespace) -> list[str]
             for o in outcomes
             if o.result is not None and _timeline_shown(o, args)
             for note in o.result.notes
+            if not note.startswith(CONFIG_NOTE)
         )
     )
 

@@ -43,6 +43,7 @@ from .transcript import transcript_for
 from .workspace import HookEnvironment, SetupError, Workspace, faketime_library
 
 __all__ = [
+    "CONFIG_NOTE",
     "RunResult",
     "ScenarioRun",
     "SetupError",
@@ -51,6 +52,9 @@ __all__ = [
     "load_hooks_config",
     "run_scenario",
 ]
+
+
+CONFIG_NOTE = "--hooks-config "  # how the notes about a --hooks-config file begin
 
 
 def default_hooks_block() -> dict[str, list[dict[str, str]]]:
@@ -317,8 +321,9 @@ def _hooks_block(
             if not scenario.plugins:
                 raise SetupError(f"{e} (read as {host.title}'s hooks config)") from None
             block = {}
-            said.append(f"--hooks-config {hooks_config} is not a {host.title} hooks config"
-                        f" ({e}); the scenario's plugins run alone")  # fmt: skip
+            said.append(f"{CONFIG_NOTE}{hooks_config} was read for {host.title} and is not one"
+                        f" of its hooks configs ({' '.join(str(e).split())}); those scenarios ran"
+                        " their plugins alone")  # fmt: skip
     elif host.name == "hermes":
         block, source = default_hooks_block(), "hermes-hooks' installed entries"
     elif scenario.plugins or seeds_hooks(host, scenario):  # the plugins' or the project's

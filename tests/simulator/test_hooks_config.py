@@ -95,3 +95,40 @@ def test_hooks_config_follows_each_scenarios_tool(tmp_path: Path) -> None:
     result = console("hooksim", "run", scenario, "--hooks-config", settings, "--tool", "hermes")
     assert result.returncode == 1  # read as Hermes' config.yaml: Stop is no Hermes event
     assert "unknown hook event 'Stop' in hooks: config; skipped" in result.stdout
+
+
+def test_a_hermes_config_leaves_a_plugin_scenario_its_plugins(tmp_path: Path) -> None:
+    """Newcomer trial 3, finding 6: README's --hooks-config with a Hermes config.yaml runs a
+    Claude Code plugin scenario (its hooks come from its plugin) instead of an ERROR, and says
+    once that the file was read for Claude Code and is not one of its configs."""
+    plugin = ROOT / "scenarios" / "claude-code" / "16-plugin.yaml"
+    result = console("hooksim", "run", plugin, "--hooks-config", second_config(tmp_path))
+    assert result.returncode == 0, result.stdout
+    notes = [line for line in result.stdout.splitlines() if "--hooks-config" in line]
+    assert len(notes) == 1, result.stdout
+    assert notes[0].startswith(
+        f"note: --hooks-config {tmp_path / 'config.yaml'} was read for Claude Code and is not one"
+        " of its hooks configs ("
+    )
+
+
+def test_the_configs_hooks_no_scenario_exercised_are_listed_once(tmp_path: Path) -> None:
+    """A config's hook whose event no scenario reached is listed at the end, not failed."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}],
+        "PreCompact": [{"hooks": [{"type": "command", "command": "echo compacting >&2"}]}],
+    }}))  # fmt: skip
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text(
+            f"name: {name}\ntool: claude-code\nturns:\n  - {{user: hi, assistant: hello}}\n"
+        )
+    result = console("hooksim", "run", tmp_path / "a.yaml", tmp_path / "b.yaml",
+                     "--hooks-config", settings)  # fmt: skip
+    assert result.returncode == 0, result.stdout
+    assert summary(result.stdout) == "2 passed, 0 failed"
+    assert result.stdout.count("note: --hooks-config") == 1
+    assert (
+        f"note: --hooks-config {settings}: hooks no scenario of this run exercised:"
+        " PreCompact 'echo compacting >&2'\n"
+    ) in result.stdout
