@@ -740,7 +740,7 @@ class OpenClaw(Host):
                  if item is not None and key not in unknown]  # fmt: skip
         said = "; ".join(p for p in parts if p)
         if unknown:
-            close = [m for k in unknown for m in difflib.get_close_matches(k, read or (), n=1)]
+            close = [m for k in unknown if (m := _meant(k, read or ()))]
             hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else ""
             ignored = f"unknown keys: {', '.join(unknown)}{hint}"
             note = f"{said}; {ignored}" if said else f"nothing it acts on ({ignored})"
@@ -820,6 +820,17 @@ def _ended(outcome: Mapping[str, Any]) -> str:
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _meant(key: str, read: tuple[str, ...]) -> str | None:
+    """The key a handler most likely meant (``blocked``: ``block``, ``reason``:
+    ``blockReason``), or None."""
+    low = key.lower()
+    near = [r for r in read if low.startswith(r.lower()) or r.lower().endswith(low)]
+    if near:
+        return near[0]
+    close = difflib.get_close_matches(low, [r.lower() for r in read], n=1)
+    return next((r for r in read if close and r.lower() == close[0]), None)
 
 
 def _field(event: str, key: str, value: Any) -> str:

@@ -331,3 +331,31 @@ def test_explore_draws_sessions_for_a_scenarios_plugins(
     out = capsys.readouterr().out
     assert f"explore {claim} on openclaw: 2 examples in " in out
     assert out.endswith("no invariant failed\n")
+
+
+def test_a_handler_returning_keys_openclaw_does_not_read_fails_and_says_which(
+    tmp_path: Path,
+) -> None:
+    """Newcomer trial 3, finding 4: ``{blocked: true, reason}`` blocks nothing; the timeline
+    says so (not "blocked true") and the run fails unless ``expect`` counts the refusal."""
+    scenario = tmp_path / "wrong-keys.yaml"
+    plugins = SCRIPTED
+    scenario.write_text(
+        "name: wrong keys\ntool: openclaw\nhooks:\n  plugins:\n"
+        f"    load: {{paths: [{plugins}]}}\n    entries:\n      scripted:\n        config:\n"
+        "          handlers:\n            - {hook: before_tool_call, label: wrongret,"
+        ' return: {blocked: true, reason: "no curl"}}\n'
+        'turns:\n  - {user: fetch, tools: [{shell: "echo curl > page.html", run: true}],'
+        " assistant: done}\n"
+    )
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "hooksim"), "run", str(scenario), "--show-timeline"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stdout
+    assert (
+        "OpenClaw reads it as: nothing it acts on (unknown keys: blocked, reason; did you mean"
+        " block, blockReason?)"
+    ) in result.stdout
+    assert "built-in check output_refused: the before_tool_call hook" in result.stdout
+    assert "=> exec ran `echo curl > page.html` in the project: exit 0" in result.stdout
