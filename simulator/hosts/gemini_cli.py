@@ -432,6 +432,28 @@ class GeminiSession(Session):
         return {**args, **updated}
 
     def compact(self, step: Compact) -> None:
+        if self.host.headless and step.trigger == "manual":
+            self._compress_command(step)
+            return
+        self._compress(step)
+
+    def _compress_command(self, step: Compact) -> None:
+        """``gemini -p '/compact'``: a run of its own that runs the command (PreCompress(manual),
+        the compression) and then sends its text to the model as a prompt all the same (a
+        command that returns nothing falls through): one more model turn, AfterAgent and a turn
+        in the chat file included (real 0.61.0). The model answers as it last did (a step that
+        scripts no reply: hooksim's fake model repeats its last text)."""
+        self.new_chat = True
+        started = self._start("resume" if self.runs else "startup")
+        self.runs += 1
+        last = self.said.last(ASSISTANT)
+        self._compress(step)
+        command = f"/compact {step.instructions}".strip()
+        self._prompt(with_start_context(Turn(command, last.text if last else ""), started))
+        self.fire("SessionEnd", self.payload("SessionEnd", reason="exit"), match="exit")
+        self.launched = False
+
+    def _compress(self, step: Compact) -> None:
         self.fire(
             "PreCompress", self.payload("PreCompress", trigger=step.trigger), match=step.trigger
         )
@@ -767,12 +789,12 @@ class GeminiCli(Host):
             "headless /compress",
             "gemini -p '/compress' (or /compact) runs the command, PreCompress(manual), and then"
             " sends its text to the model as a prompt all the same (a command that returns"
-            " nothing falls through); hooksim's headless manual compaction is PreCompress(manual)"
-            " only",
+            " nothing falls through): one more model turn, AfterAgent and a chat-file turn"
+            " included",
             _src("packages/cli/src/nonInteractiveCliCommands.ts", 112, "returns nothing"),
             _src("packages/cli/src/nonInteractiveCli.ts", 272, "falls through to the prompt"),
             _src("packages/cli/src/ui/commands/compressCommand.ts", 12, "altNames compact"),
-            observed("0.61.0", "BeforeAgent and a model request after PreCompress(manual)"),
+            observed("0.61.0", "scenarios/probes/gemini-cli-headless-compress.yaml"),
         ),
         fact(
             "not_awaited",

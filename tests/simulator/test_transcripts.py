@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hooksim.judge.verdict import run_one
 from hooksim.replay.runner import run_scenario
 from hooksim.replay.transcript import WRITERS
 from hooksim.scenario import load_scenario
@@ -313,3 +314,26 @@ def test_a_replay_writes_the_same_transcript_every_time(tmp_path: Path, tool: st
         text_of_run = re.sub(r"[^\"\s]*hooksim-[a-z0-9_-]{8}", "RUN", json.dumps(kept))
         runs.append(re.sub(r"[0-9a-f]{64}", "HASH", text_of_run))  # of the project's path
     assert runs[0] == runs[1]
+
+
+def test_a_headless_resume_names_a_chat_file_by_its_own_minute(tmp_path: Path) -> None:
+    """Gemini CLI headless, ``--resume latest`` two minutes on: the resumed run's SessionStart
+    names a chat file by the minute of the resume (one that need not exist), its later events
+    the first run's file (real 0.61.0)."""
+    scenario = tmp_path / "resume.yaml"
+    scenario.write_text(
+        "name: resume across a minute\ntool: gemini-cli\n"
+        "hosts: {gemini-cli: {launch: headless}}\nhooks:\n"
+        "  SessionStart: [{hooks: [{type: command, command: \"grep -o 'chats/session-[^\\\"]*'"
+        ' >> starts.txt"}]}]\n'
+        "  BeforeAgent: [{hooks: [{type: command, command: \"grep -o 'chats/session-[^\\\"]*'"
+        ' >> prompts.txt"}]}]\n'
+        "turns:\n  - {user: first, assistant: one}\n  - {after: 2m, user: second, assistant: two}\n"
+        "expect:\n  files:\n"
+        '    starts.txt: {equals: "chats/session-2026-06-01T09-00-session-.jsonl\\n'
+        'chats/session-2026-06-01T09-02-session-.jsonl\\n"}\n'
+        '    prompts.txt: {equals: "chats/session-2026-06-01T09-00-session-.jsonl\\n'
+        'chats/session-2026-06-01T09-00-session-.jsonl\\n"}\n'
+    )
+    outcome = run_one(scenario)
+    assert [o.failures for o in outcome] == [[]], outcome[0].failures
