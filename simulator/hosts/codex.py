@@ -30,7 +30,7 @@ import string
 import sys
 import uuid
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from platform import machine
 from typing import Any
 
@@ -593,8 +593,9 @@ class Codex(ClaudeStyleReading, Host):
             "what the npm-installed Codex leaves in every hook's environment: its launcher's"
             " CODEX_MANAGED_BY_NPM=1 and CODEX_MANAGED_PACKAGE_ROOT (the package's folder), and"
             " two folders before PATH: CODEX_HOME/tmp/arg0-linux/codex-arg0XXXXXX (its aliases,"
-            " named at random; tmp/arg0/ before 0.163.0) and the platform package's"
-            " vendor/TRIPLE/codex-path (its rg)",
+            " named at random; tmp/arg0/ before 0.163.0; none when CODEX_HOME is under the"
+            " temporary folder, TMPDIR or /tmp: 'Refusing to create helper binaries under"
+            " temporary dir') and the platform package's vendor/TRIPLE/codex-path (its rg)",
             release("@openai/codex", "0.171.0", "bin/codex.js", 228, "CODEX_MANAGED_PACKAGE_ROOT"),
             release("@openai/codex", "0.171.0", "bin/codex.js", 234, "CODEX_MANAGED_BY_NPM"),
             code(
@@ -603,6 +604,12 @@ class Codex(ClaudeStyleReading, Host):
                 "codex-rs/install-context/src/lib.rs",
                 "CodexPackageLayout",
                 "path_dir: folder that should be prepended to the PATH",
+            ),
+            _src(
+                "0489ee4fe69bc41734043ef32af4815bd60a96a6",
+                "arg0/src/lib.rs",
+                "prepend_path_entry_for_codex_aliases",
+                "codex_home.starts_with(&temp_root)",
             ),
             _codex_bin(3473550, "codex-arg0"),
             _codex_bin(2823202, "codex-path"),
@@ -1017,6 +1024,10 @@ class Codex(ClaudeStyleReading, Host):
         vendor = f"{install}/node_modules/@openai/codex-{platform}/vendor/{triple}"
         codex_home = info.env.get("CODEX_HOME") or f"{info.home}/.codex"
         aliases = f"{codex_home}/tmp/{self.alias_root}/codex-arg0{_random_suffix()}"
+        # No aliases under the temporary folder (Rust's temp_dir(): TMPDIR, else /tmp).
+        temp = PurePosixPath(info.env.get("TMPDIR") or "/tmp")
+        if PurePosixPath(codex_home).is_relative_to(temp):
+            aliases = ""
         path = info.env.get("PATH", "")
         return {
             "CODEX_MANAGED_BY_NPM": "1",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import shlex
 from collections.abc import Mapping
@@ -720,3 +721,23 @@ def test_claude_code_says_once_per_hook_that_it_did_not_check_a_call() -> None:
     result = run_scenario(scenario, tool="claude-code")
     shown = {f.turn: f.shown for f in result.firings if f.event == "PreToolUse"}
     assert shown == {1: [NO_VERDICT_SHOWN, NO_VERDICT_SHOWN], 2: []}
+
+
+@pytest.mark.parametrize(
+    ("env", "aliases"),
+    [({}, True), ({"TMPDIR": "/tmp", "CODEX_HOME": "/tmp/hooksim-codex-home"}, False)],
+)
+def test_codex_puts_its_aliases_first_on_path_unless_its_home_is_temporary(
+    tmp_path: Path, env: dict[str, str], aliases: bool
+) -> None:
+    """arg0/src/lib.rs: Codex refuses to make its alias folder when CODEX_HOME is under the
+    temporary folder (TMPDIR, else /tmp), and a hook's PATH then starts with its rg folder."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(json.dumps({
+        "name": "path", "tool": "codex", "env": env,
+        "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo $PATH"}]}]},
+        "turns": [{"user": "hi", "assistant": "hello"}],
+    }))  # fmt: skip
+    result = run_scenario(load_scenario(scenario))
+    first = result.runs[0].stdout.split(":")[0]
+    assert ("/codex-arg0" in first) is aliases, first
