@@ -229,8 +229,11 @@ class ClaudeCodeJsonl(Transcript):
             "stop_details": None,
         }  # fmt: skip
         extra = {"toolInputStreamMs": 0} if stop == "tool_use" else {}
+        # requestId: the API's request-id header, which every answer of Anthropic's carries.
+        request = f"req_{self.uid().replace('-', '')[:24]}"
         return self.chained(said, {"message": message, **extra, "apiBlockIndex": 0,
-                                   "requestRef": self.uid(), "requestedModel": self.info.model,
+                                   "requestId": request, "requestRef": self.uid(),
+                                   "requestedModel": self.info.model,
                                    "promptCacheRequested": "5m", "type": "assistant"}) | {
             "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
 

@@ -176,3 +176,19 @@ def _error_of(url: str, body: dict[str, Any]) -> list[BaseException]:
     except (OSError, http.client.HTTPException) as e:
         return [e]
     return []
+
+
+def test_anthropic_names_each_answer_as_the_real_api_does(tmp_path: Path) -> None:
+    """Every answer carries a request-id header of its own, which Claude Code writes on its
+    transcript's assistant records (requestId); the other APIs send none."""
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    ids = []
+    with ModelServer("anthropic", ModelScript(), tmp_path / "log.jsonl") as server:
+        for _ in range(2):
+            request = urllib.request.Request(server.url + "/v1/messages", json.dumps(body).encode(),
+                                             {"Content-Type": "application/json"})  # fmt: skip
+            with urllib.request.urlopen(request, timeout=30) as response:
+                ids.append(response.headers["request-id"])
+                response.read()
+    assert all(i.startswith("req_") and len(i) == 28 for i in ids), ids
+    assert ids[0] != ids[1]

@@ -8,6 +8,7 @@ body (``overloaded_error`` for 529).
 from __future__ import annotations
 
 import json
+import secrets
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -44,6 +45,11 @@ class Anthropic(Dialect):
             if role in ("user", "assistant")
             else beside(text_of(content))
         )
+
+    def reply_headers(self) -> dict[str, str]:
+        """Every answer of Anthropic's API names its request (``request-id: req_...``), which
+        Claude Code writes on the transcript's assistant records (``requestId``)."""
+        return {"request-id": f"req_{secrets.token_hex(12)}"}
 
     def error(self, reply: Reply) -> dict[str, Any]:
         kind = "overloaded_error" if reply.status == 529 else "api_error"

@@ -53,6 +53,10 @@ class Dialect:
         """The non-streaming answer (only Gemini's ``generateContent`` asks for one)."""
         raise NotImplementedError
 
+    def reply_headers(self) -> dict[str, str]:
+        """Headers every answer of the real API carries that a host reads (none by default)."""
+        return {}
+
     def error(self, reply: Reply) -> dict[str, Any]:
         """The body of a reply with an error status."""
         return {"error": reply.error or {"message": f"scripted error {reply.status}",

@@ -178,6 +178,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Connection", "close")
+        for name, value in self.fake.dialect.reply_headers().items():
+            self.send_header(name, value)
         self.end_headers()
         for chunk in self.fake.dialect.stream(reply, body):
             self.wfile.write(chunk)
@@ -189,5 +191,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
+        if status == 200:
+            for name, value in self.fake.dialect.reply_headers().items():
+                self.send_header(name, value)
         self.end_headers()
         self.wfile.write(payload)
