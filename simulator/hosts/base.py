@@ -13,6 +13,7 @@ table cannot drift from what hooksim does.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import shutil
@@ -744,8 +745,11 @@ def parse_matcher_groups(
                 warnings.append(f"hooks.{event}[{g}] has no hooks list; skipped")
                 continue
             matcher = group.get("matcher") if event in matcher_events else None
+            warnings += misspelt_keys(group, GROUP_KEYS, f"hooks.{event}[{g}]")
             for h, handler in enumerate(handlers):
                 where = f"hooks.{event}[{g}].hooks[{h}]"
+                if isinstance(handler, dict):
+                    warnings += misspelt_keys(handler, HANDLER_KEYS, where)
                 spec = _handler_spec(
                     handler, where, warnings, event=event, group=group, matcher=matcher, rule=rule
                 )
@@ -755,6 +759,27 @@ def parse_matcher_groups(
                 if spec is not None:
                     specs.append(spec)
     return specs, warnings
+
+
+# The keys of a matcher group and of a hook in it, on any host of that shape: an unknown key
+# close to one of them is a typo the host ignores silently (``matchr``: every tool matches).
+GROUP_KEYS = ("matcher", "hooks", "sequential")
+HANDLER_KEYS = ("type", "command", "timeout", "timeoutSec", "args", "shell", "async",
+                "asyncRewake", "if", "statusMessage", "once", "env", "name", "description")  # fmt: skip
+MISSPELT = re.compile(r"unknown key '(?P<key>[^']+)' \(did you mean '(?P<meant>[^']+)'\?\)")
+
+
+def misspelt_keys(entry: Mapping[str, Any], known: tuple[str, ...], where: str) -> list[str]:
+    """A warning for each key of ``entry`` that is not one the host reads but is close to one:
+    the host ignores it, and what the author meant does not happen."""
+    found = []
+    for key in entry:
+        if not isinstance(key, str) or key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+        if close:
+            found.append(f"{where}: unknown key {key!r} (did you mean {close[0]!r}?); ignored")
+    return found
 
 
 def _handler_spec(
@@ -850,6 +875,15 @@ def additional_context(output: dict[str, Any]) -> str | None:
     specific = output.get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
     return context if isinstance(context, str) and context.strip() else None
+
+
+def telling_line(stderr: str) -> str:
+    """The line of a failed hook's stderr that says most: a Python traceback's last (the
+    exception), else the first."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    return (lines[-1] if TRACEBACK in stderr else lines[0])[:200]
 
 
 def first_line(text: str) -> str:

@@ -55,6 +55,7 @@ from .base import (
     parse_json_output,
     parse_matcher_groups,
     parse_version,
+    telling_line,
 )
 from .claude_code_output import accepted, dropped_keys, refusal
 from .claude_code_rules import FILE_PATH_FIELDS, Places, Rule
@@ -208,7 +209,7 @@ class ClaudeStyleReading:
             return self.blocked(event, run, reason, said)
         if run.exit_code != 0 and not (self.json_on_error and output is not None):
             return Verdict(
-                f"error (fails open): exit {run.exit_code} {first_line(run.stderr)}".strip(),
+                f"error (fails open): exit {run.exit_code} {telling_line(run.stderr)}".strip(),
                 fault="failed",
             )
         if output is None:

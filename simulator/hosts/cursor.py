@@ -32,6 +32,7 @@ from .base import (
     event_lists,
     first_line,
     parse_json_output,
+    telling_line,
 )
 from .sources import CURSOR_DOCS, docs, fact, unverified
 
@@ -354,7 +355,7 @@ class Cursor(Host):
             fault = "failed" if run.exit_code != 0 else "refused"
             if closed:
                 return Verdict(f"block (failClosed): {why}", block=why, fault=fault)
-            return Verdict(f"failed (fails open): {why} {first_line(run.stderr)}".strip(),
+            return Verdict(f"failed (fails open): {why} {telling_line(run.stderr)}".strip(),
                            fault=fault)  # fmt: skip
         if output is None:
             return Verdict()

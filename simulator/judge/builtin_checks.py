@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import HookRun, HookSpec, get_host
-from ..hosts.base import TRACEBACK
+from ..hosts.base import MISSPELT, telling_line
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from ..scenario.load import line_of_key
@@ -61,8 +61,10 @@ NAMES = (
     "loops",
     "any_hook_ran",
 )
-_UNKNOWN_EVENT = re.compile(r"^(?:\S+: )?unknown .*?'(?P<event>[^']+)'")
+# "unknown hook event 'X'", also in a project file's warnings ("FILE: unknown ...").
+_UNKNOWN_EVENT = re.compile(r"^(?:\S+\.(?:json|toml|yaml): )?unknown (?!key ).*?'(?P<event>[^']+)'")
 _NOT_COMMAND = re.compile(r"hook; hooksim runs command hooks only|is not a command hook")
+_VARIABLE = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 # What a POSIX shell exits with when it cannot find or cannot execute the command.
 _SHELL_CODES = {127: "command not found", 126: "command not executable"}
 # An interpreter that could not open the script it was given: its exit codes, and its first
@@ -113,10 +115,14 @@ def _unopened_script(run: HookRun) -> str | None:
 
 
 def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
-    spawn = get_host(result.scenario.tool).spawn
+    host = get_host(result.scenario.tool)
+    spawn = host.spawn
     failures, seen = [], set()
     for run in result.runs:
         problem, fix = run.spawn_error, "fix its path or execute bit"
+        if problem is not None and spawn != "shell" and (var := _VARIABLE.search(run.command)):
+            fix = (f"{host.title} runs hooks without a shell, so {var[0]} is not expanded: use"
+                   f" sh -c '...' or an absolute path")  # fmt: skip
         if problem is None and (script := _unopened_script(run)) is not None:
             problem, fix = script, "fix its path"
         elif problem is None and spawn == "shell" and run.exit_code in _SHELL_CODES:
@@ -160,10 +166,8 @@ def located(result: RunResult, spec: HookSpec | None) -> str:
 
 def _failed(run: HookRun) -> str:
     """How a failed hook ended: its exit and the line of stderr that says most."""
-    lines = [line.strip() for line in run.stderr.strip().splitlines() if line.strip()]
-    said = lines[-1] if lines and TRACEBACK in run.stderr else (lines[0] if lines else "")
-    ended = f"exit {run.exit_code}"
-    return f"{ended}: {said[:200]}" if said else ended
+    said, ended = telling_line(run.stderr), f"exit {run.exit_code}"
+    return f"{ended}: {said}" if said else ended
 
 
 def _unstarted(result: RunResult, run: HookRun) -> bool:
@@ -301,12 +305,29 @@ def _named(spec: HookSpec) -> bool:
 
 
 def _hooks_config(result: RunResult, options: dict[str, Any]) -> list[str]:
-    return [
-        f"built-in check hooks_config: {warning}: the host never runs that hook; fix its shape"
-        f" {_opt_out('hooks_config')}"
-        for warning in _unexpected(result)
-        if _SKIPPED_SHAPE.search(warning)
-    ]
+    title = get_host(result.scenario.tool).title
+    failures = []
+    for warning in _unexpected(result):
+        if _SKIPPED_SHAPE.search(warning):
+            failures.append(
+                f"built-in check hooks_config: {warning}: the host never runs that hook; fix its"
+                f" shape {_opt_out('hooks_config')}"
+            )
+        elif (typo := MISSPELT.search(warning)) is not None:
+            what = _MEANT.get(typo["meant"], "what it sets does not happen")
+            failures.append(
+                f"built-in check hooks_config: {warning.removesuffix('; ignored')}: {title}"
+                f" ignores it, so {what}; fix the key {_opt_out('hooks_config')}"
+            )
+    return failures
+
+
+# What a misspelt key of a hook's entry leaves undone.
+_MEANT = {
+    "matcher": "its hooks run for every firing of the event",
+    "command": "the hook has no command and never runs",
+    "timeout": "the host's default timeout applies",
+}
 
 
 def _loops(result: RunResult, options: dict[str, Any]) -> list[str]:
@@ -326,9 +347,17 @@ def _any_hook_ran(result: RunResult, options: dict[str, Any]) -> list[str]:
     if any(run.exit_code is not None or run.spawn_error for run in result.runs) or not result.specs:
         return []
     events = sorted({spec.event for spec in result.specs})
+    fired = sorted({f.event for f in result.firings} & set(events))
+    if fired:  # an event fired, and nothing selected a hook of it (matchers says why)
+        why = f"{', '.join(fired)} fired, but no hook's matcher or condition selected it"
+        fix = "fix the matchers or the steps"
+    else:
+        why, fix = (
+            f"its hooks are on {', '.join(events)}, which never fired",
+            "add the steps that fire them",
+        )
     return [
-        f"built-in check any_hook_ran: no hook ran in this session (its hooks are on"
-        f" {', '.join(events)}, which never fired); add the steps that fire them"
+        f"built-in check any_hook_ran: no hook ran in this session ({why}); {fix}"
         f" {_opt_out('any_hook_ran')}"
     ]
 
@@ -379,6 +408,11 @@ def _matchers(result: RunResult, options: dict[str, Any]) -> list[str]:
         else:
             close = difflib.get_close_matches(str(spec.matcher), values, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
+            shell = host.shell_tool
+            wrong = [v for v in values if v.lower() == shell.lower() and v != shell]
+            if wrong and spec.matcher == host.shell_tool:  # the scenario misspells the tool
+                hint = (f"; the scenario calls a tool {wrong[0]!r}, and {host.title}'s shell tool"
+                        f" is {host.shell_tool!r}: fix the tool's name in the turn")  # fmt: skip
             why = f"it matched none of the values it was given ({', '.join(values)}){hint}"
         failures.append(
             f"built-in check matchers: the {spec.event} hook {spec.command!r} never ran: its"

@@ -444,7 +444,8 @@ def differences_text(diffs: list[Difference]) -> str:
     """The differences, those outside the tolerances first; a last line counts them."""
     lines = [d.line() for d in diffs]
     failing = sum(d.tolerated is None for d in diffs)
-    lines.append(f"{failing} differences outside the tolerances, {len(diffs) - failing} tolerated")
+    noun = "difference" if failing == 1 else "differences"
+    lines.append(f"{failing} {noun} outside the tolerances, {len(diffs) - failing} tolerated")
     return "\n".join(lines)
 
 

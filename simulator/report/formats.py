@@ -171,7 +171,7 @@ class _FiringView:
             lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
         elif run.verdict not in ("", "ok"):
             lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
-        elif run.stdout.strip():
+        elif run.stdout.strip() and run.shown is None:
             lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
         if run.shown is not None:
             lines.append(f"{pad}shown to the user: {run.shown[:160]!r}")

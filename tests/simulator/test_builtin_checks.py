@@ -245,3 +245,63 @@ def test_a_warning_the_scenario_tests_is_expected_not_printed(tmp_path: Path) ->
     assert (
         "host warnings: expected one containing 'has no command; skipped', got []" in result.stdout
     )
+
+
+def test_a_misspelt_key_of_a_hook_entry_fails_with_what_it_meant(tmp_path: Path) -> None:
+    """Newcomer trial 3, finding 9: ``matchr`` is ignored by Claude Code, so the guard runs on
+    every tool; the run fails naming the key, the likely one and the consequence."""
+    path = _claude(tmp_path, {"PreToolUse": [
+        {"matchr": "Bash", "hooks": [{"type": "command", "command": "true"}]}]})  # fmt: skip
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "  built-in check hooks_config: hooks.PreToolUse[0]: unknown key 'matchr' (did you mean"
+        " 'matcher'?): Claude Code ignores it, so its hooks run for every firing of the event;"
+        " fix the key (or opt out: checks: {hooks_config: false})\n"
+    ) in result.stdout
+    assert "known_events" not in result.stdout
+    validated = console("hooksim", "validate", path)
+    assert validated.returncode == 1
+    assert "unknown key 'matchr' (did you mean 'matcher'?)" in validated.stderr + validated.stdout
+
+
+def test_a_key_of_the_hooks_own_is_left_alone(tmp_path: Path) -> None:
+    """Only a key close to one the host reads is taken for a typo."""
+    path = _claude(tmp_path, _stop("true", note="my own"))
+    assert console("hooksim", "run", path).returncode == 0
+
+
+def test_a_misspelt_tool_in_the_scenario_is_blamed_not_the_matcher(tmp_path: Path) -> None:
+    """Newcomer trial 3, finding 10: the turn calls ``bash``; the matcher ``Bash`` is right."""
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({
+        "name": "tool typo", "tool": "claude-code",
+        "hooks": {"PreToolUse": [{"matcher": "Bash",
+                                  "hooks": [{"type": "command", "command": "true"}]}]},
+        "turns": [{"user": "go", "tools": [{"name": "bash", "args": {"command": "ls"}}],
+                   "assistant": "ok"}],
+    }))  # fmt: skip
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1
+    assert (
+        "the scenario calls a tool 'bash', and Claude Code's shell tool is 'Bash': fix the tool's"
+        " name in the turn"
+    ) in result.stdout
+    assert "did you mean 'bash'" not in result.stdout
+    assert "PreToolUse fired, but no hook's matcher or condition selected it" in result.stdout
+
+
+def test_a_variable_in_a_hermes_command_is_explained(tmp_path: Path) -> None:
+    """Newcomer trial 3, finding 8: Hermes execs without a shell, so ``$VAR`` stays as written."""
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({
+        "name": "hermes var",
+        "hooks": {"pre_llm_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.sh"'}]},
+        "turns": TURN,
+    }))  # fmt: skip
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1
+    assert (
+        "command not found; Hermes runs hooks without a shell, so $HOOKSIM_SCENARIO_DIR is not"
+        " expanded: use sh -c '...' or an absolute path"
+    ) in result.stdout

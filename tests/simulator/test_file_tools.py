@@ -434,7 +434,8 @@ def test_cursor_tool_calls_change_nothing(tmp_path: Path) -> None:
 
 def test_a_shell_call_runs_with_run_true_and_its_output_is_the_result(tmp_path: Path) -> None:
     """run: true runs the command in the project with the host's shell; its output is what
-    PostToolUse gets. Without it the result stays the scripted one and nothing runs."""
+    PostToolUse gets (Claude Code drops its final newline). Without it the result stays the
+    scripted one and nothing runs."""
     text = """\
         tool: claude-code
         hooks:
@@ -446,7 +447,7 @@ def test_a_shell_call_runs_with_run_true_and_its_output_is_the_result(tmp_path: 
         expect:
           files:
             out.txt: {equals: made}
-            ~/post.json: {json: {tool_response.stdout: "ran\\noops\\n"}}
+            ~/post.json: {json: {tool_response.stdout: "ran\\noops"}}
         """
     result = run(tmp_path, text.replace("RUN", "run: true"))
     assert expect.check(result) == []
@@ -456,7 +457,7 @@ def test_a_shell_call_runs_with_run_true_and_its_output_is_the_result(tmp_path: 
     scripted = run(tmp_path, text.replace(", RUN", ""))
     assert expect.check(scripted) == [
         "file out.txt: expected 'made', got no such file",
-        'file ~/post.json: expected tool_response.stdout = "ran\\noops\\n", got "ok"',
+        'file ~/post.json: expected tool_response.stdout = "ran\\noops", got "ok"',
     ]
 
 

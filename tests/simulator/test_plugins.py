@@ -271,14 +271,15 @@ def test_a_plugin_hooksim_cannot_install_is_a_file_line_error(
 
 
 def test_a_settings_hook_naming_a_plugin_variable_does_not_run(tmp_path: Path) -> None:
-    """Claude Code refuses a hook outside a plugin whose command names ${CLAUDE_PLUGIN_ROOT}
-    or ${CLAUDE_PLUGIN_DATA}: it never starts, and says why."""
+    """Claude Code refuses an exec-form hook outside a plugin whose arguments name
+    ${CLAUDE_PLUGIN_ROOT} or ${CLAUDE_PLUGIN_DATA} (only the substitution refuses: a shell
+    form runs, probe claude-code-plugin-root-in-settings): it never starts, and says why."""
     path = scenario(
         tmp_path,
         """\
         tool: claude-code
         hooks:
-          SessionStart: [{hooks: [{type: command, command: 'sh "${CLAUDE_PLUGIN_ROOT}/x.sh"'}]}]
+          SessionStart: [{hooks: [{type: command, command: sh, args: ["${CLAUDE_PLUGIN_ROOT}/x.sh"]}]}]
         turns:
           - {user: hi, assistant: hello}
         checks: false
