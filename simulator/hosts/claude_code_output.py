@@ -24,6 +24,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .base import parse_json_output
+
 Check = Callable[[Any], bool]
 
 
@@ -207,7 +209,7 @@ def _block_drops_specific(event: str, output: Mapping[str, Any]) -> bool:
 def dropped_keys(event: str, stdout: str) -> str | None:
     """The top-level keys of a taken JSON output that Claude Code drops unread, in words
     (``unknown key permissionDecision, dropped; it belongs in hookSpecificOutput``), or None."""
-    output = parse_object(stdout)
+    output = parse_json_output(stdout)
     if output is None or refusal(event, stdout) is not None or output.get("async") is True:
         return None
     # An extra key of the hook's own is dropped quietly; one meant for the host is a mistake:
@@ -223,18 +225,6 @@ def dropped_keys(event: str, stdout: str) -> str | None:
     said = [f"unknown key {k}, dropped; it belongs in hookSpecificOutput" for k in misplaced]
     said += [f"unknown key {k}, dropped (did you mean {close}?)" for k, close in misspelt.items()]
     return "; ".join(said)
-
-
-def parse_object(stdout: str) -> dict[str, Any] | None:
-    """Stdout as one JSON object, or None."""
-    text = stdout.strip()
-    if not text.startswith("{"):
-        return None
-    try:
-        output = json.loads(text)
-    except ValueError:
-        return None
-    return output if isinstance(output, dict) else None
 
 
 def accepted(event: str, output: dict[str, Any]) -> dict[str, Any]:

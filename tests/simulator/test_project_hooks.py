@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.simulator.console import console, summary
 
 GUARD = """\
@@ -47,29 +49,21 @@ def test_a_seeded_claude_settings_file_runs_beside_the_users_hooks(tmp_path: Pat
     assert lines[guard + 1].strip() == f".claude/settings.json:{line + 1}".join(["from ", ""])
 
 
-def test_a_scenario_with_only_project_hooks_runs_instead_of_skipping(tmp_path: Path) -> None:
-    """No ``hooks:`` at all: the project's hooks are the run's (not SKIP, exit 0)."""
+@pytest.mark.parametrize("settings", [".claude/settings.json", ".claude/settings.local.json"])
+def test_a_scenario_with_only_project_hooks_runs_instead_of_skipping(
+    tmp_path: Path, settings: str
+) -> None:
+    """No ``hooks:`` at all: the project's hooks are the run's (not SKIP, exit 0), from either
+    settings file of the project (each a settings source of its own)."""
     path = _scenario(
         tmp_path,
         tool="claude-code",
-        files={".claude/settings.json": _claude_settings("echo no >&2; exit 2")},
+        files={settings: _claude_settings("echo no >&2; exit 2")},
         expect={"blocked": {"PreToolUse": 1}},
     )
     result = console("hooksim", "run", path)
     assert result.returncode == 0, result.stdout
     assert summary(result.stdout) == "1 passed, 0 failed"
-
-
-def test_the_local_settings_run_too(tmp_path: Path) -> None:
-    """``.claude/settings.local.json`` is a settings source of its own."""
-    path = _scenario(
-        tmp_path,
-        tool="claude-code",
-        files={".claude/settings.local.json": _claude_settings("echo no >&2; exit 2")},
-        expect={"blocked": {"PreToolUse": 1}},
-    )
-    result = console("hooksim", "run", path)
-    assert summary(result.stdout) == "1 passed, 0 failed", result.stdout
 
 
 def test_a_broken_project_hook_is_named_by_its_file_and_line(tmp_path: Path) -> None:
