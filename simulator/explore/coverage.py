@@ -3,7 +3,8 @@
 Every ``hooksim run`` makes the built-in checks (``hooksim.judge.builtin_checks``), and so does
 explore for each session it draws, as the space file's ``checks:`` opts in or out. Two of them
 judge whether a session's steps exercise its hooks rather than the hooks: ``matchers`` (a hook
-whose matcher selected none of its event's firings) and ``any_hook_ran``. A drawn session with
+whose matcher selected none of its event's firings), ``hooks_fired`` (a hook whose event never
+fired) and ``any_hook_ran``. A drawn session with
 no Bash call leaves a Bash hook idle, and that is no fault of the hook; so explore does not fail
 a session on them (its written file turns them off), and holds the whole exploration to them
 instead (``Coverage``): a hook that ran in none of the sessions drawn is reported at the end.
@@ -21,7 +22,7 @@ from ..judge import builtin_checks
 from ..replay.runner import RunResult
 
 # Built-in checks of whether a session's steps exercised its hooks, checked over all sessions.
-COVERAGE_CHECKS = ("matchers", "any_hook_ran")
+COVERAGE_CHECKS = ("matchers", "hooks_fired", "any_hook_ran")
 
 
 def session_checks(result: RunResult) -> tuple[dict[str, list[str]], tuple[str, ...]]:
@@ -102,6 +103,16 @@ class Coverage:
                 f" the {drawn}: its matcher {spec.matcher!r} selected none of {fired} firing(s)"
                 f" (values: {', '.join(values) or 'none'}){hint} (or opt out: checks:"
                 " {matchers: false})"
+            )
+        for spec in self.specs if self._on("hooks_fired") and self.any_ran else ():
+            if spec.event in self.fired or self._skipped(spec) or spec.origin or self.host.in_process:
+                continue
+            if spec.layer == "config" or spec.event.startswith("("):
+                continue
+            lines.append(
+                f"built-in check hooks_fired: the {spec.event} hook {spec.command!r} ran in none"
+                f" of the {drawn}: {spec.event} never fired; widen the space (explore: tools,"
+                " compact, outcomes) or opt out: checks: {hooks_fired: false}"
             )
         if not lines and self._on("any_hook_ran") and self.specs and not self.any_ran:
             events = ", ".join(sorted({s.event for s in self.specs}))

@@ -132,8 +132,9 @@ def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
             continue
         seen.add(run.command)
         failures.append(
-            f"built-in check hooks_run: the {run.event} hook {run.command!r} did not run at turn"
-            f" {run.turn}: {problem}; {fix} {_opt_out('hooks_run')}"
+            f"built-in check hooks_run: the {run.event} hook {run.command!r}"
+            f"{located(result, run.spec)} did not run at turn {run.turn}: {problem}; {fix}"
+            f" {_opt_out('hooks_run')}"
         )
     return failures
 
@@ -415,8 +416,9 @@ def _matchers(result: RunResult, options: dict[str, Any]) -> list[str]:
                         f" is {host.shell_tool!r}: fix the tool's name in the turn")  # fmt: skip
             why = f"it matched none of the values it was given ({', '.join(values)}){hint}"
         failures.append(
-            f"built-in check matchers: the {spec.event} hook {spec.command!r} never ran: its"
-            f" matcher {spec.matcher!r} selected none of {len(firings)} firing(s); {why}"
+            f"built-in check matchers: the {spec.event} hook {spec.command!r}{located(result, spec)}"
+            f" never ran: its matcher {spec.matcher!r} selected none of {len(firings)} firing(s);"
+            f" {why}"
             f" {_opt_out('matchers')}"
         )
     return failures

@@ -31,8 +31,8 @@ def test_a_missing_hook_fails_on_a_shell_host(tmp_path: Path) -> None:
     result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (
-        f"  built-in check hooks_run: the Stop hook {str(tmp_path / 'nope.sh')!r} did not run at"
-        " turn 1: command not found (the shell exited 127); fix its path or execute bit (or opt"
+        f"  built-in check hooks_run: the Stop hook {str(tmp_path / 'nope.sh')!r} ({path}) did not"
+        " run at turn 1: command not found (the shell exited 127); fix its path or execute bit (or opt"
         " out: checks: {hooks_run: false})\n"
     ) in result.stdout
     assert summary(result.stdout) == "0 passed, 1 failed"
@@ -62,8 +62,8 @@ def test_a_missing_command_fails_on_an_exec_host(tmp_path: Path) -> None:
     result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (
-        "  built-in check hooks_run: the post_llm_call hook 'no-such-hook-x' did not run at turn 1:"
-        " command not found;"
+        f"  built-in check hooks_run: the post_llm_call hook 'no-such-hook-x' ({path}) did not run"
+        " at turn 1: command not found;"
     ) in result.stdout
 
 
@@ -98,10 +98,12 @@ def test_a_matcher_that_selects_nothing_fails_with_the_closest_value(tmp_path: P
     turn = [
         {"user": "hi", "tools": [{"name": "Bash", "args": {"command": "ls"}}], "assistant": "ok"}
     ]
-    result = console("hooksim", "run", _claude(tmp_path, hooks, turns=turn))
+    path = _claude(tmp_path, hooks, turns=turn)
+    result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (
-        "  built-in check matchers: the PreToolUse hook 'true' never ran: its matcher 'Bassh'"
+        f"  built-in check matchers: the PreToolUse hook 'true' ({path}) never ran: its matcher"
+        " 'Bassh'"
         " selected none of 1 firing(s); it matched none of the values it was given (Bash); did you"
         " mean 'Bash'? (or opt out: checks: {matchers: false})\n"
     ) in result.stdout
@@ -134,10 +136,12 @@ def test_a_script_its_interpreter_cannot_open_fails(
         pytest.skip("node is not installed")
     missing = tmp_path / f"missing.{suffix}"
     command = f"{interpreter} {missing}"
-    result = console("hooksim", "run", _claude(tmp_path, _stop(command)))
+    path = _claude(tmp_path, _stop(command))
+    result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (
-        f"  built-in check hooks_run: the Stop hook {command!r} did not run at turn 1: {says}"
+        f"  built-in check hooks_run: the Stop hook {command!r} ({path}) did not run at turn 1:"
+        f" {says}"
     ) in result.stdout
     assert "fix its path (or opt out: checks: {hooks_run: false})" in result.stdout
     hermes = tmp_path / "hermes.yaml"
@@ -146,7 +150,9 @@ def test_a_script_its_interpreter_cannot_open_fails(
     )
     result = console("hooksim", "run", hermes)
     assert result.returncode == 1
-    assert f"the post_llm_call hook {command!r} did not run at turn 1: {says}" in result.stdout
+    assert f"the post_llm_call hook {command!r} ({hermes}) did not run at turn 1: {says}" in (
+        result.stdout
+    )
 
 
 def test_a_loop_hooksim_had_to_cut_fails_unless_the_scenario_counts_it(tmp_path: Path) -> None:
