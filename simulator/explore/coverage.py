@@ -105,7 +105,12 @@ class Coverage:
                 " {matchers: false})"
             )
         for spec in self.specs if self._on("hooks_fired") and self.any_ran else ():
-            if spec.event in self.fired or self._skipped(spec) or spec.origin or self.host.in_process:
+            if (
+                spec.event in self.fired
+                or self._skipped(spec)
+                or spec.origin
+                or self.host.in_process
+            ):
                 continue
             if spec.layer == "config" or spec.event.startswith("("):
                 continue

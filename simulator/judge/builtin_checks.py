@@ -192,10 +192,12 @@ def _hooks_failed(result: RunResult, options: dict[str, Any]) -> list[str]:
         seen.add(key)
         codes = sorted({0, *(r.exit_code for r in result.runs if r.event == run.event
                             and r.exit_code is not None)})  # fmt: skip
+        closed = run.verdict.startswith("block")  # Cursor's failClosed
+        went = "blocks: it fails closed" if closed else "goes on as if it had not run"
         failures.append(
             f"built-in check hooks_failed: the {run.event} hook {run.command!r}"
-            f"{located(result, run.spec)} failed at turn {run.turn}: {_failed(run)}; {title} goes"
-            f" on as if it had not run. Fix the hook, or say which exits are expected (expect:"
+            f"{located(result, run.spec)} failed at turn {run.turn}: {_failed(run)}; {title}"
+            f" {went}. Fix the hook, or say which exits are expected (expect:"
             f" {{exit_codes: {{{run.event}: {codes}}}}}) {_opt_out('hooks_failed')}"
         )
     return failures
