@@ -501,7 +501,7 @@ class ClaudeStopContextEndsTheTurn(ClaudeCode):
 class ClaudeStdoutContextEverywhere(ClaudeCode):
     def read(self, event: str, run: HookRun) -> Verdict:
         verdict = super().read(event, run)
-        if verdict.note == "ok (stdout not used)":
+        if verdict.note.startswith("stdout not used"):
             return Verdict("context", context=run.stdout.strip())
         return verdict
 
