@@ -33,6 +33,7 @@ hooks:
   Stop: [{hooks: [{type: command, command: 'cat >/dev/null; echo "not yet" >&2; exit 2'}]}]
   UserPromptSubmit: [{hooks: [{type: command, command: 'cat >/dev/null; exit 1'}]}]
 expect:
+  exit_codes: {Stop: [0, 2], UserPromptSubmit: [0, 1], "*": 0}  # the failing hook is meant
   fired_by_turn: {"2": [UserPromptSubmit]}
 """
 
