@@ -106,8 +106,9 @@ def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:
     """The hooks as the host registers them (so the built-in checks judge a real run as they
     judge a replay), by the id the recorder gives each."""
     result.specs, result.warnings = host.parse_hooks(result.scenario.hooks)
-    if host.name == "hermes" and result.scenario.hooks == default_hooks_block():
-        # The installed entries stand in for the scenario's hooks, as in a replay.
+    if result.scenario.hooks == default_hooks_block():
+        # The installed entries (``with_hooks``) stand in for the scenario's hooks, as in a
+        # replay: no host's name needed, only Hermes' runs are given them.
         result.specs = [replace(s, layer="config") for s in result.specs]
     return {_hook_id(spec): spec for spec in result.specs}
 
