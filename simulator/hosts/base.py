@@ -751,8 +751,9 @@ def parse_matcher_groups(
                 if isinstance(handler, dict):
                     warnings += misspelt_keys(handler, HANDLER_KEYS, where)
                 spec = _handler_spec(
-                    handler, where, warnings, event=event, group=group, matcher=matcher, rule=rule
-                )
+                    handler, where, warnings, event=event, group=group, matcher=matcher,
+                    rule=rule, keys=(event, g, "hooks", h),
+                )  # fmt: skip
                 env = handler.get("env") if handler_env and isinstance(handler, dict) else None
                 if spec is not None and isinstance(env, dict):
                     spec = replace(spec, env=tuple((str(k), str(v)) for k, v in env.items()))
@@ -791,8 +792,10 @@ def _handler_spec(
     group: dict[str, Any],
     matcher: Any,
     rule: _TimeoutRule,
+    keys: tuple[str | int, ...],
 ) -> HookSpec | None:
-    """One handler of a matcher group as a HookSpec; None, with a warning, when skipped."""
+    """One handler of a matcher group as a HookSpec (``keys``: where it is in the hooks
+    block, ``where`` the same for warnings); None, with a warning, when skipped."""
     if not isinstance(handler, dict):
         warnings.append(f"{where} is not an object; skipped")
         return None
@@ -819,16 +822,8 @@ def _handler_spec(
         shell=shell if isinstance(shell, str) else None,
         background=handler.get("async") is True or handler.get("asyncRewake") is True,
         rewake=handler.get("asyncRewake") is True,
-        where=where_keys(where),
+        where=keys,
     )
-
-
-def where_keys(where: str) -> tuple[str | int, ...]:
-    """``hooks.PreToolUse[0].hooks[1]`` as the keys that lead to it inside the hooks block."""
-    keys: list[str | int] = []
-    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", where.removeprefix("hooks")):
-        keys.append(int(index) if index else name)
-    return tuple(keys)
 
 
 def _handler_args(args: Any, where: str, warnings: list[str]) -> list[str] | None:
