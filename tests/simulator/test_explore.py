@@ -614,3 +614,31 @@ def test_hermes_continues_a_turn_from_its_verify_hook(
     assert main(["run", str(path)]) == 1
     out = capsys.readouterr().out
     assert "  continuations of pre_verify at turn 1: expected at most 1, got 3\n" in out, out
+
+
+def test_a_hook_whose_event_no_drawn_session_fires_fails_the_exploration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """hooks_fired, like matchers, is held to the whole exploration: a PreCompact hook in a
+    space that draws no compaction ran in none of the sessions, and nothing is written."""
+    space = _space_file(tmp_path, """\
+name: a compaction hook the space never reaches
+tool: claude-code
+hooks:
+  UserPromptSubmit: [{hooks: [{type: command, command: "cat >/dev/null"}]}]
+  PreCompact: [{hooks: [{type: command, command: "cat >/dev/null; echo compacting"}]}]
+turns:
+  - {user: hi, assistant: hello}
+explore:
+  examples: 3
+  tools: false
+  compact: false
+""")  # fmt: skip
+    out = tmp_path / "failures"
+    assert main(["explore", str(space), "--seed", "1", "--out", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert (
+        "  FAIL built-in check hooks_fired: the PreCompact hook 'cat >/dev/null; echo compacting'"
+        " ran in none of the 3 sessions drawn: PreCompact never fired; widen the space"
+    ) in text
+    assert not out.exists()

@@ -87,8 +87,9 @@ def test_a_hook_killed_by_its_timeout_fails_first(tmp_path: Path) -> None:
 
 
 def test_a_gemini_timeout_names_its_unit(tmp_path: Path) -> None:
-    """m11: ``timeout: 30`` meant as seconds is 30 ms to Gemini CLI; the line says so."""
-    hooks = {"BeforeTool": _group("sleep 0.5", ".*", timeout=30)}
+    """m11: ``timeout: 30`` meant as seconds is 30 ms to Gemini CLI; the line says so (the hook
+    sleeps far longer than that, so no loaded machine lets it finish first)."""
+    hooks = {"BeforeTool": _group("sleep 5", ".*", timeout=30)}
     path = _scenario(tmp_path, "gemini-cli", hooks)
     result = console("hooksim", "run", path)
     assert result.returncode == 1, result.stdout
