@@ -133,6 +133,8 @@ FAULTS = {
     "refused": "output the host refuses or ignores",  # invalid JSON, a refused schema, ...
 }
 TRACEBACK = "Traceback (most recent call last):"
+# Python's first words on stderr when it cannot open the script it was given (it exits 2).
+PYTHON_CANNOT_OPEN = re.compile(r"(?:\S*/)?(?P<who>python[\d.]*): can't open file ")
 
 
 def fault_of(run: HookRun, verdict: Verdict) -> str | None:

@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 
 from ..steps import Compact, NewSession, Resume, ToolCall, Turn
 from .base import (
+    PYTHON_CANNOT_OPEN,
     Firing,
     HookRun,
     HookSpec,
@@ -104,10 +105,6 @@ MATCHER_EVENTS = frozenset(
      "PostCompact", "SessionEnd", "StopFailure"}
 )  # fmt: skip
 PLAIN_TEXT_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
-# Python's own words for a script it cannot open: an exit 2 that says so is a failed hook, not a
-# block (real 2.1.332: "python3 missing.py" and an echo of its message both blocked nothing; an
-# exit 2 of the same python with other words blocked).
-UNOPENED_SCRIPT = re.compile(r"(?:\S*/)?python[\d.]*: can't open file '[^']*': \[Errno \d+\] ")
 SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
 SESSION_END_MAX_S = 60.0
 # A matcher made only of these is a list of exact names (split on "|" and ","); any other
@@ -1206,7 +1203,10 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """As Claude Code reads a hook (``ClaudeStyleReading``), once its output schema took the
         hook's JSON: output it refuses makes the hook failed, none of its fields counting (a
         PreToolUse hook's failure is shown); after exit 2 it blocks with stderr alone."""
-        if run.exit_code == 2 and UNOPENED_SCRIPT.match(run.stderr.lstrip()):
+        # An exit 2 in python's words for a script it cannot open is a failed hook, not a block
+        # (real 2.1.332: "python3 missing.py" and an echo of its message blocked nothing; an
+        # exit 2 of the same python with other words blocked).
+        if run.exit_code == 2 and PYTHON_CANNOT_OPEN.match(run.stderr.lstrip()):
             return Verdict("failed: exit 2 of a python that could not open its script does not"
                            " block", fault="failed")  # fmt: skip
         finished = not (run.timed_out or run.spawn_error) and run.exit_code != 2

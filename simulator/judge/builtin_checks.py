@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import HookRun, HookSpec, get_host
-from ..hosts.base import MISSPELT, telling_line
+from ..hosts.base import MISSPELT, PYTHON_CANNOT_OPEN, telling_line
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from ..scenario.load import line_of_key
@@ -70,7 +70,7 @@ _SHELL_CODES = {127: "command not found", 126: "command not executable"}
 # An interpreter that could not open the script it was given: its exit codes, and its first
 # line on stderr (``who`` is the interpreter as it names itself).
 _CANNOT_OPEN = (
-    ({2}, re.compile(r"(?:\S*/)?(?P<who>python[\d.]*): can't open file ")),
+    ({2}, PYTHON_CANNOT_OPEN),
     (
         {2, 127},
         re.compile(
