@@ -505,6 +505,9 @@ class Host:
     term_grace_s: ClassVar[float | None] = None  # SIGTERM, then SIGKILL after this; None: SIGKILL
     blocking: ClassVar[frozenset[str]]  # events a hook can block
     not_awaited: ClassVar[frozenset[str]] = frozenset()  # fire-and-forget events
+    # Firings that may come in either order when next to each other: the host fires one from
+    # work it does not wait for. ``EVENT(trigger)`` names a firing by its payload's trigger.
+    races: ClassVar[tuple[tuple[str, str], ...]] = ()
     stop_can_continue: ClassVar[bool] = True  # a stop hook can make the model go on
     stop_cap: ClassVar[int | None] = None  # blocked stops in a row before the host ends the turn
     stop_cap_unit: ClassVar[str] = "blocks in a row"

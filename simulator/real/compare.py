@@ -164,6 +164,28 @@ def _by_turn(records: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
     return turns
 
 
+def _events(records: list[dict[str, Any]]) -> str:
+    return " ".join(r["event"] for r in records) or "none"
+
+
+def _settled(records: list[dict[str, Any]], host: Host) -> list[str]:
+    """The turn's firings by name (``EVENT(trigger)`` where the payload names a trigger), each
+    pair the host races (``Host.races``) put in one order: its order is no one's to settle."""
+    names = [_firing_name(r) for r in records]
+    for i in range(len(names) - 1):
+        if (names[i + 1], names[i]) in host.races:
+            names[i], names[i + 1] = names[i + 1], names[i]
+    return names
+
+
+def _firing_name(record: dict[str, Any]) -> str:
+    try:
+        trigger = json.loads(record.get("stdin") or "null").get("trigger")
+    except (ValueError, AttributeError):
+        trigger = None
+    return f"{record['event']}({trigger})" if isinstance(trigger, str) else record["event"]
+
+
 def _pairs(real: Side, sim: Side) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Probe records of the same firing on both sides: same turn, event and occurrence."""
     pairs = []
@@ -205,10 +227,9 @@ def differences(real: Side, sim: Side, host: Host) -> list[Difference]:
     seen_real, seen_sim = real.observer(host), sim.observer(host)
     real_turns, sim_turns = _by_turn(_probes(real)), _by_turn(_probes(sim))
     for turn in sorted(set(real_turns) | set(sim_turns)):
-        got = [r["event"] for r in real_turns.get(turn, [])]
-        want = [r["event"] for r in sim_turns.get(turn, [])]
-        if got != want:
-            found.add(f"events/turn {turn}", " ".join(got) or "none", " ".join(want) or "none")
+        got, want = real_turns.get(turn, []), sim_turns.get(turn, [])
+        if _settled(got, host) != _settled(want, host):
+            found.add(f"events/turn {turn}", _events(got), _events(want))
     pairs = _pairs(real, sim)
     for r, s in pairs:
         _compare_stdin(r, s, seen_real, seen_sim, found.add)

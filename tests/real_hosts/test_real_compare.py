@@ -172,3 +172,30 @@ def test_what_each_run_picks_for_itself_is_mapped() -> None:
                RunResult(Scenario(Path("s.yaml"), "s", ())), Path("/s"), {"PATH": "/bin"},
                "/s/install")  # fmt: skip
     assert lines(real, sim, "codex") == []
+
+
+def test_events_a_host_fires_from_work_it_does_not_wait_for_may_come_in_either_order() -> None:
+    """Headless Gemini CLI's ``/compress`` compresses without waiting while its text goes on to
+    the model, so PreCompress(manual) and BeforeAgent race; any other swap, an automatic
+    compression's included, is still a difference."""
+
+    def turn(*events: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        return [probe(1, event, payload, {}) for event, payload in events]
+
+    manual, auto, agent = (
+        ("PreCompress", {"trigger": "manual"}),
+        ("PreCompress", {"trigger": "auto"}),
+        ("BeforeAgent", {}),
+    )
+    real = side("/r", turn(agent, manual, auto))
+    sim = side("/s", turn(manual, agent, auto))
+    assert lines(real, sim, "gemini-cli") == []
+    real = side("/r", turn(manual, auto, agent))
+    sim = side("/s", turn(manual, agent, auto))
+    assert lines(real, sim, "gemini-cli") == [
+        "events/turn 1: real PreCompress PreCompress BeforeAgent;"
+        " hooksim PreCompress BeforeAgent PreCompress"
+    ]
+    real = side("/r", turn(agent, manual))
+    sim = side("/s", turn(manual, agent))
+    assert lines(real, sim, "claude-code") != []
