@@ -15,7 +15,7 @@ scenario's ``{shell: CMD}`` reaches it as); the others:
   hermes-agent's tool schemas (``tools/file_tools.py``: ``path``; ``patch`` in replace mode:
   ``mode``, ``path``, ``old_string``, ``new_string``);
 - Claude Code: the file tools of its permission rules
-  (``hosts.claude_code_rules.FILE_PATH_FIELDS``: ``Read``, ``Write``, ``Edit``);
+  (``hosts.claude_code.rules.FILE_PATH_FIELDS``: ``Read``, ``Write``, ``Edit``);
 - Codex CLI: file edits, which its hooks see as ``apply_patch`` with the patch as ``command``
   (codex-rs ``core/src/tools/hook_names.rs``, ``HookToolName::apply_patch``);
 - Gemini CLI: ``read_file``, ``write_file``, ``replace`` and their parameters
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hosts import HOSTS
-from ..hosts.claude_code_rules import FILE_PATH_FIELDS
+from ..hosts.claude_code.rules import FILE_PATH_FIELDS
 
 SHELL_COMMANDS = (
     "ls",

@@ -12,7 +12,7 @@ The tools and their arguments, as each host's hooks see them (the names ``hosts/
 - Claude Code: ``Write`` (``file_path``, ``content``), ``Edit`` (``file_path``, ``old_string``,
   ``new_string``, ``replace_all``; an empty ``old_string`` creates a new file) and
   ``MultiEdit`` (``file_path``, ``edits``: edits of that shape, applied in order, all or none):
-  the file tools of ``hosts.claude_code_rules.FILE_PATH_FIELDS``;
+  the file tools of ``hosts.claude_code.rules.FILE_PATH_FIELDS``;
 - Gemini CLI: ``write_file`` (``file_path``, ``content``) and ``replace`` (``file_path``,
   ``old_string``, ``new_string``, ``allow_multiple``), as
   ``packages/core/src/tools/definitions/base-declarations.ts`` names them;

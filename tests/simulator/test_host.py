@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from hooksim.hosts import HOSTS
-from hooksim.hosts.hermes import parse_hooks_block, payload_bytes
+from hooksim.hosts.hermes.config import parse_hooks_block
+from hooksim.hosts.hermes.profile import payload_bytes
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, NewSession, Step, Turn, load_scenario
 
@@ -254,7 +255,7 @@ def test_faketime_driver_reaches_a_shell_hook(tmp_path: Path) -> None:
 )
 def test_stdout_is_read_as_hermes_reads_it(event: str, stdout: str, context: str | None) -> None:
     """Only pre_llm_call's whole-stdout JSON object with a non-blank context is injected."""
-    from hooksim.hosts.hermes import injected_context
+    from hooksim.hosts.hermes.output import injected_context
 
     assert injected_context(event, stdout) == context
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 from hooksim.hosts import Firing, Host
 from hooksim.hosts.openclaw import OpenClaw
-from hooksim.hosts.openclaw_session import OpenClawSession
+from hooksim.hosts.openclaw.session import OpenClawSession
 from hooksim.judge import expect
 from hooksim.replay.openclaw import node_binary
 from hooksim.replay.runner import run_scenario

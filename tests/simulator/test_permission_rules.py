@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hooksim.hosts.claude_code_rules import Places, Rule, subcommands
+from hooksim.hosts.claude_code.rules import Places, Rule, subcommands
 
 HERE = Places(cwd="/p/sub", project="/p")
 

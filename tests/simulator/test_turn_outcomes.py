@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hooksim.hosts.hermes import EMPTY_REPLY_EXPLANATION
+from hooksim.hosts.hermes.constants import EMPTY_REPLY_EXPLANATION
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, ScenarioError, Turn, load_scenario
 

@@ -23,7 +23,7 @@ from typing import Any
 from ...hosts import Firing, HookRun, HookSpec, Host
 from ...hosts.base import fault_of
 from ...hosts.openclaw import OpenClaw, loadout
-from ...hosts.openclaw_session import (
+from ...hosts.openclaw.session import (
     GATEWAY_EXIT,
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,

@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..steps import Compact, NewSession, ToolCall, Turn
-from .base import Firing, Session
-from .conversation import ASSISTANT, USER, Message
+from ...steps import Compact, NewSession, ToolCall, Turn
+from ..base import Firing, Session
+from ..conversation import ASSISTANT, USER, Message
 
 PROCESS_EXIT = "(openclaw agent exits)"
 COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
