@@ -20,11 +20,14 @@ import shutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..steps import Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
 from .conversation import Conversation
 from .sources import Fact
+
+if TYPE_CHECKING:
+    from .transcript import Transcript
 
 # The lifecycle points every host is described by, in session order.
 LIFECYCLE = (
@@ -526,9 +529,9 @@ class Host:
     table_cells: ClassVar[dict[str, str]] = {}
     # Why ``hooksim record`` and ``tap`` cannot stand in front of this host's hooks ("": they can).
     tap_refused: ClassVar[str] = ""
-    # The format of the transcript the host writes as a session goes (the replay writes it
-    # the same way: ``replay.transcript``); "": none.
-    transcript_format: ClassVar[str] = ""
+    # The writer of the transcript the host writes as a session goes (its folder's
+    # ``transcript.py``; the replay writes it the same way); None: none.
+    transcript: ClassVar[type[Transcript] | None] = None
     resumes: ClassVar[bool] = False  # hooksim replays a resumed session (a ``resume:`` step)
     # What a plugin is to this host ("plugin", "extension"); "": hooksim installs none, and
     # ``plugins_refused`` says why (the host has no plugin hooks, or hooksim does not model them).

@@ -29,7 +29,6 @@ from hooksim.hosts import get_host
 from hooksim.judge import expect
 from hooksim.real.session import run_real
 from hooksim.replay.runner import RunResult, run_scenario
-from hooksim.replay.transcript import WRITERS, read_records
 from hooksim.scenario import load_scenario
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "across" / "transcript-loop.yaml"
@@ -56,8 +55,9 @@ def binary(tool: str) -> str:
 def shape(tool: str, path: Path, records: list[dict[str, Any]] | None = None) -> Shape:
     """The kinds and keys of a transcript's records that hooksim writes, in order (``records``:
     a copy's, else the file's); a kind the writer neither writes nor explains fails the test."""
-    writer = WRITERS[get_host(tool).transcript_format]
-    records = read_records(path, writer.format) if records is None else records
+    writer = get_host(tool).transcript
+    assert writer is not None
+    records = writer.read(path) if records is None else records
     unknown = {writer.kind_of(r) for r in records} - writer.reproduced
     unexplained = sorted(k for k in unknown if writer.why_not(k) is None)
     assert not unexplained, f"{path}: {tool} writes records hooksim does not: {unexplained}"

@@ -27,6 +27,7 @@ from ..base import (
 from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading, payload_of
 from ..plugins import hook_specs, read_claude_plugin
 from ..sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN
+from ..transcript import folder_name
 from .constants import (
     DEFAULT_MODEL,
     EFFORT_EVENTS,
@@ -43,7 +44,8 @@ from .constants import (
 from .facts import FACTS
 from .output import accepted, dropped_keys, refusal
 from .rules import Places, Rule
-from .session import ClaudeSession, project_folder
+from .session import ClaudeSession
+from .transcript import ClaudeCodeJsonl
 
 
 class ClaudeCode(ClaudeStyleReading, Host):
@@ -91,7 +93,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
     stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
     exit_2 = "blocks, stderr is the reason (even empty)"
     session_class = ClaudeSession
-    transcript_format = "claude-code-jsonl"
+    transcript = ClaudeCodeJsonl
     resumes = True  # claude --resume / --continue: SessionStart(resume), the same session id
     plugin_kind = "plugin"  # a folder loaded with --plugin-dir
     sends_last_message = True  # Stop's last_assistant_message, since v2.1.47
@@ -392,7 +394,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
         tmp = info.env.get("TMPDIR") or "/tmp"
         if self.child_notes_dir:
             env["CLAUDE_CODE_CHILD_NOTES_DIR"] = (
-                f"{tmp}/claude-{os.getuid()}/{project_folder(info.cwd)}/{info.session_id}/started"
+                f"{tmp}/claude-{os.getuid()}/{folder_name(info.cwd)}/{info.session_id}/started"
             )
         effort = self.effort(info.model)
         if effort is not None and event in EFFORT_EVENTS:

@@ -36,12 +36,6 @@ def tool_response(call: ToolCall) -> dict[str, Any]:
     return {"tool_response": result, "duration_ms": 0}
 
 
-def project_folder(cwd: str) -> str:
-    """The name Claude Code gives a working directory's folders (its projects' and its temporary
-    ones): each character that is not a letter or a digit becomes ``-``."""
-    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
-
-
 def model_input(call: ToolCall) -> ToolCall:
     """A call as Claude Code takes it from the model, before its hooks see it and its tool runs:
     Write's content and Edit's new_string with each line's trailing whitespace dropped, unless

@@ -37,6 +37,7 @@ from .constants import (
 )
 from .facts import FACTS
 from .session import CodexSession, random_suffix
+from .transcript import CodexRollout
 
 # The npm package's native build, by machine: its target triple and platform package
 # (bin/codex.js PLATFORM_PACKAGE_BY_TARGET).
@@ -137,7 +138,7 @@ class Codex(ClaudeStyleReading, Host):
     stop_cap = None
     exit_2 = "blocks only with non-empty stderr; else failed"
     session_class = CodexSession
-    transcript_format = "codex-rollout"
+    transcript = CodexRollout
     plugins_refused = (
         "Codex CLI 0.171.0 runs a plugin's hooks only for a plugin installed from a marketplace"
         " and trusted, which hooksim does not model; give them under hosts.codex.hooks"

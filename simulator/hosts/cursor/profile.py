@@ -21,6 +21,7 @@ from ..sources import CURSOR_DOCS
 from .constants import CURSOR_VERSION, DEFAULT_LOOP_LIMIT, EVENTS, TOOL_EVENTS
 from .facts import FACTS
 from .session import CursorSession
+from .transcript import CursorJsonl
 
 
 class Cursor(Host):
@@ -53,7 +54,7 @@ class Cursor(Host):
     stop_cap_unit = "follow-ups (`loop_limit`)"
     exit_2 = "denies (blocks) where the event can be blocked"
     session_class = CursorSession
-    transcript_format = "cursor-jsonl"
+    transcript = CursorJsonl
     plugins_refused = (
         "hooksim models Cursor from its hooks documentation, with no binary to check how it"
         " loads a plugin's hooks; give them under hosts.cursor.hooks"

@@ -38,6 +38,7 @@ from .constants import (
 )
 from .facts import FACTS
 from .session import GeminiSession
+from .transcript import GeminiChat
 
 
 class GeminiCli(Host):
@@ -85,7 +86,7 @@ class GeminiCli(Host):
     stop_cap = None  # the retry only spends the per-prompt turn budget
     exit_2 = "denies when it prints; silent exit 2 only fails (v0.30.0 on)"
     session_class = GeminiSession
-    transcript_format = "gemini-chat-jsonl"
+    transcript = GeminiChat
     resumes = True  # gemini --resume: SessionStart(resume)
     plugin_kind = "extension"  # a folder under ~/.gemini/extensions
     trust = (

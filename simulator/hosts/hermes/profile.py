@@ -16,6 +16,7 @@ from .constants import CLI_TOOL_ENV, DEFAULT_TIMEOUT_S
 from .facts import FACTS
 from .output import block_message, injected_context, meant_for_hermes, pre_verify_message
 from .session import HermesSession, hermes_payload
+from .transcript import HermesStateDb
 
 # A file tool's result is its own JSON (resolved_path, lint, diff, a stale-file warning) that a
 # scenario cannot script; a terminal call's can be the real output, as the probes script it.
@@ -52,7 +53,7 @@ class Hermes(Host):
     stop_can_continue = False
     exit_2 = "logged only (v0.19.0)"
     session_class = HermesSession
-    transcript_format = "hermes-state-db"
+    transcript = HermesStateDb
     # What `hooksim compare --real` may find different from the real Hermes, and why.
     real_tolerances = {
         "payload/post_tool_call/extra.result": _TOOL_RAN,

@@ -1,0 +1,263 @@
+"""Claude Code's session JSONL, written as the session goes (``hosts.transcript``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..base import SessionInfo
+from ..claude_style import HOOK_OUTPUT_REMINDER
+from ..conversation import FEEDBACK, Said
+from ..transcript import Transcript, folder_name, iso
+
+# --- Claude Code --------------------------------------------------------------------------
+CLAUDE_VERSION = "2.1.332"
+_COMPACT_CAVEAT = (
+    "<local-command-caveat>The command below was run directly in Claude Code, not sent to you"
+    " as a request, and its output goes straight to the user. It's recorded here as context for"
+    " later messages.</local-command-caveat>"
+)
+
+
+class ClaudeCodeJsonl(Transcript):
+    """Claude Code's session JSONL, as real 2.1.332 writes it (``claude -p``, stream-json: the
+    values of ``entrypoint`` and ``promptSource`` an interactive session writes are not known).
+
+    The file appears with the session's first message: what comes before (the queued prompt)
+    waits in memory. Each message record points at the one before (``parentUuid``). A prompt
+    is written once its UserPromptSubmit hooks are done, a tool call before PreToolUse, its
+    result after PostToolUse, a reply before Stop; a blocked Stop's feedback, then the summary
+    of the Stop hooks, before the model answers again; a compaction's records once its hooks are
+    done, before the next prompt.
+    """
+
+    format = "claude-code-jsonl"
+    reproduced = frozenset({
+        "queue-operation", "user", "assistant", "system/stop_hook_summary",
+        "system/compact_boundary", "attachment/hook_blocking_error",
+    })  # fmt: skip
+    not_reproduced: ClassVar[dict[str, str]] = {
+        "attachment/*": "Claude Code's own context for the model (environment, model, date,"
+        " the system prompt and tool listings, skills, agents): its words, not the session's",
+        "api-request*": "the request cache's bookkeeping (hashes of Claude Code's system prompt)",
+        "atis-latch": "Claude Code's internal bookkeeping",
+        "tools-used": "the request cache's bookkeeping of tool schemas",
+        "last-prompt": "the resume marker, written whenever the CLI flushes (no fixed point)",
+        "cost-state": "the session's running cost account (the fake model's usage), at exit",
+    }
+
+    def __init__(self, info: SessionInfo, hermes_home: Path) -> None:
+        super().__init__(info, hermes_home)
+        self.parent: str | None = None
+        self.waiting: list[dict[str, Any]] = []  # records before the file exists
+        self.held: dict[str, Any] | None = None  # a blocked Stop's summary, after its feedback
+        self.blocking: tuple[str, ...] = ()  # the commands of the hooks that blocked it
+        self.prompt_id = ""
+        self.prompts = 0
+        self.slug = ""
+        self.calls: dict[str, str] = {}  # tool call id -> the uuid of its assistant record
+        self.open_session()
+
+    def open_session(self) -> None:
+        home = Path(self.info.home)
+        folder = folder_name(self.info.cwd)
+        path = home / ".claude" / "projects" / folder / f"{self.info.session_id}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)  # CLAUDE_ENV_FILE is beside it
+        self.name(path)
+        self.parent, self.waiting, self.slug, self.prompts = None, [], "", 0
+
+    def heard(self, said: Said) -> None:
+        if self.held is not None and said.kind != FEEDBACK:
+            self.write([self.held])
+            self.held = None
+        super().heard(said)
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        """Records at the end of the file; before the first message, they wait for it."""
+        assert self.path is not None
+        if not self.path.exists():
+            self.waiting += records
+            if not any(r.get("type") in ("user", "assistant") for r in records):
+                return
+            records, self.waiting = self.waiting, []
+        self.append(records)
+
+    def common(self) -> dict[str, Any]:
+        fields = {"userType": "external", "entrypoint": "sdk-cli", "cwd": self.info.cwd,
+                  "sessionId": self.info.session_id, "version": CLAUDE_VERSION,
+                  "gitBranch": "HEAD"}  # fmt: skip
+        return {**fields, "slug": self.slug} if self.slug else fields
+
+    def chained(self, said: Said, record: dict[str, Any]) -> dict[str, Any]:
+        """A message record, chained to the one before it."""
+        uid = self.uid()
+        head = {"parentUuid": self.parent, "isSidechain": False}
+        self.parent = uid
+        return {**head, **record, "uuid": uid, "timestamp": iso(said.at_ms), **self.common()}
+
+    def on_session(self, said: Said) -> None:
+        if said.source in ("startup", "clear"):
+            self.open_session()
+
+    def on_submitted(self, said: Said) -> None:
+        queued = {"type": "queue-operation", "operation": "enqueue",
+                  "timestamp": iso(said.at_ms), "sessionId": self.info.session_id}  # fmt: skip
+        self.prompt_id = self.uid()
+        self.write([{**queued, "content": said.text}, {**queued, "operation": "dequeue"}])
+
+    def on_prompt(self, said: Said) -> None:
+        self.prompts += 1
+        self.write([self.chained(said, {
+            "promptId": self.prompt_id, "type": "user",
+            "message": {"role": "user", "content": said.text},
+        }) | {"permissionMode": "default", "promptSource": "sdk", "sentAtMs": said.at_ms,
+              "rowSource": "local", "turnOrigin": "sdk",
+              "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts}}])  # fmt: skip
+
+    def assistant(self, said: Said, content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+        message = {
+            "id": f"msg_{self.uid().replace('-', '')[:24]}", "type": "message",
+            "role": "assistant", "model": self.info.model, "content": content,
+            "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 100, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0, "output_tokens": 1},
+            "stop_details": None,
+        }  # fmt: skip
+        extra = {"toolInputStreamMs": 0} if stop == "tool_use" else {}
+        # requestId: the API's request-id header, which every answer of Anthropic's carries.
+        request = f"req_{self.uid().replace('-', '')[:24]}"
+        return self.chained(said, {"message": message, **extra, "apiBlockIndex": 0,
+                                   "requestId": request, "requestRef": self.uid(),
+                                   "requestedModel": self.info.model,
+                                   "promptCacheRequested": "5m", "type": "assistant"}) | {
+            "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
+
+    def on_call(self, said: Said) -> None:
+        assert said.call is not None
+        use = {"type": "tool_use", "id": said.call_id, "name": said.call.name,
+               "input": said.call.args}  # fmt: skip
+        record = self.assistant(said, [use], "tool_use")
+        self.calls[said.call_id] = record["uuid"]
+        self.write([record])
+
+    def on_result(self, said: Said) -> None:
+        result = {"tool_use_id": said.call_id, "type": "tool_result", "content": said.text,
+                  "is_error": said.denied}  # fmt: skip
+        outcome: Any = said.text
+        if said.call is not None and said.call.name == "Bash" and not said.denied:
+            outcome = {"stdout": said.text, "stderr": "", "interrupted": False,
+                       "isImage": False, "noOutputExpected": False}  # fmt: skip
+        self.write([self.chained(said, {
+            "promptId": self.prompt_id, "type": "user",
+            "message": {"role": "user", "content": [result]},
+        }) | {"toolUseResult": outcome, "sandboxed": False,
+              "sourceToolAssistantUUID": self.calls.get(said.call_id, ""),
+              "permissionDecision": {"decision": "accept", "source": "config",
+                                     "reasonType": "rule", "ruleSource": "cliArg"}}])  # fmt: skip
+
+    def on_reply(self, said: Said) -> None:
+        self.write([self.assistant(said, [{"type": "text", "text": said.text}], "end_turn")])
+
+    def on_feedback(self, said: Said) -> None:
+        """A blocked Stop: its feedback as a user message (without Claude Code's reminder
+        wrapping, which it keeps apart as ``hookTextLead``), the blocking error, and then the
+        Stop hooks' summary."""
+        text = said.text.removeprefix(HOOK_OUTPUT_REMINDER + "\n")
+        text = text.removesuffix("\n</system-reminder>")
+        lead = HOOK_OUTPUT_REMINDER.removeprefix("<system-reminder>\n")
+        records = [self.chained(said, {
+            "promptId": self.prompt_id, "type": "user",
+            "message": {"role": "user", "content": text},
+            "isMeta": True, "rowSource": "hook", "hookText": True, "hookTextLead": lead,
+        })]  # fmt: skip
+        held, self.held = self.held, None
+        if held is not None:
+            for command in self.blocking:
+                error = {"type": "hook_blocking_error", "hookName": said.source,
+                         "toolUseID": held["toolUseID"], "hookEvent": said.source,
+                         "blockingError": {"blockingError": held["hookErrors"][0],
+                                           "command": command}}  # fmt: skip
+                shown = (f"<system-reminder>\n{said.source} hook blocking error from command:"
+                         f' "{command}": {held["hookErrors"][0]}\n</system-reminder>')  # fmt: skip
+                records.append(self.chained(said, {"attachment": error, "type": "attachment"}) | {
+                    "rendered": [{"content": shown}], "renderedRole": "system"})  # fmt: skip
+            held["parentUuid"], self.parent = self.parent, held["uuid"]
+            records.append(held)
+        self.write(records)
+
+    def on_stop_hooks(self, said: Said) -> None:
+        """The Stop hooks' summary; a blocked Stop's waits for its feedback."""
+        if not said.commands:
+            return
+        record = self.chained(said, {
+            "type": "system", "subtype": "stop_hook_summary", "hookCount": len(said.commands),
+            "hookInfos": [{"command": c, "durationMs": 0} for c in said.commands],
+            "hookErrors": list(said.reasons), "failedHookErrorIndexes": [],
+            "hookAdditionalContext": [], "preventedContinuation": False, "stopReason": "",
+            "hasOutput": bool(said.reasons), "level": "suggestion",
+        }) | {"toolUseID": self.uid()}  # fmt: skip
+        if said.reasons:  # written after the feedback: the chain goes on from it
+            self.held, self.blocking, self.parent = record, said.blocking, record["parentUuid"]
+        else:
+            self.write([record])
+
+    def on_compacted(self, said: Said) -> None:
+        """The compaction's boundary, the summary the model continues from, and for /compact
+        the command's own three records."""
+        self.slug = self.slug or "replayed-session-slug"
+        boundary = self.chained(said, {
+            "type": "system", "subtype": "compact_boundary", "content": "Conversation compacted",
+            "isMeta": False, "level": "info",
+            "compactMetadata": {"trigger": said.source, "preTokens": 0},
+        })  # fmt: skip
+        boundary["logicalParentUuid"], boundary["parentUuid"] = boundary["parentUuid"], None
+        summary = (
+            "This session is being continued from a previous conversation that ran out of"
+            f" context. The summary below covers the earlier portion of the conversation.\n\n"
+            f"Summary:\n{said.text}"
+        )
+        records = [boundary, self.chained(said, {
+            "promptId": self.prompt_id, "type": "user",
+            "message": {"role": "user", "content": summary},
+            "isVisibleInTranscriptOnly": True, "isCompactSummary": True,
+            "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts},
+            "sentAtMs": said.at_ms, "rowSource": "local",
+        })]  # fmt: skip
+        if said.source == "manual":
+            command = ("<command-name>/compact</command-name>\n            <command-message>"
+                       "compact</command-message>\n            <command-args></command-args>")  # fmt: skip
+            for content, extra in (
+                (_COMPACT_CAVEAT, {"isMeta": True, "rowSource": "harness"}),
+                (command, {"rowSource": "local"}),
+                ("<local-command-stdout>Compacted</local-command-stdout>",
+                 {"rowSource": "local", "repeatsCompactSummary": True}),
+            ):  # fmt: skip
+                records.append(self.chained(said, {
+                    "promptId": self.prompt_id, "type": "user",
+                    "message": {"role": "user", "content": content}, **extra}))  # fmt: skip
+        self.write(records)
+
+    @classmethod
+    def kind_of(cls, record: Mapping[str, Any]) -> str:
+        kind = str(record.get("type"))
+        if kind == "system":
+            return f"system/{record.get('subtype')}"
+        if kind == "attachment":
+            attachment = record.get("attachment")
+            return f"attachment/{attachment.get('type') if isinstance(attachment, dict) else ''}"
+        return kind
+
+    @classmethod
+    def keys_of(cls, record: Mapping[str, Any]) -> frozenset[str]:
+        """Its keys, its message's (but ``usage``, the API's accounting), and the kinds of the
+        message's content blocks."""
+        keys = set(record)
+        message = record.get("message")
+        if isinstance(message, dict):
+            keys |= {f"message.{k}" for k in message if k != "usage"}
+            content = message.get("content")
+            if isinstance(content, list):
+                keys |= {f"message.content[{b.get('type')}]" for b in content
+                         if isinstance(b, dict)}  # fmt: skip
+        return frozenset(keys)
