@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from .hosts import DEFAULT_HOST
 from .judge.verdict import not_applicable, run_on
 from .report.formats import failure_text
 from .scenario import Scenario, ScenarioError, load_scenario
@@ -95,7 +96,7 @@ class ScenarioFile(pytest.File):
             raise self.CollectError(str(e)) from None
         only = self.config.getoption("hooksim_tool")
         tools = [only] if only else scenario.tools()
-        labelled = len(tools) > 1 or tools != ["hermes"]
+        labelled = len(tools) > 1 or tools != [DEFAULT_HOST]
         for tool in tools:
             name = f"{node_name(scenario)}[{tool}]" if labelled else node_name(scenario)
             yield ScenarioItem.from_parent(self, name=name, scenario=scenario, tool=tool)

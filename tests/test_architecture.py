@@ -1,9 +1,11 @@
-"""The import rules of ``tests/architecture.py`` hold, and the check sees a planted break."""
+"""The import rules hold (``tests/architecture.py``, the import-linter contracts of
+``pyproject.toml``), and each check sees a planted break."""
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -11,13 +13,14 @@ from pathlib import Path
 
 import hooksim
 import pytest
+from hooksim.hosts import HOSTS
 
 from .architecture import circles, problems
 
 CHECK = Path(__file__).with_name("architecture.py")
 
 
-def test_both_packages_keep_the_import_rules() -> None:
+def test_both_packages_have_no_import_circle() -> None:
     assert problems() == []
 
 
@@ -37,36 +40,88 @@ def _planted_copy(tmp_path: Path, module: str, line: str) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
 
 
+def test_a_planted_circle_is_reported(tmp_path: Path) -> None:
+    env = _planted_copy(tmp_path, "hooksim.steps", "from . import hosts")
+    done = subprocess.run(
+        [sys.executable, str(CHECK)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "import circle: hooksim.hosts" in done.stdout, done.stdout
+
+
+PYPROJECT = Path(__file__).parents[1] / "pyproject.toml"
+LINT_IMPORTS = (
+    "import sys; from importlinter.cli import lint_imports;"
+    " sys.exit(lint_imports(config_filename=sys.argv[1], no_cache=True, no_logo=True))"
+)
+
+
+def lint_imports(env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the contracts of ``pyproject.toml``, in a process of its own."""
+    return subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS, str(PYPROJECT)],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def test_both_packages_keep_the_import_contracts() -> None:
+    done = lint_imports()
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(
-    ("module", "line", "expected"),
+    ("module", "line", "broken"),
     [
-        pytest.param(
-            "hooksim.steps",
-            "from . import hosts",
-            "import circle: hooksim.hosts",
-            id="a circle",
-        ),
         pytest.param(
             "hooksim.replay.runner",
             "from ..judge import judge_scenario",
-            "hooksim.replay imports hooksim.judge, a stage above it",
+            "hooksim's stages import downwards only",
             id="an upward import",
         ),
         pytest.param(
             "hooksim.real.compare",
             "from ..explore import search",
-            "hooksim.real imports hooksim.explore, a stage above it",
+            "hooksim's stages import downwards only",
             id="two stages of one row",
+        ),
+        pytest.param(
+            "hooksim.hosts.codex.profile",
+            "from ..claude_code import constants",
+            "Each host's folder is independent of the others",
+            id="a host imports another",
+        ),
+        pytest.param(
+            "hooksim.hosts.codex.real",
+            "from ..gemini_cli import real",
+            "Each host's folder is independent of the others",
+            id="a host's stage part imports another host",
+        ),
+        pytest.param(
+            "hooksim.replay.runner",
+            "from ..hosts.openclaw import config",
+            "Stages reach a host's folder only through the registry",
+            id="a stage imports a host's folder",
+        ),
+        pytest.param(
+            "hooksim.hosts.codex.profile",
+            "from . import real",
+            "No module of a host's folder imports one of its stage parts",
+            id="a profile imports its real part",
+        ),
+        pytest.param(
+            "hooksim.replay.runner",
+            "import hermes_hooks.entries",
+            "The replay core is free of the hook package",
+            id="the replay imports the hook package",
         ),
     ],
 )
-def test_a_planted_break_is_reported(tmp_path: Path, module: str, line: str, expected: str) -> None:
-    env = _planted_copy(tmp_path, module, line)
-    done = subprocess.run(
-        [sys.executable, str(CHECK)], env=env, capture_output=True, text=True, check=False
-    )
+def test_a_planted_break_of_a_contract_is_reported(
+    tmp_path: Path, module: str, line: str, broken: str
+) -> None:
+    done = lint_imports(_planted_copy(tmp_path, module, line))
     assert done.returncode == 1, done.stdout + done.stderr
-    assert expected in done.stdout, done.stdout
+    assert re.search(rf"^{re.escape(broken)}\s*BROKEN", done.stdout, re.MULTILINE), done.stdout
 
 
 LONG = 60  # lines
@@ -101,3 +156,28 @@ def test_a_long_function_is_found(tmp_path: Path) -> None:
         f"def f():\n{body}\n\n\ndef g():\n    '''One function: why.'''\n{body}\n"
     )
     assert long_functions(tmp_path) == [f"{tmp_path / 'm.py'}:1 f (61 lines)"]
+
+
+def host_names_in_stages(root: Path, names: set[str]) -> list[str]:
+    """``path:line 'name'`` for each string literal outside ``hosts/`` that is a host's name: a
+    stage asks the profile, never "which host am I?"."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] == "hosts":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in names:
+                found.append(f"{path.relative_to(root)}:{node.lineno} {node.value!r}")
+    return found
+
+
+def test_no_stage_names_a_host() -> None:
+    root = Path(hooksim.__file__).parent
+    assert host_names_in_stages(root, set(HOSTS)) == []
+
+
+def test_a_host_name_in_a_stage_is_found(tmp_path: Path) -> None:
+    (tmp_path / "hosts").mkdir()
+    (tmp_path / "hosts" / "x.py").write_text("NAME = 'codex'\n")
+    (tmp_path / "stage.py").write_text("'''codex, in words'''\nif name == 'codex':\n    pass\n")
+    assert host_names_in_stages(tmp_path, {"codex"}) == ["stage.py:2 'codex'"]

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..hosts import HOSTS
+from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..scenario import ScenarioError, find_scenarios, load_scenario
 from . import AddParser, check_tool, positive_int, workers_option
 
@@ -76,8 +76,8 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
     from ..explore.search import HOOK_INVARIANTS, Explorer
     from ..explore.session_space import Space, base_document
 
-    tool = args.tool or "hermes"
-    ours = tool == "hermes"
+    tool = args.tool or DEFAULT_HOST
+    ours = get_host(tool).default_hooks() is not None  # hermes-hooks' own hooks
     spaces = []
     if not args.paths:
         space = _overridden(Space.for_host(tool, model=ours), args)
@@ -98,7 +98,9 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
         scenario = load_scenario(path)
         data = _raw(path)
         host = args.tool or scenario.tool
-        default_hooks = host == "hermes" and (scenario.hooks is None or args.hooks_config)
+        default_hooks = get_host(host).default_hooks() is not None and (
+            scenario.hooks is None or args.hooks_config
+        )
         model = scenario.explore.get("model", bool(default_hooks))
         try:
             space = _overridden(Space.for_host(host, model=model).narrowed(scenario.explore), args)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..hosts import Firing, SessionInfo, get_host
+from ..hosts import DEFAULT_HOST, Firing, SessionInfo, get_host
 from ..scenario import Scenario, Turn
 
 FLAG = "WAGGLE_HERMES_COMPACT_ON_STOP"
@@ -207,7 +207,7 @@ class _Event:
 
 def _timeline(scenario: Scenario) -> list[_Event]:
     """The events Hermes fires for the scenario, as the runner fires them, with instants."""
-    host = get_host("hermes")
+    host = get_host(DEFAULT_HOST)  # the host hermes-hooks runs on
     events: list[_Event] = []
     start_ms = int(scenario.start.timestamp() * 1000)
     now_ms, turn, said, group = start_ms, 0, None, 0

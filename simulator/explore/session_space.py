@@ -33,6 +33,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ..hosts import DEFAULT_HOST, HOSTS
 from ..scenario import (
     DEFAULT_START,
     ApiError,
@@ -47,7 +48,8 @@ from ..scenario import (
     parse_duration,
 )
 from . import gate_model
-from .vocabulary import VOCABULARIES, ToolShape, Vocabulary
+from .vocabulary import ToolShape, Vocabulary
+from .vocabulary import vocabulary as words_of
 
 DAY_S = 86_400
 OUTCOMES = ("reply", "empty", "interrupted", "error")
@@ -95,7 +97,7 @@ class Space:
     gate_gaps: bool = True
     outcomes: tuple[str, ...] = OUTCOMES
     tools: int = 2  # tool calls per turn, at most
-    vocabulary: Vocabulary = VOCABULARIES["hermes"]  # the host's tools and steps
+    vocabulary: Vocabulary = field(default_factory=lambda: words_of(DEFAULT_HOST))  # its words
     new_session: bool = True
     compact: bool = True
     bare_stop: bool = True
@@ -111,15 +113,15 @@ class Space:
         """The default space on ``host``: its own tools and steps (``vocabulary``); on Hermes a
         gateway's sessions, a bare Stop and the bridge's outcomes; with the gate model,
         hermes-hooks' variables."""
-        words = VOCABULARIES[host]
-        hermes = host == "hermes"
+        words = words_of(host)
+        ours = HOSTS[host].default_hooks() is not None  # hermes-hooks' own host
         return cls(
             vocabulary=words,
             env=dict(HOOK_ENV) if model else {},
             bare_stop=words.bare_stop,
             sessions=cls.sessions if words.gateway else 1,
-            gate_gaps=hermes,
-            bridge=cls.bridge if hermes else None,
+            gate_gaps=ours,
+            bridge=cls.bridge if ours else None,
         )
 
     def narrowed(self, block: Mapping[str, Any]) -> Space:

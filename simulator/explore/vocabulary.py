@@ -7,11 +7,12 @@ each tool's shape, and the step kinds it has: which compaction triggers, whether
 come with nothing to save (Hermes' bare ``post_llm_call``), whether several sessions run at
 once (a Hermes gateway).
 
-Where the names come from: each host's shell tool is its profile's ``shell_tool`` (the tool a
+Each host's words are its folder's ``explore.VOCABULARY``, built with the shapes here. Where
+the names come from: each host's shell tool is its profile's ``shell_tool`` (the tool a
 scenario's ``{shell: CMD}`` reaches it as); the others:
 
 - Hermes: ``read_file``, and the file-mutating tools of its profile
-  (``hosts.hermes.FILE_MUTATING_TOOLS``: ``write_file``, ``patch``), with the arguments of
+  (``hosts.hermes.constants.FILE_MUTATING_TOOLS``: ``write_file``, ``patch``), with the arguments of
   hermes-agent's tool schemas (``tools/file_tools.py``: ``path``; ``patch`` in replace mode:
   ``mode``, ``path``, ``old_string``, ``new_string``);
 - Claude Code: the file tools of its permission rules
@@ -33,12 +34,10 @@ let through.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts import HOSTS
-from ..hosts.claude_code.rules import FILE_PATH_FIELDS
+from ..hosts import HOSTS, part
 
 SHELL_COMMANDS = (
     "ls",
@@ -88,69 +87,35 @@ class Vocabulary:
         return [t.name for t in self.tools]
 
 
-def _shell(host: str) -> ToolShape:
-    """The host's shell tool (its profile's ``shell_tool``), with the shell commands."""
-    return ToolShape(HOSTS[host].shell_tool, tuple({"command": c} for c in SHELL_COMMANDS))
+def shell(name: str) -> ToolShape:
+    """A host's shell tool (its profile's ``shell_tool``), with the shell commands."""
+    return ToolShape(name, tuple({"command": c} for c in SHELL_COMMANDS))
 
 
-def _read(name: str, field: str) -> ToolShape:
+def read(name: str, field: str) -> ToolShape:
     return ToolShape(name, tuple({field: path} for path in FILES))
 
 
-def _write(name: str, field: str, content: str = "content") -> ToolShape:
+def write(name: str, field: str, content: str = "content") -> ToolShape:
     return ToolShape(name, tuple({field: path, content: "new text\n"} for path in FILES))
 
 
-def _edit(name: str, field: str, **extra: str) -> ToolShape:
+def edit(name: str, field: str, **extra: str) -> ToolShape:
     return ToolShape(
         name,
         tuple({**extra, field: path, "old_string": "old", "new_string": "new"} for path in FILES),
     )
 
 
-_CLAUDE_FILE = FILE_PATH_FIELDS["Read"]  # file_path
-
-VOCABULARIES: Mapping[str, Vocabulary] = {
-    "hermes": Vocabulary(
-        (
-            _shell("hermes"),
-            _read("read_file", "path"),
-            _write("write_file", "path"),
-            _edit("patch", "path", mode="replace"),
-        ),
-        compactions=("auto",),
-        bare_stop=True,
-        gateway=True,
-    ),
-    "claude-code": Vocabulary(
-        (
-            _shell("claude-code"),
-            _read("Read", _CLAUDE_FILE),
-            _write("Write", _CLAUDE_FILE),
-            _edit("Edit", _CLAUDE_FILE),
-        ),
-    ),
-    "codex": Vocabulary(
-        (_shell("codex"), ToolShape("apply_patch", ({"command": PATCH},))),
-    ),
-    "gemini-cli": Vocabulary(
-        (
-            _shell("gemini-cli"),
-            _read("read_file", "file_path"),
-            _write("write_file", "file_path"),
-            _edit("replace", "file_path"),
-        ),
-    ),
-    "cursor": Vocabulary(
-        (_shell("cursor"), _read("Read", "file_path"), _write("Write", "file_path")),
-    ),
-    # dist/tools-COqmKCvp.mjs: read {path}, write {path, content} (openclaw 2026.9.6).
-    "openclaw": Vocabulary(
-        (_shell("openclaw"), _read("read", "path"), _write("write", "path")),
-    ),
-}
+def patch(name: str, field: str) -> ToolShape:
+    """A tool that takes a patch (Codex's ``apply_patch``, the patch as ``command``)."""
+    return ToolShape(name, ({field: PATCH},))
 
 
 def vocabulary(host: str) -> Vocabulary:
-    """The words of ``host`` (a name of ``hosts.HOSTS``)."""
-    return VOCABULARIES[host]
+    """The words of ``host`` (a name of ``hosts.HOSTS``): its folder's ``explore.VOCABULARY``."""
+    words = part(HOSTS[host], "explore")
+    if words is None:
+        raise ValueError(f"hooksim explore has no words for {HOSTS[host].title}")
+    vocabulary: Vocabulary = words.VOCABULARY
+    return vocabulary

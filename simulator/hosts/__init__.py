@@ -1,12 +1,20 @@
-"""Host profiles: one module per agent CLI whose hook lifecycle hooksim replays.
+"""The host registry: the one place that lists the agent CLIs hooksim replays.
 
-``HOSTS`` maps a scenario's ``tool:`` to its profile; ``conversation`` is what was said in a
-session, which each profile's session loop adds to as it goes. OpenClaw's hooks are JavaScript
-inside its own process (``in_process``): the replay runs them in a Node runner instead of
-spawning them.
+Each host is a folder, ``hosts/<folder>/``: its profile (``profile.py``, whose ``PROFILE`` is
+the class; attributes and rules), its session loop, payloads and output reading, its
+transcript writer, its facts as data, and what its real run needs (``real.py``) or its replay
+needs beyond the shell hosts' (``replay``: OpenClaw's handlers run in a Node process). The
+modules here beside the folders are what every host shares (``base``, ``conversation``, ...).
+
+``HOSTS`` maps a scenario's ``tool:`` to its profile, loaded from ``FOLDERS``; a stage asks a
+profile what differs per host and never names one. A stage that needs a host's own code reaches
+it through ``part()``, which imports it the first time it is asked for.
 """
 
 from __future__ import annotations
+
+import importlib
+from types import ModuleType
 
 from .base import (
     LIFECYCLE,
@@ -21,17 +29,33 @@ from .base import (
     SessionInfo,
     Verdict,
 )
-from .claude_code import ClaudeCode
-from .codex import Codex
-from .cursor import Cursor
-from .gemini_cli import GeminiCli
 from .given import contains, readings
-from .hermes import Hermes
-from .openclaw import OpenClaw
 
-HOSTS: dict[str, Host] = {
-    host.name: host for host in (Hermes(), ClaudeCode(), Codex(), Cursor(), GeminiCli(), OpenClaw())
-}
+# The hosts hooksim knows, by folder, in the order tables list them.
+FOLDERS = ("hermes", "claude_code", "codex", "cursor", "gemini_cli", "openclaw")
+
+
+def _profile(folder: str) -> Host:
+    profile: type[Host] = importlib.import_module(f"{__name__}.{folder}.profile").PROFILE
+    return profile()
+
+
+HOSTS: dict[str, Host] = {host.name: host for host in map(_profile, FOLDERS)}
+# The host of a scenario that names no ``tool:``.
+DEFAULT_HOST = "hermes"
+
+
+def part(host: Host, name: str) -> ModuleType | None:
+    """``host``'s own module ``name`` for a stage above the profiles (``real``: what a real run
+    of it needs; ``replay``: an in-process host's dispatcher), from the folder its profile is
+    in; None where the folder has none."""
+    folder = type(host).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{folder}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"{folder}.{name}":
+            return None
+        raise
 
 
 class UnknownHost(LookupError):
@@ -149,6 +173,8 @@ def _stop_cap(host: Host) -> str:
 
 
 __all__ = [
+    "DEFAULT_HOST",
+    "FOLDERS",
     "HOSTS",
     "LIFECYCLE",
     "TABLE_END",
@@ -167,6 +193,7 @@ __all__ = [
     "contains",
     "get_host",
     "lifecycle_table",
+    "part",
     "readings",
     "sources_text",
     "with_table",

@@ -525,6 +525,30 @@ class Host:
     # Hooks run inside the host's own process (OpenClaw's JavaScript handlers), not as
     # processes: the replay hands them to a runner of that language instead of spawning them.
     in_process: ClassVar[bool] = False
+    # The variable that names the host's home in a hook's environment, set to the run's own
+    # (Hermes: HERMES_HOME); "": none.
+    home_variable: ClassVar[str] = ""
+    # Where a user's hooks for all projects live (``hooksim record`` taps them there).
+    user_config: ClassVar[str] = ""
+    # How the config file lists an event's hooks: "groups" (matcher groups, each with its
+    # ``hooks``) or "entries" (each entry a hook: Hermes, Cursor).
+    config_shape: ClassVar[str] = "groups"
+    # What the host asks of a user before a changed hook runs (``hooksim record`` says it).
+    consent_note: ClassVar[str] = ""
+    # A blocking hook's stderr (exit 2) is what the model is told; False where the host reads
+    # only stdout.
+    stderr_reaches_model: ClassVar[bool] = True
+    # One model response carries all of a turn's tool calls (Hermes: one API request, then
+    # the calls in order); False: one call per response.
+    calls_in_one_response: ClassVar[bool] = False
+    # The host substitutes its variables in every string of a plugin's hooks, the command's
+    # too (Gemini CLI's extensions).
+    substitutes_in_plugins: ClassVar[bool] = False
+    # The host's file tools that change the project when a call runs, by the name its hooks
+    # see: the kind of tool (``replay.file_tools.KINDS``) and its fields.
+    file_tools: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # What a real run cannot judge on this host, by expectation, with the reason.
+    real_not_judged: ClassVar[dict[str, str]] = {}
     # Cells of README's hosts table that the profile states in words (row name -> text).
     table_cells: ClassVar[dict[str, str]] = {}
     # Why ``hooksim record`` and ``tap`` cannot stand in front of this host's hooks ("": they can).
@@ -537,6 +561,16 @@ class Host:
     # ``plugins_refused`` says why (the host has no plugin hooks, or hooksim does not model them).
     plugin_kind: ClassVar[str] = ""
     plugins_refused: ClassVar[str] = ""
+
+    def default_hooks(self) -> tuple[Any, str] | None:
+        """The hooks block a scenario that names no hooks runs here, and where it comes from;
+        None: a scenario must name its hooks."""
+        return None
+
+    def hook_state(self, home: Path) -> str | None:
+        """What the hooks keep in the host's home that expectations read (``state_file``);
+        None: nothing."""
+        return None
 
     def at_version(self, version: str) -> Host:
         """This host as a given version behaved; a profile that models one version refuses."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..hosts import HOSTS, Host
+from ..hosts import DEFAULT_HOST, HOSTS, Host
 from ..replay.project import seeds_hooks
 from ..replay.runner import SetupError, run_scenario
 from ..report.formats import Outcome
@@ -50,7 +50,7 @@ def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> st
     """
     on = scenario.on(tool)
     host = HOSTS[tool]
-    if on.hooks is not None or on.plugins or tool in ("hermes", config_host):
+    if on.hooks is not None or on.plugins or host.default_hooks() or tool == config_host:
         return None
     if seeds_hooks(host, on):  # the project's own hooks files (files:)
         return None
@@ -86,7 +86,7 @@ def run_one(
             return [Outcome(path, path.stem, [], error=str(e))]
     tools = [tool] if tool else scenario.tools()
     config_host = (tool or scenario.tool) if hooks_config else None
-    labelled = len(tools) > 1 or tools != ["hermes"]
+    labelled = len(tools) > 1 or tools != [DEFAULT_HOST]
     outcomes = []
     for name in tools:
         label = name if labelled else None

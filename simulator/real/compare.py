@@ -42,11 +42,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Host, contains, get_host
+from ..hosts import Host, contains, get_host, part
 from ..replay.runner import RunResult, run_scenario
 from ..replay.workspace import Workspace, hook_environment
 from ..scenario import Scenario
-from . import openclaw_compare
 from .hook_recorder import PROBE, read_records
 from .observable import (
     Observer,
@@ -59,7 +58,7 @@ from .observable import (
     stdin_format,
 )
 from .result import RealRun, hook_texts
-from .session import DRIVERS, NOT_JUDGED_ON, find_binary, run_real, with_hooks
+from .session import DRIVERS, find_binary, run_real, with_hooks
 from .wrapping import wrap_hooks, wrap_seeded_configs, wrapped_plugin_folders
 
 Add = Callable[[str, str, str], None]
@@ -413,7 +412,7 @@ def _compare_firings(
 
     rt, st = by_turn(real.result), by_turn(sim.result)
     real_given, sim_given = reached_model(real, host), reached_model(sim, host)
-    shows = "shown_to_user" not in NOT_JUDGED_ON.get(host.name, {})
+    shows = "shown_to_user" not in host.real_not_judged
     for turn in sorted(set(rt) & set(st)):
         rc = sorted(seen[0].text(p) for c in real_given.get(turn, []) for p in paragraphs(c))
         sc = sorted(seen[1].text(p) for c in sim_given.get(turn, []) for p in paragraphs(c))
@@ -444,7 +443,7 @@ def reached_model(side: Side, host: Host) -> dict[int, list[str]]:
     given = [(f.turn, c) for f in side.result.firings for c in f.context]
     found: dict[int, list[str]] = {}
     for record in _hooks(side):
-        for text in hook_texts(record, stderr_on_exit_2=host.name != "hermes"):
+        for text in hook_texts(record, stderr_on_exit_2=host.stderr_reaches_model):
             if any(turn >= record["turn"] and contains(c, text) for turn, c in given):
                 found.setdefault(record["turn"], []).append(text)
     return found
@@ -518,7 +517,7 @@ def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:
     assert replay.workdir is not None
     on_host = scenario.on(host.name)
     space = Workspace(replay.workdir)
-    base = hook_environment(on_host, space, hermes_home=host.name == "hermes",
+    base = hook_environment(on_host, space, home_variable=host.home_variable,
                             clock=on_host.clock_driver)  # fmt: skip
     return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),))
 
@@ -538,11 +537,11 @@ def compare_real(
 ) -> Comparison:
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
     path = find_binary(tool, binary)
-    if tool == "openclaw":  # in-process hooks, compared firing by firing (openclaw_compare)
+    own_comparison = getattr(part(get_host(tool), "real"), "compared", None)
+    if own_comparison is not None:  # in-process hooks (OpenClaw), compared firing by firing
         real = run_real(scenario, tool, path, keep_workdir=keep_workdir)
         host = compared_host(scenario, tool)
-        replay, seconds = openclaw_compare.replay(scenario, host)
-        found = Counter(openclaw_compare.differences(real.result, replay))
+        replay, found, seconds = own_comparison(real, scenario, host)
         if not keep_workdir and replay.workdir is not None:
             shutil.rmtree(replay.workdir, ignore_errors=True)
         diffs = [Difference(k, r, s, n, _tolerance(host, k)) for (k, r, s), n in found.items()]

@@ -21,10 +21,11 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TextIO
 
-from ..hosts import Host
+from ..hosts import Firing, Host
 from ..replay.plugins import Installed
 from ..scenario import Scenario
 
@@ -52,6 +53,18 @@ class Session(Protocol):
     plugins: list[Installed]  # the scenario's plugins, where the host loads them from
     notes: list[str]  # what the run could not do as the scenario says
     turn: int  # the turn now running
+
+
+@dataclass(frozen=True)
+class After:
+    """What a real run shows after one firing: the firings later in its turn, the main model
+    requests sent from its hook's start to the next turn, every request, and the later
+    firings with their probe records."""
+
+    same_turn: list[Firing]
+    model: list[dict[str, Any]]
+    requests: list[dict[str, Any]]
+    later: list[tuple[Firing, dict[str, Any]]]
 
 
 class Driver:
@@ -103,6 +116,12 @@ class Driver:
         """The text one of the host's output messages shows its user from a hook (None: it
         shows none; the session lists ``shown_to_user`` as not judged for a host whose output
         never says)."""
+        return None
+
+    @classmethod
+    def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:
+        """Whether the host did what a block of ``firing`` does, where its run shows that its
+        own way (None: what came next in the turn tells, ``result._continued``)."""
         return None
 
     def wire_call(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun, HookSpec, Host, readings
+from ..hosts import Firing, HookRun, HookSpec, Host, part, readings
 from ..hosts.base import fault_of
 from ..hosts.conversation import Message
-from ..replay.runner import RunResult, default_hooks_block
+from ..replay.runner import RunResult
 from ..scenario import Scenario
+from .driver import After, Driver, RealHostError
 from .hook_recorder import PROBE
 from .models.server import DIALECTS
 
@@ -106,9 +107,9 @@ def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:
     """The hooks as the host registers them (so the built-in checks judge a real run as they
     judge a replay), by the id the recorder gives each."""
     result.specs, result.warnings = host.parse_hooks(result.scenario.hooks)
-    if result.scenario.hooks == default_hooks_block():
-        # The installed entries (``with_hooks``) stand in for the scenario's hooks, as in a
-        # replay: no host's name needed, only Hermes' runs are given them.
+    installed = host.default_hooks()
+    if installed is not None and result.scenario.hooks == installed[0]:
+        # The host's default hooks (``with_hooks``) stand in for the scenario's, as in a replay.
         result.specs = [replace(s, layer="config") for s in result.specs]
     return {_hook_id(spec): spec for spec in result.specs}
 
@@ -161,7 +162,7 @@ def _reached_model(host: Host, record: dict[str, Any], requests: list[dict[str, 
     later = [r for r in requests if r.get("at", 0) >= record["start"] and r.get("body")]
     sent = [(s, readings(s)) for r in later for s in all_strings(r["body"])]
     given: list[str] = []
-    for text in hook_texts(record, stderr_on_exit_2=host.name != "hermes"):
+    for text in hook_texts(record, stderr_on_exit_2=host.stderr_reaches_model):
         holder = next((s for s, read in sent if any(text in r for r in read)), None)
         if holder is not None and holder not in given:
             given.append(holder)
@@ -172,7 +173,9 @@ def _continued(  # noqa: PLR0917
     host: Host, firing: Firing, probe: dict[str, Any], after: list[Firing],
     requests: list[dict[str, Any]], later: list[tuple[Firing, dict[str, Any]]],
 ) -> bool:  # fmt: skip
-    """Whether the host did what a block (or a continue request) of this firing does."""
+    """Whether the host did what a block (or a continue request) of this firing does: read by
+    the host's driver where it shows it its own way (``Driver.blocked``), else by what came next
+    in the turn."""
     ev = host.events
     if firing.event not in host.blocking and firing.event != ev["stop"]:
         return False  # nothing its hooks say can stop it
@@ -181,32 +184,17 @@ def _continued(  # noqa: PLR0917
     model_after = [
         r for r in requests if r.get("kind") == "main" and probe["start"] <= r.get("at", 0) < end
     ]
+    seen = After(same_turn, model_after, requests, later)
+    own = driver_of(host).blocked(host, firing, probe, seen)
+    if own is not None:
+        return own
     if firing.event == ev["stop"]:
-        # Blocked or continued: the model was asked again in this turn (or, Gemini CLI, its
-        # retry prompt fired BeforeAgent, whose hooks may block it before the model is asked).
-        retried = host.name == "gemini-cli" and any(
-            f.event == ev["prompt_submit"] for f in same_turn
-        )
-        return bool(model_after) or retried
+        return bool(model_after)  # blocked or continued: the model was asked again in this turn
     if firing.event == ev["prompt_submit"]:
-        # Gemini CLI's BeforeModel fires for a prompt that went on, sent or not (its own hooks
-        # may keep the request from the model).
-        went_on = (ev["stop"], "BeforeModel")
-        if host.name == "gemini-cli" and _prompt_kept(probe, requests):
-            return False  # a stopped prompt joins the chat; a blocked one does not
-        return not model_after and not any(f.event in went_on for f in same_turn)
+        return not model_after and not any(f.event == ev["stop"] for f in same_turn)
     if firing.event == ev["pre_tool"]:
-        if host.name == "hermes":  # a blocked call still fires post_tool_call, status blocked
-            post = next((p for f, p in later if f.turn == firing.turn
-                         and f.event == ev["post_tool"]), None)  # fmt: skip
-            extra = payload_of(post).get("extra") if post is not None else None
-            return isinstance(extra, dict) and extra.get("status") == "blocked"
         nxt = next((f for f in same_turn if f.event in (ev["pre_tool"], ev["post_tool"])), None)
-        if host.name == "gemini-cli" and not any(f.event == "BeforeModel" for f in same_turn):
-            return False  # the turn ended there: a stop (a blocked call goes back to the model)
         return nxt is None or nxt.event != ev["post_tool"]
-    if firing.event in ("BeforeModel", "AfterModel"):  # Gemini CLI's model requests
-        return _model_blocked(firing, probe, same_turn, requests)
     if firing.event == ev["pre_compact"]:
         summary = [
             r for r in requests if r.get("kind") == "summary" and r.get("at", 0) >= probe["start"]
@@ -215,50 +203,13 @@ def _continued(  # noqa: PLR0917
     return False
 
 
-def _model_blocked(
-    firing: Firing, probe: dict[str, Any], same_turn: list[Firing], requests: list[dict[str, Any]]
-) -> bool:
-    """Whether Gemini CLI blocked a model request (BeforeModel) or its reply (AfterModel) and
-    went on with the turn (a stop ends it: no AfterAgent). A blocked request is not sent, so
-    no BeforeToolSelection follows; a blocked reply is not kept, so the next request of the
-    same chat lacks it (a reply without text, or one no such request follows, cannot tell)."""
-    if not any(f.event == "AfterAgent" for f in same_turn):
-        return False
-    if firing.event == "BeforeModel":
-        return not same_turn or same_turn[0].event != "BeforeToolSelection"
-    payload = payload_of(probe)
-    response, request = payload.get("llm_response"), payload.get("llm_request")
-    text = response.get("text") if isinstance(response, dict) else None
-    asked = [m.get("content") for m in (request or {}).get("messages") or []
-             if isinstance(m, dict) and m.get("role") == "user"]  # fmt: skip
-    if not text or not asked or not isinstance(asked[-1], str):
-        return False
-    # Only a later request of the same chat (it still holds the prompt; a cleared chat does
-    # not) can tell whether the reply was kept.
-    later = [_texts(r["body"]) for r in requests if r.get("kind") == "main"
-             and r.get("at", 0) >= probe["start"] and isinstance(r.get("body"), dict)]  # fmt: skip
-    same = [t for t in later if any(p and asked[-1].endswith(p) for p in t["user"])]
-    return bool(same) and text not in same[0]["model"]
-
-
-def _texts(body: dict[str, Any]) -> dict[str, list[str]]:
-    """A Gemini API request's text parts, by role (``user``, ``model``)."""
-    texts: dict[str, list[str]] = {"user": [], "model": []}
-    for content in body.get("contents") or []:
-        if isinstance(content, dict) and content.get("role") in texts:
-            parts = content.get("parts") or []
-            texts[content["role"]] += [p["text"] for p in parts
-                                       if isinstance(p, dict) and isinstance(p.get("text"), str)]  # fmt: skip
-    return texts
-
-
-def _prompt_kept(probe: dict[str, Any], requests: list[dict[str, Any]]) -> bool:
-    """Whether a prompt Gemini CLI's BeforeAgent hooks saw is in a model request sent after
-    them: its chat keeps a stopped prompt, never a blocked one."""
-    prompt = payload_of(probe).get("prompt")
-    later = [r.get("body") for r in requests
-             if r.get("kind") == "main" and r.get("at", 0) >= probe["start"]]  # fmt: skip
-    return isinstance(prompt, str) and any(prompt in s for b in later for s in all_strings(b))
+def driver_of(host: Host) -> type[Driver]:
+    """The driver of ``host``'s real runs (its folder's ``real.DRIVER``)."""
+    real = part(host, "real")
+    if real is None:
+        raise RealHostError(f"hooksim drives no real {host.title}")
+    driver: type[Driver] = real.DRIVER
+    return driver
 
 
 def all_strings(value: Any) -> Iterator[str]:

@@ -25,23 +25,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..hosts import Host, get_host
+from ..hosts import HOSTS, Host, get_host, part
 from ..replay.mock_bridge import temporary_frames
 from ..replay.plugins import Installed, install_plugins
 from ..replay.project import file_states, seed, seeds_hooks
 from ..replay.result import FileState
-from ..replay.runner import default_hooks_block
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
-from .claude_code import ClaudeCodeDriver
-from .codex import CodexDriver
 from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
-from .gemini_cli import GeminiCliDriver
-from .hermes import HermesDriver
 from .hook_recorder import read_records
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
-from .openclaw import OpenClawDriver, run_openclaw
 from .result import RealRun, build_result, sent_per_turn
 from .tools import refusal
 from .wrapping import wrap_hooks, wrap_plugins, wrap_seeded_configs
@@ -51,22 +45,14 @@ NOT_JUDGED = {
     "effects": "the host's effects are hooksim's description of its own replay",
     "warnings": "the warnings are hooksim's reading of the hooks config, not the host's output",
 }
-# And those a host's output does not expose, by host: what it shows its user from a hook is
-# read from its output where that says it (Claude Code's stream-json notices).
-_SHOWN = ("shown_to_user", "shown_to_user_never")
-NOT_JUDGED_ON = {
-    "codex": dict.fromkeys(_SHOWN, "codex exec --json prints no hook output (systemMessage,"
-                           " stopReason, a blocked prompt's reason): the TUI shows them"),
-    "gemini-cli": dict.fromkeys(_SHOWN, "gemini -p prints its reply, not the notices its hooks"
-                                " raise: the interactive UI shows them"),
-    "hermes": dict.fromkeys(_SHOWN, "Hermes shows its user nothing of a shell hook (it logs"
-                            " failures): there is no output to read"),
-}  # fmt: skip
 
 
 def not_judged(tool: str) -> dict[str, str]:
-    """The expectations a real run of ``tool`` cannot judge, each with the reason."""
-    return {**NOT_JUDGED, **NOT_JUDGED_ON.get(tool, {})}
+    """The expectations a real run of ``tool`` cannot judge, each with the reason: what no
+    real run can, and what the host's output does not expose (``Host.real_not_judged``; what
+    it shows its user from a hook is read where its output says it, as Claude Code's
+    stream-json notices)."""
+    return {**NOT_JUDGED, **get_host(tool).real_not_judged}
 
 
 # Plumbing every hook gets, as in a hooksim run; the recorder adds it if a host drops it.
@@ -74,10 +60,11 @@ _PLUMBING = ("WAGGLE_MIND_CMD", "HOOKSIM_", "PYTHONPATH", "TZ", "LD_PRELOAD", "F
 # A real host also reads its own vendor's variables: none of the user's may reach it.
 _NOT_INHERITED = (*NOT_INHERITED, "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_")
 
-# The real hosts hooksim drives, by host name.
+# The real hosts hooksim drives, by host name: those whose folder has a ``real`` part.
 DRIVERS: dict[str, type[Driver]] = {
-    d.name: d
-    for d in (ClaudeCodeDriver, CodexDriver, GeminiCliDriver, HermesDriver, OpenClawDriver)
+    name: real.DRIVER
+    for name, real in sorted((h.name, part(h, "real")) for h in HOSTS.values())
+    if real is not None
 }
 
 
@@ -147,7 +134,6 @@ class RealSession:
         env = hook_environment(
             self.scenario,
             self.workspace,
-            hermes_home=False,  # the Hermes driver names its own
             not_inherited=_NOT_INHERITED,
         )
         # The host's own scratch files stay in the work directory.
@@ -168,9 +154,9 @@ class RealSession:
         """What the model answers in this turn: each tool call, then the final text."""
         uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(c))
                 for c in turn.tools]  # fmt: skip
-        # One response with every call where the profile replays them so (Hermes: one API
-        # request, then the calls in order); one call per response elsewhere.
-        if self.host.name == "hermes":
+        # One response with every call where the profile replays them so; one call per
+        # response elsewhere.
+        if self.host.calls_in_one_response:
             calls = [Reply(tool_calls=tuple(uses))] if uses else []
         else:
             # A call with compact: auto is asked for by a response that reports a full context
@@ -336,8 +322,9 @@ def with_hooks(scenario: Scenario, host: Host) -> Scenario:
         return scenario
     if seeds_hooks(host, scenario):  # the project's own hooks files; the user's are empty
         return replace(scenario, hooks={})
-    if host.name == "hermes":
-        return replace(scenario, hooks=default_hooks_block())
+    installed = host.default_hooks()
+    if installed is not None:
+        return replace(scenario, hooks=installed[0])
     raise RealHostError(f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks")
 
 
@@ -355,8 +342,9 @@ def run_real(
         raise RealHostError(refused)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
-        if host.name == OpenClawDriver.name:  # its hooks live in its process: a run of its own
-            real = run_openclaw(scenario, host, path, workdir)
+        own_run = getattr(part(host, "real"), "run", None)
+        if own_run is not None:  # its hooks live in its process (OpenClaw): a run of its own
+            real: RealRun = own_run(scenario, host, path, workdir)
         else:
             real = RealSession(replace(scenario), host, path, workdir).run()
         if keep_workdir:

@@ -8,7 +8,7 @@ required property", Codex's "unsupported call"), while the replay fires the hook
 So ``--real`` refuses such a scenario before anything starts, in one line with the file and the
 turn's line (``refusal``).
 
-The tables are the tools each pinned release declares in its requests to the fake model, by the
+Each host's table (``OFFER`` in its folder's ``real.py``) is the tools its pinned release declares in its requests to the fake model, by the
 name its hooks see (``tools`` in the request log of a ``--real`` run): Claude Code 2.1.332
 (Anthropic ``tools``), Codex CLI 0.171.0 (Responses ``tools``: its shell tool ``exec_command``
 as ``Bash``, its custom tool ``apply_patch``), Gemini CLI 0.61.0 (``functionDeclarations``),
@@ -22,12 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..hosts import Host
+from ..hosts import Host, part
 from ..scenario import Scenario, Turn
-
-# Claude Code 2.1.332's tools that its requests list but do not load: the model must first
-# fetch them with ToolSearch, and hooksim's fake model calls a tool directly.
-_DEFERRED = "a deferred tool, which the model must load with ToolSearch first"
 
 
 @dataclass(frozen=True)
@@ -41,57 +37,11 @@ class Offer:
     checks_arguments: bool = True
 
 
-OFFERS: dict[str, Offer] = {
-    "claude-code": Offer(
-        "2.1.332",
-        {
-            "Agent": ("description", "prompt"), "Bash": ("command",),
-            "Edit": ("file_path", "old_string", "new_string"), "ListAgents": (),
-            "Read": ("file_path",), "ReportFindings": ("findings",), "ScheduleWakeup": (),
-            "Skill": ("skill",), "ToolSearch": ("query",), "Workflow": (),
-            "Write": ("file_path", "content"),
-        },
-        {
-            "MultiEdit": "its Edit makes one edit a call",
-            **dict.fromkeys(("CronCreate", "CronDelete", "CronList", "EnterWorktree",
-                             "ExitWorktree", "Monitor", "NotebookEdit", "SendMessage",
-                             "TaskStop", "WebFetch", "WebSearch"), _DEFERRED),
-        },
-    ),
-    "codex": Offer(
-        "0.171.0",
-        {
-            "Bash": ("command",), "apply_patch": ("command",), "write_stdin": ("session_id",),
-            "request_user_input": (), "view_image": ("path",), "get_goal": (),
-            "create_goal": (), "update_goal": (),
-        },
-    ),
-    "gemini-cli": Offer(
-        "0.61.0",
-        {
-            "update_topic": ("strategic_intent",), "list_directory": ("dir_path",),
-            "read_file": ("file_path",), "grep_search": ("pattern",), "glob": ("pattern",),
-            "replace": ("file_path", "instruction", "old_string", "new_string"),
-            "write_file": ("file_path", "content"), "web_fetch": ("prompt",),
-            "run_shell_command": ("command",), "list_background_processes": (),
-            "read_background_output": ("pid",), "google_web_search": ("query",),
-            "write_todos": ("todos",), "enter_plan_mode": (),
-            "invoke_agent": ("agent_name", "prompt"), "activate_skill": ("name",),
-        },
-    ),
-    "hermes": Offer(
-        "0.19.0",
-        dict.fromkeys(("patch", "process", "read_file", "search_files", "terminal",
-                       "write_file"), ()),
-        checks_arguments=False,
-    ),
-}  # fmt: skip
-
-
 def refusal(scenario: Scenario, host: Host) -> str | None:
     """Why the real ``host`` cannot run this scenario's tool calls as the replay runs them, in
     one line (``FILE:LINE: ...``); None when it can."""
-    offer = OFFERS.get(host.name)
+    real = part(host, "real")
+    offer: Offer | None = getattr(real, "OFFER", None)
     if offer is None:
         return None
     numbered = [(n, s) for n, s in scenario.numbered_steps if isinstance(s, Turn)]

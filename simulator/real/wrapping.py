@@ -63,7 +63,7 @@ def wrap_matcher_groups(
     return wrapped, hooks
 
 
-def wrap_hermes_entries(
+def wrap_entries(
     block: Any, spec: Path, probe_events: list[str]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """Hermes' ``{event: [{command, matcher, timeout}]}`` block, wrapped as
@@ -87,7 +87,7 @@ def wrap_hooks(
     host: Host, block: Any, spec: Path
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The scenario's hooks with the recorder in front of each, and a probe on every event."""
-    wrap = wrap_hermes_entries if host.name == "hermes" else wrap_matcher_groups
+    wrap = wrap_entries if host.config_shape == "entries" else wrap_matcher_groups
     return wrap(block, spec, probe_events(host, block))
 
 
@@ -122,11 +122,11 @@ def wrap_plugin(
     """The plugin's hooks files in ``folder`` rewritten with the recorder in front of every
     command (ids ``pluginK.N.EVENT.G.H``; no probes: the settings' see every event). Gemini CLI
     substitutes its variables in every string of an extension's hooks, the original command's
-    too, so that rides in the hook's env (``carry``). The original hooks by id."""
+    too (``Host.substitutes_in_plugins``), so that rides in the hook's env (``carry``). The original hooks by id."""
     hooks: dict[str, dict[str, Any]] = {}
     for n, source in enumerate(plugin.hooks):
         wrapped, found = wrap_matcher_groups(
-            source.block, spec, [], prefix=f"plugin{k}.{n}.", carry=host.name == "gemini-cli"
+            source.block, spec, [], prefix=f"plugin{k}.{n}.", carry=host.substitutes_in_plugins
         )
         hooks.update(found)
         path = folder / source.file

@@ -307,7 +307,7 @@ def _hooks_from_runs(runs: list[Recorded], host: Host) -> Any:
     block: dict[str, list[Any]] = {}
     for run in runs:
         entries = block.setdefault(run.event, [])
-        if host.name in ("hermes", "cursor"):
+        if host.config_shape == "entries":
             entry: Any = {"command": run.command}
         else:
             entry = {"hooks": [{"type": "command", "command": run.command}]}

@@ -20,19 +20,11 @@ from typing import Any
 
 from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
 
-from ..hosts import get_host
+from ..hosts import HOSTS, get_host
 from .tap import HOST_PREFIXES, REDACTED, SECRET, TAP_SH
 
 STATE = "recording.json"
 BACKUP_SUFFIX = ".hooksim-record.bak"
-# Where each host keeps the hooks a user set up for all projects.
-DEFAULT_CONFIGS = {
-    "hermes": "~/.hermes/config.yaml",
-    "claude-code": "~/.claude/settings.json",
-    "codex": "~/.codex/hooks.json",
-    "cursor": "~/.cursor/hooks.json",
-    "gemini-cli": "~/.gemini/settings.json",
-}
 
 
 class RecordError(Exception):
@@ -40,9 +32,13 @@ class RecordError(Exception):
 
 
 def default_config(tool: str) -> Path:
-    if tool == "hermes" and os.environ.get("HERMES_HOME"):
-        return Path(os.environ["HERMES_HOME"]) / "config.yaml"
-    return Path(os.path.expanduser(DEFAULT_CONFIGS[tool]))
+    """Where ``tool`` keeps the hooks a user set up for all projects (``Host.user_config``), in
+    the home its variable names if it is set (Hermes' ``HERMES_HOME``)."""
+    host = get_host(tool)
+    home = os.environ.get(host.home_variable) if host.home_variable else None
+    if home:
+        return Path(home) / Path(host.user_config).name
+    return Path(os.path.expanduser(host.user_config))
 
 
 def tap_command() -> list[str]:
@@ -64,8 +60,9 @@ def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
     head = shlex.join(
         [*tap_command(), "--log", str(log_dir), "--tool", tool, "--event", event, "--"]
     )
-    if tool == "hermes":
-        # Hermes splits the whole line with shlex: the original's words follow as they were.
+    if get_host(tool).spawn == "exec":
+        # A host that splits the whole line with shlex (Hermes): the original's words follow
+        # as they were.
         return f"{head} {command}"
     # The host's shell becomes the tap (dash forks a last command, bash execs it): the host
     # waits for the tap itself, so its signals reach the tap and the tap's death by a signal
@@ -219,9 +216,8 @@ def start(tool: str, config: Path | None, out: Path) -> str:
         f"hooksim: recording {count} hook(s) of {path} into {out}; stop with:"
         f" hooksim record stop --out {shlex.quote(str(out))}"
     )
-    if tool == "hermes":
-        # Hermes' consent is keyed on the exact command: the tapped ones are new to it.
-        line += "\nHermes asks to approve the tapped commands: start it once with --accept-hooks"
+    if get_host(tool).consent_note:  # a consent keyed on the exact command: the tapped are new
+        line += f"\n{get_host(tool).consent_note}"
     return line
 
 
@@ -347,6 +343,12 @@ def load_runs(directory: Path) -> list[Recorded]:
     return runs
 
 
+def _splits_words(tool: str) -> bool:
+    """``tool`` runs a hook's line split into words, no shell (Hermes): the tap saw them apart."""
+    host = HOSTS.get(tool)
+    return host is not None and host.spawn == "exec"
+
+
 def _shell_run(file: Path, entry: dict[str, Any]) -> Recorded:
     """One run as ``tap.sh`` logs it: ``N.json`` and, beside it, ``N.ctx``, ``N.in`` ..."""
     base = file.with_suffix("")
@@ -375,7 +377,7 @@ def _shell_run(file: Path, entry: dict[str, Any]) -> Recorded:
         entry.get("exit_code"),
         _read_or_empty(Path(f"{base}.out")).decode("utf-8", "replace"),
         _read_or_empty(Path(f"{base}.err")).decode("utf-8", "replace"),
-        shlex.join([first, *argv[1:]]) if tool == "hermes" else first,
+        shlex.join([first, *argv[1:]]) if _splits_words(tool) else first,
         signal=entry.get("signal"),
         ended=ended,
         tool=tool,
@@ -450,7 +452,6 @@ def firings(runs: list[Recorded]) -> list[list[Recorded]]:
 
 
 __all__ = [
-    "DEFAULT_CONFIGS",
     "RecordError",
     "Recorded",
     "default_config",

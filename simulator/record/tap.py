@@ -15,8 +15,9 @@ host's environment variables (``HOST_PREFIXES``; a value whose name has one of `
 is written as ``REDACTED``), wall-clock start and end, exit code or signal, stdout and stderr.
 
 ``ORIGINAL`` is what the host would have run: for Hermes (no shell) the command's words; for
-the other hosts one argument, the command line, run the way that host runs it (``SHELLS``).
-The constants here state what ``tap.sh`` does; tests hold the two, and the host profiles, equal.
+the other hosts one argument, the command line, run the way that host runs it (its profile's
+``argv()``). The constants here state what ``tap.sh`` does; tests hold the two, and the host
+profiles, equal.
 """
 
 from __future__ import annotations
@@ -31,25 +32,21 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 TAP_SH = Path(__file__).with_name("tap.sh")
-# How each host runs a command line (the profiles' ``argv()``).
-# Codex 0.169 runs /bin/bash -c; a "$SHELL" entry would read the user's shell when the hook runs.
-SHELLS: dict[str, tuple[str, ...]] = {
-    "claude-code": ("/bin/sh", "-c"),
-    "codex": ("/bin/bash", "-c"),
-    "cursor": ("/bin/sh", "-c"),
-    "gemini-cli": ("bash", "-c"),
-}
 # Variables of the host's own (names); a secret-looking value is not written down.
 HOST_PREFIXES = ("CLAUDE_", "CODEX_", "CURSOR_", "GEMINI_", "HERMES_")
 SECRET = ("KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "COOKIE")
 REDACTED = "<redacted>"
 USAGE = "usage: hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL..."
-# Hosts whose hooks are not commands (the profiles' ``tap_refused``; this module imports no
-# profile, to keep the tap's start cheap).
-NOT_TAPPED = {
-    "openclaw": "OpenClaw's hooks are JavaScript handlers inside its own process, not commands"
-    " a tap can stand in front of; replay its plugins with hooksim run (tool: openclaw)",
-}
+
+
+def _refused(tool: str) -> str:
+    """Why a tap cannot stand in front of ``tool``'s hooks (its profile's ``tap_refused``: they
+    are not commands); "" when it can, or the name is no host's. Read only for a tap started by
+    hand (``record start`` writes ``tap.sh`` itself into configs): the profiles cost a start."""
+    from ..hosts import HOSTS
+
+    host = HOSTS.get(tool)
+    return host.tap_refused if host is not None else ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,8 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = args[: args.index("--")] if "--" in args else args
     if "--tool" in options[:-1]:
         tool = options[options.index("--tool") + 1]
-        if tool in NOT_TAPPED:
-            print(f"hooksim tap: --tool {tool}: {NOT_TAPPED[tool]}", file=sys.stderr)
+        refused = _refused(tool)
+        if refused:
+            print(f"hooksim tap: --tool {tool}: {refused}", file=sys.stderr)
             return 2
     # Python starts with these ignored, and an ignored signal stays ignored across exec: put
     # them back as subprocess does for its children, so the hook gets them as the host gave.

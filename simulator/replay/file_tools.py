@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..hosts import HOSTS
 from ..steps import ToolCall
 
 
@@ -129,7 +130,7 @@ Tool = Callable[[Mapping[str, Any], Plan], None]
 def apply(host: str, call: ToolCall, place: Place) -> str:
     """Run ``call`` on the project as ``host``'s file tool of that name; what it did, in words
     (``""``: it is not one of the host's file tools)."""
-    tool = TOOLS.get(host, {}).get(call.name)
+    tool = host_tool(host, call.name)
     if tool is None:
         return ""
     plan = Plan(place)
@@ -423,18 +424,17 @@ def _seek(
     return None
 
 
-TOOLS: dict[str, dict[str, Tool]] = {
-    "claude-code": {
-        "Write": _write("file_path"),
-        "Edit": _edit("file_path", "replace_all"),
-        "MultiEdit": _multi_edit,
-    },
-    "gemini-cli": {
-        "write_file": _write("file_path"),
-        "replace": _edit("file_path", "allow_multiple"),
-    },
-    "codex": {"apply_patch": _apply_patch("command")},
-    "hermes": {"write_file": _write("path"), "patch": _hermes_patch},
-    "openclaw": {"write": _write("path")},  # dist/tools-COqmKCvp.mjs:4241 (openclaw 2026.9.6)
+# The kinds of file tool a profile names (``Host.file_tools``: name -> kind and its fields).
+KINDS: dict[str, Callable[..., Tool]] = {
+    "write": _write,  # (path field)
+    "edit": _edit,  # (path field, the flag that replaces every match)
+    "multi_edit": lambda: _multi_edit,
+    "apply_patch": _apply_patch,  # (the field that holds the patch)
+    "patch": lambda: _hermes_patch,
 }
-"""Each host's file tools, by the name its hooks see."""
+
+
+def host_tool(host: str, name: str) -> Tool | None:
+    """``host``'s file tool ``name`` (None: not one of its file tools)."""
+    kind = HOSTS[host].file_tools.get(name)
+    return None if kind is None else KINDS[kind[0]](*kind[1:])

@@ -28,6 +28,7 @@ from ..hosts import (
     SessionInfo,
     UnknownHost,
     get_host,
+    part,
 )
 from ..hosts.base import ToolRun
 from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall, Turn
@@ -35,7 +36,6 @@ from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession
 from .hook_process import HookLauncher
 from .mock_bridge import temporary_frames
-from .openclaw import OpenClawDispatcher
 from .plugins import install_plugins, plugin_hooks
 from .project import Place, file_states, project_hooks, run_tool, seed, seeds_hooks
 from .result import RunResult
@@ -47,7 +47,6 @@ __all__ = [
     "RunResult",
     "ScenarioRun",
     "SetupError",
-    "default_hooks_block",
     "faketime_library",
     "load_hooks_config",
     "run_scenario",
@@ -57,11 +56,14 @@ __all__ = [
 CONFIG_NOTE = "--hooks-config "  # how the notes about a --hooks-config file begin
 
 
-def default_hooks_block() -> dict[str, list[dict[str, str]]]:
-    """The entries ``hermes-hooks install`` writes for this installation."""
-    from hermes_hooks.entries import hook_entries
-
-    return {event: [{"command": command}] for event, command in hook_entries().items()}
+def in_process_dispatcher(host: Host) -> Any:
+    """The dispatcher of a host whose hooks run inside its own process: its folder's
+    ``replay`` part hands them to a runner of their language (OpenClaw's Node runner)."""
+    replay = part(host, "replay")
+    if replay is None:
+        raise SetupError(f"{host.title}: its hooks run in its own process, and its folder has no"
+                         " replay for them")  # fmt: skip
+    return replay.DISPATCHER
 
 
 def load_hooks_config(path: str | Path, host: Host) -> Any:
@@ -121,8 +123,8 @@ class ScenarioRun:
         self.environment = HookEnvironment(scenario, host, self.workspace)
         self.launcher = HookLauncher(host, self.workspace)
         self.dispatcher = (
-            OpenClawDispatcher(host, self.specs, self.environment, self.launcher, self.result,
-                               block=hooks_block)
+            in_process_dispatcher(host)(host, self.specs, self.environment, self.launcher,
+                                        self.result, block=hooks_block)
             if host.in_process
             else Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
         )  # fmt: skip
@@ -134,7 +136,7 @@ class ScenarioRun:
         process: dict[str, Any] = {}  # one host process serves every session of the run
         if "max_verify_nudges" in sc.session:  # Hermes' agent.max_verify_nudges
             process["max_verify_nudges"] = sc.session["max_verify_nudges"]
-        default_model = "hermes-4" if host.name == "hermes" else host.default_model
+        default_model = host.default_model
         plans: list[tuple[str, str, str, str | None, str | None, str, dict[str, str]]]
         if not sc.sessions:
             single = sc.session
@@ -294,10 +296,7 @@ class ScenarioRun:
             json.loads(line) for line in ws.ledger.read_text(encoding="utf-8").splitlines()
         ]
         attribute(self.result.calls, self.result.runs)
-        state = ws.hermes_home / ".hive-mind-last-compact"
-        self.result.state_file = (
-            state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
-        )
+        self.result.state_file = self.host.hook_state(ws.hermes_home)
         for session in self.sessions:  # what the model was sent at each turn
             self.result.conversations.update(session.info.conversation.sent)
         return self.result
@@ -324,8 +323,8 @@ def _hooks_block(
             said.append(f"{CONFIG_NOTE}{hooks_config} was read for {host.title} and is not one"
                         f" of its hooks configs ({' '.join(str(e).split())}); those scenarios ran"
                         " their plugins alone")  # fmt: skip
-    elif host.name == "hermes":
-        block, source = default_hooks_block(), "hermes-hooks' installed entries"
+    elif (installed := host.default_hooks()) is not None:
+        block, source = installed
     elif scenario.plugins or seeds_hooks(host, scenario):  # the plugins' or the project's
         block = {}
     else:

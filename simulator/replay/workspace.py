@@ -105,7 +105,7 @@ def hook_environment(
     scenario: Scenario,
     workspace: Workspace,
     *,
-    hermes_home: bool,
+    home_variable: str = "",
     clock: str = "python",
     not_inherited: tuple[str, ...] = NOT_INHERITED,
     inherited: Mapping[str, str] | None = None,
@@ -129,8 +129,8 @@ def hook_environment(
         SHELL="/bin/sh",  # what Codex runs hooks with; a scenario's env may name another
         TMPDIR=str(workspace.tmp),
     )
-    if hermes_home:
-        env["HERMES_HOME"] = str(workspace.hermes_home)
+    if home_variable:  # the host's home, named as its profile says (Hermes: HERMES_HOME)
+        env[home_variable] = str(workspace.hermes_home)
     if clock == "faketime":
         lib = faketime_library()
         if lib is None:
@@ -162,7 +162,7 @@ class HookEnvironment:
         self._lock = threading.Lock()
         self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
         self.base_env = hook_environment(
-            scenario, workspace, hermes_home=host.name == "hermes", clock=scenario.clock_driver
+            scenario, workspace, home_variable=host.home_variable, clock=scenario.clock_driver
         )
 
     def remember_env(self, env: Mapping[str, str]) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun
+from ..hosts import DEFAULT_HOST, Firing, HookRun
 from ..replay.leaks import LeakedProcess
 from ..replay.runner import RunResult
 
@@ -246,7 +246,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {
             "path": str(o.path),
             "name": o.name,
-            "tool": o.tool or "hermes",
+            "tool": o.tool or DEFAULT_HOST,
             "passed": o.passed,
             "failures": o.failures,
             "error": o.error,

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..hosts import DEFAULT_HOST
+
 OUTCOMES = {
     "ok": "#2e9e5b",
     "blocked": "#e08a00",
@@ -308,10 +310,10 @@ def _windows(
 ) -> list[str]:
     """The compaction gate's window after each successful compaction (``cleanup_frames``).
 
-    The gate is ``hermes_hooks``' Stop hook's, so only Hermes runs have one.
+    The gate is ``hermes_hooks``' Stop hook's, so only runs on its host have one.
     """
     env = entry.get("env") or {}
-    if entry.get("tool") != "hermes":
+    if entry.get("tool") != DEFAULT_HOST:
         return []
     try:
         window_ms = float(env.get("WAGGLE_HERMES_COMPACT_WINDOW_MIN", 10)) * 60_000

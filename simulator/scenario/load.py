@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..hosts import HOSTS, Host
+from ..hosts import DEFAULT_HOST, HOSTS, Host
 from ..steps import (
     OUTCOME_HINT,
     SHELL,
@@ -281,7 +281,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         path=path,
         name=data["name"],
         description=data.get("description", ""),
-        tool=data.get("tool", "hermes"),
+        tool=data.get("tool", DEFAULT_HOST),
         steps=tuple(steps),
         env=dict(data.get("env", {})),
         start=start,
@@ -336,7 +336,7 @@ def _plugins(
 ) -> tuple[tuple[Path, ...], dict[str, tuple[Path, ...]]]:
     """``plugins:`` (the tool's) and each ``hosts.NAME.plugins``: folders beside the scenario,
     each the kind of plugin its host installs, on a host hooksim installs plugins on."""
-    tool = data.get("tool", "hermes")
+    tool = data.get("tool", DEFAULT_HOST)
     lists: list[tuple[str, list[str | int], list[str]]] = []
     if "plugins" in data:
         lists.append((tool, ["plugins"], data["plugins"]))
@@ -486,10 +486,10 @@ def _sessions(data: dict[str, Any], fail: Fail, doc: Any) -> list[SessionPlan]:
 
 def _tools(data: dict[str, Any], hosts: dict[str, HostPart], fail: Fail) -> list[str]:
     """The hosts the file runs on: its tool (Hermes by default) and those under ``hosts:``."""
-    tool = data.get("tool", "hermes")
+    tool = data.get("tool", DEFAULT_HOST)
     if "tool" in data or not hosts:
         return [tool, *(h for h in hosts if h != tool)]
-    if "hooks" in data and "hermes" not in hosts:  # hosts: without tool: runs on exactly those
+    if "hooks" in data and DEFAULT_HOST not in hosts:  # hosts: without tool: runs on exactly those
         raise fail(
             ["hooks"],
             "hooks: are the hooks of the scenario's tool (hermes when no tool: is given),"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..hosts import HOSTS, Host
+from ..hosts import DEFAULT_HOST, HOSTS, Host
 from ..steps import SHELL, NewSession, Resume, Step, Turn
 
 
@@ -123,7 +123,7 @@ class Scenario:
     name: str
     steps: tuple[Step, ...]
     description: str = ""
-    tool: str = "hermes"
+    tool: str = DEFAULT_HOST
     env: dict[str, str] = field(default_factory=dict)
     start: dt.datetime = dt.datetime(2026, 6, 1, 9, tzinfo=dt.timezone.utc)
     clock_driver: str = "python"

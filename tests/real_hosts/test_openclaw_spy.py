@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from hooksim.hosts import get_host
-from hooksim.real import openclaw_setup
-from hooksim.real.openclaw_result import build_result, compare_records, read_log
-from hooksim.real.openclaw_setup import SPY, SetupError, config, wrap_all, wrap_hook_dir
+from hooksim.hosts.openclaw.real import setup as openclaw_setup
+from hooksim.hosts.openclaw.real.result import build_result, compare_records, read_log
+from hooksim.hosts.openclaw.real.setup import SPY, SetupError, config, wrap_all, wrap_hook_dir
 from hooksim.scenario import Scenario, Turn
 
 NODE = shutil.which("node")

@@ -8,7 +8,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from hooksim.replay.runner import default_hooks_block
+from hooksim.hosts.hermes.hook_package import installed_hooks
 
 from tests.simulator.console import console
 
@@ -16,7 +16,7 @@ CALL = 'echo "{{}}" | eval "$WAGGLE_MIND_CMD call {tool}" >/dev/null'
 
 
 def _hermes_file(tmp_path: Path) -> Path:
-    stop = default_hooks_block()["post_llm_call"][0]["command"]
+    stop = installed_hooks()["post_llm_call"][0]["command"]
     hooks = {
         "post_llm_call": [
             {"command": "true"},
@@ -85,7 +85,7 @@ def test_sequential_hooks_on_hermes_each_get_their_own_calls(tmp_path: Path) -> 
     result = console("hooksim", "run", path, "--json", report)
     assert result.returncode == 0, result.stdout + result.stderr
     (entry,) = json.loads(report.read_text())
-    stop = default_hooks_block()["post_llm_call"][0]["command"]
+    stop = installed_hooks()["post_llm_call"][0]["command"]
     by = _calls_by_command(entry)
     assert by == {
         "true": [],
@@ -132,7 +132,7 @@ def test_the_timeline_of_a_failure_credits_the_right_hook(tmp_path: Path) -> Non
     path.write_text(json.dumps(data))
     result = console("hooksim", "run", path)
     assert result.returncode == 1
-    stop = default_hooks_block()["post_llm_call"][0]["command"]
+    stop = installed_hooks()["post_llm_call"][0]["command"]
     lines = result.stdout.splitlines()
     pad = " " * 38
     first = lines.index("  turn   1  2026-06-01 09:00:00  post_llm_call        exit 0     true")

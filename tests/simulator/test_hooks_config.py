@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooksim.replay.runner import default_hooks_block
+from hooksim.hosts.hermes.hook_package import installed_hooks
 from hooksim.scenario import load_scenario
 
 from tests.simulator.console import console, summary
@@ -49,7 +49,7 @@ def test_the_shipped_corpus_passes_with_a_second_implementation(tmp_path: Path) 
     assert summary(result.stdout).split(", ")[1:2] == ["0 failed"]
     commands = {h["command"] for e in json.loads(report.read_text()) for h in e.get("hooks", [])}
     assert any(str(SECOND) in c for c in commands)
-    installed = {entry[0]["command"] for entry in default_hooks_block().values()}
+    installed = {entry[0]["command"] for entry in installed_hooks().values()}
     assert not commands & installed
 
 

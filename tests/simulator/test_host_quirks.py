@@ -13,16 +13,21 @@ from typing import Any, ClassVar
 import pytest
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Session, Verdict
 from hooksim.hosts.base import parse_matcher_groups
-from hooksim.hosts.claude_code import ClaudeCode, ClaudeSession
 from hooksim.hosts.claude_code.constants import EXACT_MATCHER_BEFORE_2_1_195
+from hooksim.hosts.claude_code.profile import ClaudeCode
+from hooksim.hosts.claude_code.session import ClaudeSession
 from hooksim.hosts.claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
-from hooksim.hosts.codex import Codex, CodexSession
-from hooksim.hosts.cursor import Cursor, CursorSession
-from hooksim.hosts.gemini_cli import EVENTS as GEMINI_EVENTS
-from hooksim.hosts.gemini_cli import MATCHER_EVENTS as GEMINI_MATCHER_EVENTS
-from hooksim.hosts.gemini_cli import GeminiCli, GeminiSession
-from hooksim.hosts.hermes import Hermes, HermesSession
+from hooksim.hosts.codex.profile import Codex
+from hooksim.hosts.codex.session import CodexSession
+from hooksim.hosts.cursor.profile import Cursor
+from hooksim.hosts.cursor.session import CursorSession
+from hooksim.hosts.gemini_cli.constants import EVENTS as GEMINI_EVENTS
+from hooksim.hosts.gemini_cli.constants import MATCHER_EVENTS as GEMINI_MATCHER_EVENTS
+from hooksim.hosts.gemini_cli.profile import GeminiCli
+from hooksim.hosts.gemini_cli.session import GeminiSession
 from hooksim.hosts.hermes.output import block_message
+from hooksim.hosts.hermes.profile import Hermes
+from hooksim.hosts.hermes.session import HermesSession
 from hooksim.judge import expect
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Compact, Turn, load_scenario

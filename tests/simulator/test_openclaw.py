@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from hooksim.cli import main
+from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.judge import expect
-from hooksim.replay.openclaw import node_binary
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 

@@ -7,10 +7,10 @@ from typing import Any, ClassVar
 
 import pytest
 from hooksim.hosts import Firing, Host
-from hooksim.hosts.openclaw import OpenClaw
+from hooksim.hosts.openclaw.profile import OpenClaw
+from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
 from hooksim.judge import expect
-from hooksim.replay.openclaw import node_binary
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 

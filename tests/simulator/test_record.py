@@ -22,7 +22,7 @@ import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS
 from hooksim.record.recording import Recorded, load_runs, tapped
-from hooksim.record.tap import HOST_PREFIXES, SHELLS, TAP_SH
+from hooksim.record.tap import HOST_PREFIXES, TAP_SH
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
@@ -40,6 +40,14 @@ turns:
   - {after: 30s, user: a new start, assistant: welcome back}
 """
 TAPS = ("hooksim tap", "record start's command")
+# How tap.sh runs a command line for each shell host (its case table), which the tests below
+# hold equal to what tap.sh does and to each profile's argv(). Codex 0.169 runs /bin/bash -c.
+SHELLS: dict[str, tuple[str, ...]] = {
+    "claude-code": ("/bin/sh", "-c"),
+    "codex": ("/bin/bash", "-c"),
+    "cursor": ("/bin/sh", "-c"),
+    "gemini-cli": ("bash", "-c"),
+}
 SH = Path(os.path.realpath("/bin/sh")).name
 # A shell that lists a finished job as "Done(143)" or "Terminated" tells an exit status over
 # 128 from a signal; bash lists nothing once the job is waited for.

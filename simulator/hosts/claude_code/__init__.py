@@ -26,12 +26,3 @@ its entrypoint, AI_AGENT naming its version, ...); run as ``claude -p``
 (``hosts.claude-code.launch: print``, as ``--real`` runs it) nobody attends and the session ends
 with ``SessionEnd(other)``.
 """
-
-from __future__ import annotations
-
-from ..claude_style import HOOK_OUTPUT_REMINDER
-from .constants import EVENTS, MATCHER_EVENTS
-from .profile import ClaudeCode
-from .session import ClaudeSession
-
-__all__ = ["EVENTS", "HOOK_OUTPUT_REMINDER", "MATCHER_EVENTS", "ClaudeCode", "ClaudeSession"]

@@ -121,6 +121,12 @@ class ClaudeCode(ClaudeStyleReading, Host):
         " (and its random token): hooksim has no such socket to offer a hook",
     }
     exact_matcher: ClassVar[re.Pattern[str]] = EXACT_MATCHER
+    user_config = "~/.claude/settings.json"
+    file_tools = {
+        "Write": ("write", "file_path"),
+        "Edit": ("edit", "file_path", "replace_all"),
+        "MultiEdit": ("multi_edit",),
+    }
     facts = FACTS
 
     def launched(self, how: str) -> Host:
@@ -435,3 +441,6 @@ class ClaudeCode(ClaudeStyleReading, Host):
     def effort(self, model: str) -> str | None:
         """The model's effort level, for a model that has one (the default model's: medium)."""
         return EFFORTS.get(model)
+
+
+PROFILE = ClaudeCode  # what the registry (``hosts.FOLDERS``) loads

@@ -20,10 +20,3 @@ Run as ``codex exec`` (``hosts.codex.launch: exec``), each turn is a process of 
 queues ``SessionStart`` (``startup``, then ``resume``), ends with ``SessionEnd(other)``, runs
 under approval policy never (``permission_mode: bypassPermissions``) and has no ``/compact``.
 """
-
-from __future__ import annotations
-
-from .profile import Codex
-from .session import CodexSession
-
-__all__ = ["Codex", "CodexSession"]

@@ -178,6 +178,13 @@ class Codex(ClaudeStyleReading, Host):
     trust = (
         "hooks run only once reviewed and trusted (a run can pass --dangerously-bypass-hook-trust)"
     )
+    user_config = "~/.codex/hooks.json"
+    real_not_judged = dict.fromkeys(
+        ("shown_to_user", "shown_to_user_never"),
+        "codex exec --json prints no hook output (systemMessage, stopReason, a blocked prompt's"
+        " reason): the TUI shows them",
+    )
+    file_tools = {"apply_patch": ("apply_patch", "command")}
     facts = FACTS
 
     def at_version(self, version: str) -> Host:
@@ -336,3 +343,6 @@ class Codex(ClaudeStyleReading, Host):
         if self.login_shell:
             return [env.get("SHELL") or "/bin/sh", "-lc", command]
         return ["/bin/bash", "-c", command]
+
+
+PROFILE = Codex  # what the registry (``hosts.FOLDERS``) loads

@@ -13,10 +13,3 @@ whether hooks of one event run in parallel (hooksim runs them in order), and whe
 follow-up fires ``beforeSubmitPrompt`` again (hooksim does not). Exit 2 denies (blocks) where
 an event can be blocked; other failures fail open unless the hook sets ``failClosed``.
 """
-
-from __future__ import annotations
-
-from .profile import Cursor
-from .session import CursorSession
-
-__all__ = ["Cursor", "CursorSession"]

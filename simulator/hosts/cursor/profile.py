@@ -62,6 +62,8 @@ class Cursor(Host):
     versions = "the hooks documentation as of 2026 (no hook changelog to replay older versions)"
     checked = f"docs ({CURSOR_DOCS}); no public code, no offline binary"
     trust = "project hooks (.cursor/hooks.json) run only in a trusted workspace"
+    user_config = "~/.cursor/hooks.json"
+    config_shape = "entries"
     facts = FACTS
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
@@ -165,3 +167,6 @@ class Cursor(Host):
         if event == "preCompact":
             return Verdict("ok (preCompact output is not used)", fault="refused")
         return Verdict()
+
+
+PROFILE = Cursor  # what the registry (``hosts.FOLDERS``) loads

@@ -27,11 +27,3 @@ else stderr's, is read as JSON whatever the exit code; text that is not JSON is 
 ``systemMessage`` on exit 0, a warning on exit 1, and a deny with that text on any other code;
 a silent non-zero exit is only a failed hook. Before v0.30.0 only exit 2 with stderr denied.
 """
-
-from __future__ import annotations
-
-from .constants import EVENTS, MATCHER_EVENTS
-from .profile import GeminiCli
-from .session import GeminiSession
-
-__all__ = ["EVENTS", "MATCHER_EVENTS", "GeminiCli", "GeminiSession"]

@@ -119,6 +119,17 @@ class GeminiCli(Host):
         "payload/AfterTool/tool_response.llmContent": _RAN,
         "payload/AfterTool/tool_response.returnDisplay": _RAN,
     }
+    user_config = "~/.gemini/settings.json"
+    real_not_judged = dict.fromkeys(
+        ("shown_to_user", "shown_to_user_never"),
+        "gemini -p prints its reply, not the notices its hooks raise: the interactive UI shows"
+        " them",
+    )
+    substitutes_in_plugins = True  # an extension's hooks: every string, the command's too
+    file_tools = {
+        "write_file": ("write", "file_path"),
+        "replace": ("edit", "file_path", "allow_multiple"),
+    }
     facts = FACTS
 
     def at_version(self, version: str) -> Host:
@@ -403,3 +414,6 @@ def shell_quote(arg: str) -> str:
     if re.search(r"[\"'\s]", arg):
         return '"' + re.sub(r'(["\\$`!])', r"\\\1", arg) + '"'
     return _QUOTE_SPECIAL.sub(lambda m: (m.group(1) or "") + "\\" + m.group(2), arg)
+
+
+PROFILE = GeminiCli  # what the registry (``hosts.FOLDERS``) loads

@@ -18,10 +18,3 @@ Exit codes are only logged, exit 2 included; stdout is read as one JSON value:
 (``action``/``decision``) stops a ``pre_tool_call``'s tool, whose ``post_tool_call`` still fires
 with ``status: blocked``.
 """
-
-from __future__ import annotations
-
-from .profile import Hermes
-from .session import HermesSession
-
-__all__ = ["Hermes", "HermesSession"]

@@ -14,6 +14,7 @@ from ..base import ConfigError, HookRun, HookSpec, Host, SessionInfo, Verdict
 from .config import parse_hooks_block
 from .constants import CLI_TOOL_ENV, DEFAULT_TIMEOUT_S
 from .facts import FACTS
+from .hook_package import SOURCE, gate_state, installed_hooks
 from .output import block_message, injected_context, meant_for_hermes, pre_verify_message
 from .session import HermesSession, hermes_payload
 from .transcript import HermesStateDb
@@ -67,7 +68,29 @@ class Hermes(Host):
         "the released hermes-agent 0.19.0 (read, and run by tox -e conformance: its shell-hook"
         " runner and its real agent loop against hooksim, event by event)"
     )
+    file_tools = {"write_file": ("write", "path"), "patch": ("patch",)}
     facts = FACTS
+    default_model = "hermes-4"
+    home_variable = "HERMES_HOME"  # set to the run's own home, as for the real agent
+    user_config = "~/.hermes/config.yaml"
+    config_shape = "entries"
+    # Its consent is keyed on the exact command: a changed one is new to it.
+    consent_note = "Hermes asks to approve the tapped commands: start it once with --accept-hooks"
+    stderr_reaches_model = False  # a shell hook's stderr is logged, never read
+    calls_in_one_response = True  # one API request, then the calls in order
+    real_not_judged = dict.fromkeys(
+        ("shown_to_user", "shown_to_user_never"),
+        "Hermes shows its user nothing of a shell hook (it logs failures): there is no output"
+        " to read",
+    )
+
+    def default_hooks(self) -> tuple[Any, str] | None:
+        """A scenario that names no hooks runs what ``hermes-hooks install`` writes."""
+        return installed_hooks(), SOURCE
+
+    def hook_state(self, home: Path) -> str | None:
+        """The compaction gate's state file, which the hook package keeps in the home."""
+        return gate_state(home)
 
     def load_config(self, path: Path) -> Any:
         """The ``hooks:`` block of a Hermes ``config.yaml``."""
@@ -141,3 +164,6 @@ class Hermes(Host):
 def payload_bytes(event: str, **fields: Any) -> bytes:
     """``_serialize_payload`` of v0.19.0: key order, ``ensure_ascii=False``, no trailing newline."""
     return Hermes().encode(hermes_payload(event, **fields))
+
+
+PROFILE = Hermes  # what the registry (``hosts.FOLDERS``) loads

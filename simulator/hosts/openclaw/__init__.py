@@ -4,7 +4,7 @@ OpenClaw's hooks are JavaScript in its own Node process, not commands: plugin fo
 ``register(api)`` calls ``api.on(name, handler, {priority, timeoutMs, matcher, ...})`` (the
 typed hooks), and ``HOOK.md`` folders whose handler listens to internal events
 (``agent:bootstrap``, ``command:new``, ``session:compact:before``, ``gateway:startup``...).
-hooksim loads them in a Node runner of its own (``hooksim.replay.openclaw``) and this profile
+hooksim loads them in a Node runner of its own (``replay``) and this profile
 states what OpenClaw does around them: which hooks fire in which order for each step
 (``session``), how each kind of hook runs (modify and gate hooks one after another by
 priority with their results merged, claim hooks until one claims, observe hooks at once,
@@ -21,12 +21,3 @@ A scenario's ``hooks:`` for OpenClaw is the part of an ``openclaw.json`` that na
 ``deny``, ``enabled``) and ``hooks.internal`` (``load.extraDirs``, ``entries``, ``enabled``),
 relative paths read from the scenario's folder (from the config file's, for ``--hooks-config``).
 """
-
-from __future__ import annotations
-
-from .config import Loadout, loadout, section
-from .constants import HOOK_NAMES
-from .profile import OpenClaw
-from .session import OpenClawSession
-
-__all__ = ["HOOK_NAMES", "Loadout", "OpenClaw", "OpenClawSession", "loadout", "section"]

@@ -55,7 +55,7 @@ MERGES = {
     "before_tool_call": "tool_call",
 }
 # The keys each merge reads of a handler's result (the runner's mergeResults, as
-# replay/openclaw/dispatch.mjs MERGES copies it); a merge not here reads the result whole.
+# replay/dispatch.mjs MERGES copies it); a merge not here reads the result whole.
 READ_KEYS = {
     "model_resolve": ("modelOverride", "providerOverride"),
     "turn_prepare": ("prependContext", "appendContext"),

@@ -173,6 +173,7 @@ class OpenClaw(Host):
     # entry's hook policy (dist/gateway-startup-plugin-loader-D5IcJB75.mjs:48-50, 128-131).
     gateway_starts_every_plugin: ClassVar[bool] = False
 
+    file_tools = {"write": ("write", "path")}  # dist/tools-COqmKCvp.mjs:4241
     facts = FACTS
 
     def launched(self, how: str) -> Host:
@@ -429,3 +430,6 @@ def _field(event: str, key: str, value: Any) -> str:
     if key.endswith("Context") or key == "systemPrompt":
         return f"{key} {_short(value)}"
     return f"{key} {_short(value)}"
+
+
+PROFILE = OpenClaw  # what the registry (``hosts.FOLDERS``) loads

@@ -20,19 +20,19 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from ...hosts import Firing, HookRun, HookSpec, Host
-from ...hosts.base import fault_of
-from ...hosts.openclaw import OpenClaw, loadout
-from ...hosts.openclaw.session import (
+from ....replay.dispatch import Dispatcher, RunningSession
+from ....replay.hook_process import HookLauncher
+from ....replay.result import RunResult
+from ....replay.workspace import HookEnvironment, SetupError
+from ...base import Firing, HookRun, HookSpec, Host, fault_of
+from ..config import loadout
+from ..profile import OpenClaw
+from ..session import (
     GATEWAY_EXIT,
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,
     PROCESS_EXIT,
 )
-from ..dispatch import Dispatcher, RunningSession
-from ..hook_process import HookLauncher
-from ..result import RunResult
-from ..workspace import HookEnvironment, SetupError
 from .loading import runner_load
 from .node import NodeRunner, RunnerError, node_binary
 

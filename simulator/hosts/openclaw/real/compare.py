@@ -1,6 +1,6 @@
 """The differences between a real OpenClaw run and hooksim's replay of it, firing by firing.
 
-A real OpenClaw run is recorded in its own process (``openclaw_result``), a replay by hooksim's
+A real OpenClaw run is recorded in its own process (``result``), a replay by hooksim's
 Node runner; both come out as a ``RunResult`` whose firings carry their handler calls, so they
 are compared on those (``compare.compare_real`` adds the profile's tolerances):
 
@@ -9,7 +9,7 @@ are compared on those (``compare.compare_real`` adds the profile's tolerances):
 - ``exit/HANDLER``: whether it returned (0), threw (1) or never settled;
 - ``reading/HANDLER``: what it returned, as the profile reads it ("OpenClaw reads it as ...");
 - ``payload/EVENT/FIELD``: what a handler got, once the values that differ on every run by
-  nature are mapped (``openclaw_result.normalised``);
+  nature are mapped (``result.normalised``);
 - ``context/turn N``: the handlers' texts that reached the model in the turn;
 - ``blocked/EVENT``: firings OpenClaw treated as blocked (a tool, a run, a claimed reply) or
   sent back for another pass (``before_agent_finalize``).
@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..hosts import Firing, Host
-from ..replay.runner import RunResult, run_scenario
-from ..scenario import Scenario
-from .openclaw_result import normalised
+from ....hosts import Firing, Host
+from ....replay.runner import RunResult, run_scenario
+from ....scenario import Scenario
+from .result import normalised
 
 Found = list[tuple[str, str, str]]  # (key, real, hooksim), once per occurrence
 

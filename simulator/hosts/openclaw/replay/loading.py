@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...hosts.openclaw import Loadout, section
-from ..workspace import SetupError
+from ....replay.workspace import SetupError
+from ..config import Loadout, section
 
 HOOK_HANDLERS = ("handler.ts", "handler.js", "index.ts", "index.js")
 PLUGIN_ENTRIES = ("index.js", "index.mjs", "index.cjs", "index.ts")

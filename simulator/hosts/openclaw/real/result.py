@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun, Host, readings
-from ..hosts.base import fault_of
-from ..replay.runner import RunResult
-from ..scenario import Scenario
-from .hook_recorder import PROBE
-from .result import all_strings
+from ....hosts import Firing, HookRun, Host, readings
+from ....hosts.base import fault_of
+from ....real.hook_recorder import PROBE
+from ....real.result import all_strings
+from ....replay.runner import RunResult
+from ....scenario import Scenario
 
 COMPACTION_START = ("session:compact:before", "before_compaction")
 COMPACTION_END = ("after_compaction", "session:compact:after")

@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .driver import FULL_CONTEXT_TOKENS, ExecDriver, RealHostError, Session
+from ...real.driver import FULL_CONTEXT_TOKENS, ExecDriver, RealHostError, Session
+from ...real.tools import Offer
 
 TRUST_FLAG = "--dangerously-bypass-hook-trust"
 
@@ -115,3 +116,17 @@ class CodexDriver(ExecDriver):
         if name == "apply_patch":
             return name, {"input": args.get("command", "")}
         return name, args
+
+
+# The tools the pinned release declares in its requests to the fake model, by the name its hooks
+# see, with the arguments its schema requires (``real.tools``).
+OFFER = Offer(
+    "0.171.0",
+    {
+        "Bash": ("command",), "apply_patch": ("command",), "write_stdin": ("session_id",),
+        "request_user_input": (), "view_image": ("path",), "get_goal": (),
+        "create_goal": (), "update_goal": (),
+    },
+)  # fmt: skip
+
+DRIVER = CodexDriver

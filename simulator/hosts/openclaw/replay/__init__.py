@@ -6,12 +6,15 @@
 - ``node``: the runner as a process, one command at a time.
 - ``loading``: the plugin and ``HOOK.md`` folders an OpenClaw config names, as the runner
   loads them.
-- ``dispatch``: ``OpenClawDispatcher``, the replay's dispatcher for OpenClaw.
+- ``dispatch``: ``OpenClawDispatcher``, the replay's dispatcher for OpenClaw (``DISPATCHER``).
 
-Part of the ``replay`` stage: imports ``hosts`` and the replay's own modules.
+The ``replay`` stage reaches this through ``hosts.part`` (an ``in_process`` host's
+dispatcher); it imports that stage's modules.
 """
 
 from .dispatch import OpenClawDispatcher
 from .node import RUNNER, node_binary
 
-__all__ = ["RUNNER", "OpenClawDispatcher", "node_binary"]
+DISPATCHER = OpenClawDispatcher
+
+__all__ = ["DISPATCHER", "RUNNER", "OpenClawDispatcher", "node_binary"]

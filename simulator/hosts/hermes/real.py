@@ -11,17 +11,31 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..scenario import Turn
-from .driver import LineDriver, RealHostError, Session
+from ...hosts import Firing, Host
+from ...real.driver import After, LineDriver, RealHostError, Session
+from ...real.result import payload_of
+from ...real.tools import Offer
+from ...scenario import Turn
 
 
 class HermesDriver(LineDriver):
-    """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hooksim.real.hermes_loop``) in
+    """Hermes: its interactive CLI (``HermesCLI.chat`` per message, ``hermes_loop``) in
     one process run by the interpreter of the ``hermes`` executable, against a fake
     OpenAI-compatible server (its ``custom`` provider). Hooks are consented in the config
     (``hooks_auto_accept``), as a terminal user would at the first prompt."""
 
     name = "hermes"
+
+    @classmethod
+    def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:
+        """A blocked call still fires post_tool_call, with the status ``blocked``."""
+        if firing.event != host.events["pre_tool"]:
+            return None
+        post = next((p for f, p in seen.later if f.turn == firing.turn
+                     and f.event == host.events["post_tool"]), None)  # fmt: skip
+        extra = payload_of(post).get("extra") if post is not None else None
+        return isinstance(extra, dict) and extra.get("status") == "blocked"
+
     dialect = "openai-chat"
     binary = "hermes"
     package = "hermes-agent"
@@ -61,3 +75,15 @@ class HermesDriver(LineDriver):
 
     def new_session(self) -> None:
         self.write_line({"new": True})
+
+
+# The tools the pinned release declares in its requests to the fake model, by the name its hooks
+# see, with the arguments its schema requires (``real.tools``).
+OFFER = Offer(
+    "0.19.0",
+    dict.fromkeys(("patch", "process", "read_file", "search_files", "terminal",
+                   "write_file"), ()),
+    checks_arguments=False,
+)  # fmt: skip
+
+DRIVER = HermesDriver

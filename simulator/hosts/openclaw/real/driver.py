@@ -2,8 +2,8 @@
 
 OpenClaw's hooks are JavaScript functions it calls in-process, so there is no hook process to
 put a recorder in front of: the run loads a probe plugin and a recording wrapper around each of
-the scenario's plugins and ``HOOK.md`` folders instead (``openclaw_setup``, ``openclaw_spy/``),
-and reads what they wrote (``openclaw_result``). The package runs with a Node of its own
+the scenario's plugins and ``HOOK.md`` folders instead (``setup``, ``openclaw_spy/``),
+and reads what they wrote (``result``). The package runs with a Node of its own
 (``find_node``: it needs Node 24.16 or later), against the fake OpenAI Chat Completions server,
 with a state dir and config of its own per run (``OPENCLAW_STATE_DIR``,
 ``OPENCLAW_CONFIG_PATH``), in one of the two ways a user runs it:
@@ -33,20 +33,20 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..hosts import Host
-from ..hosts.openclaw import loadout
-from ..replay.mock_bridge import temporary_frames
-from ..replay.project import file_states, seed
-from ..replay.result import FileState
-from ..replay.workspace import NOT_INHERITED, Workspace, hook_environment
-from ..replay.workspace import SetupError as WorkspaceError
-from ..scenario import Compact, NewSession, Scenario, Step, Turn
-from . import openclaw_setup as setup
-from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
-from .models.reply import ModelScript, Reply, ToolUse
-from .models.server import ModelServer
-from .openclaw_result import attach_shown, build_result, mark_timeouts, read_log
-from .result import RealRun
+from ....hosts import Host
+from ....real.driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
+from ....real.models.reply import ModelScript, Reply, ToolUse
+from ....real.models.server import ModelServer
+from ....real.result import RealRun
+from ....replay.mock_bridge import temporary_frames
+from ....replay.project import file_states, seed
+from ....replay.result import FileState
+from ....replay.workspace import NOT_INHERITED, Workspace, hook_environment
+from ....replay.workspace import SetupError as WorkspaceError
+from ....scenario import Compact, NewSession, Scenario, Step, Turn
+from ..config import loadout
+from . import setup
+from .result import attach_shown, build_result, mark_timeouts, read_log
 
 NODE_AT_LEAST = (24, 16)  # package.json "engines": ">=24.16.0 <25 || >=26.1.0"
 TURN_TIMEOUT_S = 600.0  # a cold turn takes 20-80 s on a loaded 2-core machine
@@ -201,7 +201,7 @@ class OpenClawSession:
     def environment(self) -> dict[str, str]:
         """The OpenClaw process's environment: every hook's plumbing, as in a replay, the
         embedding preset, the run's own config and state, and where the probe records."""
-        env = hook_environment(self.scenario, self.workspace, hermes_home=False,
+        env = hook_environment(self.scenario, self.workspace,
                                not_inherited=_NOT_INHERITED)  # fmt: skip
         env.update(setup.EMBEDDING_ENV, NO_COLOR="1")
         env.update(
@@ -345,7 +345,7 @@ class OpenClawSession:
     def compact(self, number: int, step: Compact) -> None:
         """``/compact``: the gateway's ``sessions compact``; auto: the previous reply reported a
         full window, so OpenClaw compacts before the next turn's model request, and those
-        events are counted at this step (``openclaw_result.read_log``)."""
+        events are counted at this step (``result.read_log``)."""
         index = next(i for i, (n, _) in enumerate(self.scenario.numbered_steps) if n == number)
         later = [n for n, s in self.scenario.numbered_steps[index + 1 :] if isinstance(s, Turn)]
         previous = self.scenario.numbered_steps[index - 1][1] if index else None

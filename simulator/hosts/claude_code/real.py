@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..scenario import Turn
-from .driver import LineDriver, RealHostError
+from ...real.driver import LineDriver, RealHostError
+from ...real.tools import Offer
+from ...scenario import Turn
 
 
 class ClaudeCodeDriver(LineDriver):
@@ -78,3 +79,29 @@ class ClaudeCodeDriver(LineDriver):
             return None
         content = message.get("content")
         return content if isinstance(content, str) and content else None
+
+
+# Tools its requests list but do not load: the model must first fetch them with ToolSearch,
+# and hooksim's fake model calls a tool directly.
+_DEFERRED = "a deferred tool, which the model must load with ToolSearch first"
+
+# The tools the pinned release declares in its requests to the fake model, by the name its hooks
+# see, with the arguments its schema requires (``real.tools``).
+OFFER = Offer(
+    "2.1.332",
+    {
+        "Agent": ("description", "prompt"), "Bash": ("command",),
+        "Edit": ("file_path", "old_string", "new_string"), "ListAgents": (),
+        "Read": ("file_path",), "ReportFindings": ("findings",), "ScheduleWakeup": (),
+        "Skill": ("skill",), "ToolSearch": ("query",), "Workflow": (),
+        "Write": ("file_path", "content"),
+    },
+    {
+        "MultiEdit": "its Edit makes one edit a call",
+        **dict.fromkeys(("CronCreate", "CronDelete", "CronList", "EnterWorktree",
+                         "ExitWorktree", "Monitor", "NotebookEdit", "SendMessage",
+                         "TaskStop", "WebFetch", "WebSearch"), _DEFERRED),
+    },
+)  # fmt: skip
+
+DRIVER = ClaudeCodeDriver
