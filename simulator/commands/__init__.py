@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
-from ..report.formats import Outcome, to_json, write_json, write_junit
+from ..judge.outcome import Outcome
+from ..report.formats import to_json, write_json, write_junit
 from ..report.picture import write_html
 
 AddParser = Callable[..., argparse.ArgumentParser]

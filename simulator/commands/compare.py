@@ -7,8 +7,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..judge.outcome import Outcome
 from ..judge.verdict import run_on
-from ..report.formats import Outcome, compare_text, write_json
+from ..report.formats import compare_text, write_json
 from ..scenario import ScenarioError, load_scenario
 from . import AddParser, check_tool, real, workers_option
 

@@ -15,12 +15,13 @@ from pathlib import Path
 
 from ..hosts import get_host
 from ..judge import builtin_checks, expect
+from ..judge.outcome import Outcome
 from ..judge.verdict import run_on
 from ..real.compare import Difference, compare_real, compared_host, differences_text
 from ..real.driver import RealHostError
 from ..real.result import RealRun
 from ..real.session import DRIVERS, not_judged, run_real
-from ..report.formats import Outcome, summary, timeline
+from ..report.formats import summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports
 

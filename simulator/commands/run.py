@@ -19,10 +19,10 @@ from typing import TextIO
 
 from ..hosts import HOSTS, get_host
 from ..judge.expect import expected_warning
+from ..judge.outcome import Outcome
 from ..judge.verdict import run_one
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
 from ..report.formats import (
-    Outcome,
     failure_text,
     summary,
     timeline,

@@ -2,8 +2,9 @@
 
 - ``verdict``: load each file, run it on each host, one ``Outcome`` each (bad input becomes the
   outcome's error, never an exception).
+- ``outcome``: ``Outcome``, a scenario's verdict on one host, which ``report`` shows.
 - ``expect``: each key of ``expect:`` as a check returning ``what: expected X, got Y`` lines.
 - ``builtin_checks``: what every scenario gets without asking (a hook that never ran must fail).
 
-May import ``report`` (for ``Outcome``), ``replay``, ``scenario``, ``hosts`` and ``steps``.
+May import ``replay``, ``scenario``, ``hosts`` and ``steps``; ``report`` shows what it decides.
 """

@@ -12,9 +12,9 @@ from pathlib import Path
 from ..hosts import DEFAULT_HOST, HOSTS, Host
 from ..replay.project import seeds_hooks
 from ..replay.runner import SetupError, run_scenario
-from ..report.formats import Outcome
 from ..scenario import Scenario, ScenarioError, load_scenario
 from . import builtin_checks, expect
+from .outcome import Outcome
 
 
 def run_on(

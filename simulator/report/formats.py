@@ -7,47 +7,13 @@ import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..hosts import DEFAULT_HOST, Firing, HookRun
+from ..judge.outcome import Outcome
 from ..replay.leaks import LeakedProcess
 from ..replay.runner import RunResult
-
-
-@dataclass
-class Outcome:
-    """One scenario's verdict: failures (empty = passed) or an error that kept it from running."""
-
-    path: Path
-    name: str
-    failures: list[str]
-    result: RunResult | None = None
-    error: str | None = None
-    seconds: float = 0.0
-    tool: str | None = None  # set when the file runs on more than Hermes alone
-    skipped: str | None = None  # why the file does not apply to the host asked for
-
-    @property
-    def verdict(self) -> str:
-        if self.skipped is not None:
-            return "SKIP"
-        return "PASS" if self.passed else ("ERROR" if self.error else "FAIL")
-
-    @property
-    def bad(self) -> bool:
-        """Failed or could not run: what makes ``hooksim run`` exit 1."""
-        return bool(self.failures) or self.error is not None
-
-    @property
-    def label(self) -> str:
-        """The path, and the host in brackets when it is not the only default one."""
-        return f"{self.path} [{self.tool}]" if self.tool else str(self.path)
-
-    @property
-    def passed(self) -> bool:
-        return not self.bad and self.skipped is None
 
 
 def _clock(ms: int) -> str:
