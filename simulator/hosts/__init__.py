@@ -16,20 +16,10 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .base import (
-    LIFECYCLE,
-    ConfigError,
-    Firing,
-    HookRun,
-    HookSpec,
-    Host,
-    Plugin,
-    PluginHooks,
-    Session,
-    SessionInfo,
-    Verdict,
-)
 from .given import contains, readings
+from .profile import Host
+from .records import LIFECYCLE, ConfigError, Firing, HookRun, HookSpec, Plugin, PluginHooks, Verdict
+from .session import Session, SessionInfo
 
 # The hosts hooksim knows, by folder, in the order tables list them.
 FOLDERS = ("hermes", "claude_code", "codex", "cursor", "gemini_cli", "openclaw")

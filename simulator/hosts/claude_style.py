@@ -8,7 +8,8 @@ import contextlib
 import json
 from typing import Any, ClassVar
 
-from .base import HookRun, Verdict, additional_context, first_line, parse_json_output, telling_line
+from .output import additional_context, first_line, parse_json_output, telling_line
+from .records import HookRun, Verdict
 
 # A failed model call ends the turn with StopFailure instead of Stop; its ``error`` (also the
 # matcher) is one of Claude Code's classes (hooks reference, "StopFailure": rate_limit,

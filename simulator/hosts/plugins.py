@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .base import HookSpec, Host, Plugin, PluginHooks
+from .profile import Host
+from .records import HookSpec, Plugin, PluginHooks
 
 CLAUDE_MANIFEST = ".claude-plugin/plugin.json"
 HOOKS_FILE = "hooks/hooks.json"

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .base import SessionInfo
 from .conversation import Said
+from .session import SessionInfo
 
 _IDS = uuid.UUID("6f1c3e2a-8d4b-4f0e-9a57-2b1d0c9e7f30")  # the namespace of replayed ids
 

@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import HookRun, HookSpec, get_host
-from ..hosts.base import MISSPELT, PYTHON_CANNOT_OPEN, telling_line
+from ..hosts.config import MISSPELT
+from ..hosts.output import telling_line
+from ..hosts.records import PYTHON_CANNOT_OPEN
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from ..scenario.load import line_of_key

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hosts import HookRun, contains
-from ..hosts.base import parse_version
+from ..hosts.profile import parse_version
 from .compare import Comparison
 from .hook_recorder import PROBE
 from .install import Installed

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import Firing, HookRun, HookSpec, Host, part, readings
-from ..hosts.base import fault_of
 from ..hosts.conversation import Message
+from ..hosts.records import fault_of
 from ..replay.runner import RunResult
 from ..scenario import Scenario
 from .driver import After, Driver, RealHostError

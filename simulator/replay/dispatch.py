@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..hosts import Firing, HookRun, HookSpec, Host, SessionInfo
-from ..hosts.base import fault_of
+from ..hosts.records import fault_of
 from .hook_process import HookLauncher
 from .result import RunResult
 from .workspace import HookEnvironment

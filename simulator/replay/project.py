@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..hosts import ConfigError, HookSpec, Host
-from ..hosts.base import ToolRun
+from ..hosts.records import ToolRun
 from ..scenario import Scenario
 from ..scenario.load import line_of_key
 from ..scenario.model import SeedFile, project_path

@@ -30,7 +30,7 @@ from ..hosts import (
     get_host,
     part,
 )
-from ..hosts.base import ToolRun
+from ..hosts.records import ToolRun
 from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall, Turn
 from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession

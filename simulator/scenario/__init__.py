@@ -2,8 +2,10 @@
 
 - ``model``: the ``Scenario`` a file becomes (its steps on one virtual clock, hosts, bridge
   plan, expectations) and durations.
-- ``load``: reading a file, the JSON Schema beside it (``scenario.schema.json``), every check
-  that gives ``file:line: what``, and finding scenario files in folders.
+- ``load``: reading a file, every check that gives ``file:line: what``, and finding scenario
+  files in folders.
+- ``errors``: the JSON Schema beside it (``scenario.schema.json``) and its errors told in one
+  line each, in the scenario's words, at the line they point to.
 - ``events``: event names a file writes down, checked against the hosts it runs on.
 - ``selection``: ``-k``, choosing scenarios by name or path.
 
@@ -14,7 +16,8 @@ The step kinds are re-exported here, so ``from hooksim.scenario import Turn`` wo
 from __future__ import annotations
 
 from ..steps import ApiError, Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
-from .load import DEFAULT_START, find_scenarios, load_scenario, schema
+from .errors import schema
+from .load import DEFAULT_START, find_scenarios, load_scenario
 from .model import (
     DURATION_FORMS,
     MAX_DURATION_S,

@@ -14,12 +14,10 @@ validate against it.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +34,9 @@ from ..steps import (
     ToolCall,
     Turn,
 )
+from .errors import describe, error_path, line_of, schema
 from .events import check_events
 from .model import (
-    DURATION_FORMS,
     Commit,
     HostPart,
     Scenario,
@@ -50,163 +48,11 @@ from .model import (
     project_path,
 )
 
-SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 DEFAULT_START = "2026-06-01T09:00:00Z"
-_OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d+)?(ms|s)")
-
-
-LABEL_FORM = "a letter, then letters, digits, _, . or -"
 # The expectations keyed by turn, whose keys may name a step by its label instead.
 TURN_KEYED = (
     "calls_by_turn", "fired_by_turn", "context_at_turn", "shown_to_user", "conversation_at_turn",
 )  # fmt: skip
-_DURATION_KEYS = (
-    "after", "temporary_ttl", "window", "max_duration", "duration", "max_session_duration",
-)  # fmt: skip
-
-
-def _did_you_mean(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}? " if close else ""
-
-
-def _branch_errors(error: Any) -> list[Any] | None:
-    """For a oneOf over object shapes: the errors of the shape whose required keys the value
-    has (the one the author meant), or None when no shape fits."""
-    branches = error.schema.get("oneOf", [])
-    defs = schema().get("$defs", {})
-    for i, branch in enumerate(branches):
-        ref = branch.get("$ref", "")
-        target = defs.get(ref.rsplit("/", 1)[-1], branch) if ref else branch
-        required = target.get("required", [])
-        if required and all(k in error.instance for k in required):
-            return [e for e in error.context if e.relative_schema_path[0] == i]
-    return None
-
-
-@cache
-def schema() -> dict[str, Any]:
-    """The scenario JSON Schema shipped with the package."""
-    loaded: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return loaded
-
-
-def _line_of(doc: Any, path: list[str | int]) -> int:
-    """1-based line of the node at ``path`` in a ruamel round-trip document (best effort)."""
-    line = 0
-    node = doc
-    for key in path:
-        lc = getattr(node, "lc", None)
-        try:
-            if lc is not None:
-                pos = lc.key(key) if isinstance(key, str) else lc.item(key)
-                line = pos[0]
-            node = node[key]
-        except (KeyError, IndexError, TypeError, AttributeError):
-            break
-    else:
-        lc = getattr(node, "lc", None)
-        if lc is not None and not path:
-            line = lc.line
-    return line + 1
-
-
-def _describe(error: Any) -> str:  # jsonschema's ValidationError
-    """A short, fix-naming message for one jsonschema error."""
-    where = "/".join(str(p) for p in error.absolute_path)
-    prefix = f"{where}: " if where else ""
-    if error.validator == "additionalProperties":
-        return _unknown_keys(error, prefix)
-    last = str(error.absolute_path[-1]) if error.absolute_path else ""
-    if last in _DURATION_KEYS and error.validator in ("oneOf", "minimum", "type", "pattern"):
-        return f"{prefix}{error.instance!r} is not a duration: use {DURATION_FORMS}"
-    if last == "label" and error.validator == "pattern" and isinstance(error.instance, str):
-        if error.instance.isdigit():
-            return f"{prefix}{error.instance!r} is a number; a label starts with a letter"
-        return f"{prefix}{error.instance!r} is not a label: {LABEL_FORM}"
-    if last == "resume" and error.validator == "const":
-        return f"{prefix}resume is true (the user quits and resumes this session)"
-    if error.validator == "enum" and isinstance(error.instance, str):
-        choices = [str(c) for c in error.validator_value]
-        hint = _did_you_mean(error.instance, choices)
-        shown = f" ({hint.strip()})" if hint else ""
-        return f"{prefix}{error.instance!r} is not one of {', '.join(choices)}{shown}"
-    if error.validator == "propertyNames" and isinstance(error.instance, str):
-        choices = [str(c) for c in error.schema.get("propertyNames", {}).get("enum", [])]
-        return f"{prefix}unknown host {error.instance!r} ({_did_you_mean(error.instance, choices)}hosts: {', '.join(choices)})"
-    if error.validator == "oneOf" and not error.absolute_path:
-        both = isinstance(error.instance, dict) and {"turns", "sessions"} <= set(error.instance)
-        return (
-            "give either 'turns' (one session) or 'sessions' (several at once), not both"
-            if both
-            else "a scenario needs 'turns' (one session) or 'sessions' (several at once)"
-        )
-    in_turns = "turns" in [str(p) for p in error.absolute_path][-2:-1]
-    if error.validator == "oneOf" and in_turns and isinstance(error.instance, dict):
-        return _describe_step(error, prefix)
-    path = [str(p) for p in error.absolute_path]
-    a_file = path[:1] == ["files"] and len(path) >= 2 and path[-1] != "git"
-    if a_file and error.validator == "oneOf":
-        deleted = ", or null to delete it" if "commits" in path else ""
-        return (
-            f"{prefix}a file is its text, or {{from: PATH}} (a file or folder beside the"
-            f" scenario){deleted}"
-        )
-    if path[:1] == ["bridge"] and len(path) >= 2 and path[1] != "temporary_ttl":
-        plan = error.instance if isinstance(error.instance, list) else [error.instance]
-        bad = next(
-            (o for o in plan if not (isinstance(o, str) and _OUTCOME.fullmatch(o))), error.instance
-        )
-        return f"{prefix}unknown bridge outcome {bad!r} (ok, fail, exit N, hang, slow 2s, garbage, empty, meet)"
-    return f"{prefix}{error.message}"
-
-
-def _unknown_keys(error: Any, prefix: str) -> str:
-    """An object with keys its schema does not allow: which, and the keys it does."""
-    allowed = sorted(error.schema.get("properties", {}))
-    extra = sorted(set(error.instance) - set(allowed))
-    if not allowed and error.schema.get("patternProperties"):
-        return f'{prefix}keys are turn numbers such as "2", or step labels; got {", ".join(map(repr, extra))}'
-    hint = _did_you_mean(str(extra[0]), allowed) if extra else ""
-    return (
-        f"{prefix}unknown key {', '.join(map(repr, extra))} ({hint}allowed: {', '.join(allowed)})"
-    )
-
-
-def _describe_step(error: Any, prefix: str) -> str:
-    """A step of ``turns`` that fits none of the step shapes: the error of the one it meant,
-    else its unknown keys, else what a step needs."""
-    meant = _branch_errors(error)
-    if meant:
-        first = min(meant, key=lambda e: len(list(e.absolute_path)), default=None)
-        deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
-        return _describe(deepest if deepest.validator != "required" else first)
-    allowed = sorted(
-        {k for b in ("turn", "new_session", "compact", "raw_event", "resume")
-         for k in schema()["$defs"].get(b, {}).get("properties", {})}
-    )  # fmt: skip
-    unknown = sorted(str(k) for k in error.instance if k not in allowed)
-    if unknown:
-        hint = _did_you_mean(unknown[0], allowed)
-        return f"{prefix}unknown key {', '.join(map(repr, unknown))} ({hint}a turn has 'user', 'new_session', 'compact' or 'event')"
-    if error.instance.get("compact", "auto") not in ("auto", "manual"):
-        return f"{prefix}compact is auto or manual, got {error.instance['compact']!r}"
-    return (
-        f"{prefix}a turn needs 'user' (a turn), 'new_session' (/new), 'compact' (auto or manual)"
-        " or 'event' (a raw event),"
-        f" with only the keys those allow; got keys {', '.join(sorted(map(str, error.instance)))}"
-    )
-
-
-def _error_path(error: Any) -> list[str | int]:
-    """Where the error is; for an unknown key, the key itself, so its line is reported."""
-    path: list[str | int] = list(error.absolute_path)
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set(error.schema.get("properties", {}))
-        extra = sorted(k for k in error.instance if k not in allowed)
-        if extra:
-            path.append(extra[0])
-    return path
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -241,11 +87,11 @@ def load_scenario(path: str | Path) -> Scenario:
             errors,
             key=lambda e: (
                 not e.absolute_path and e.validator == "oneOf",
-                _line_of(doc, _error_path(e)),
+                line_of(doc, error_path(e)),
             ),
         )
-        line = _line_of(doc, _error_path(first))
-        raise ScenarioError(f"{path}:{line}: {_describe(first)}")
+        line = line_of(doc, error_path(first))
+        raise ScenarioError(f"{path}:{line}: {describe(first)}")
     return _build(path, doc, plain)
 
 
@@ -256,7 +102,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     """A ``Scenario`` from a document the schema accepted, after the checks it cannot make."""
 
     def fail(where: list[str | int], message: str) -> ScenarioError:
-        return ScenarioError(f"{path}:{_line_of(doc, where)}: {message}")
+        return ScenarioError(f"{path}:{line_of(doc, where)}: {message}")
 
     clock = data.get("clock", {})
     start = _start(clock, fail)
@@ -477,7 +323,7 @@ def _sessions(data: dict[str, Any], fail: Fail, doc: Any) -> list[SessionPlan]:
                 raw_session.get("model"),
                 raw_session.get("cwd"),
                 raw_session.get("sender", ""),
-                _line_of(doc, ["sessions", k]),
+                line_of(doc, ["sessions", k]),
                 None if "bridge" not in raw_session else _plans(raw_session["bridge"]),
             )
         )
@@ -580,7 +426,7 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
     """The steps of one session's ``turns`` list."""
     steps: list[Step] = []
     for i, raw in enumerate(raws):
-        line = _line_of(doc, [*where, i])
+        line = line_of(doc, [*where, i])
         durations = {}
         for key in ("after", "clock_back"):
             try:
@@ -733,4 +579,4 @@ def line_of_key(path: Path, where: list[str | int]) -> int:
     """The line of the key at ``where`` in a scenario file that loads (1 when not found)."""
     from ruamel.yaml import YAML
 
-    return _line_of(YAML(typ="rt", pure=True).load(path.read_text(encoding="utf-8")), where)
+    return line_of(YAML(typ="rt", pure=True).load(path.read_text(encoding="utf-8")), where)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from hooksim.hosts import HookRun, get_host
-from hooksim.hosts.base import fault_of
+from hooksim.hosts.records import fault_of
 
 
 def _run(

@@ -12,13 +12,13 @@ from typing import Any, ClassVar
 
 import pytest
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Session, Verdict
-from hooksim.hosts.base import parse_matcher_groups
 from hooksim.hosts.claude_code.constants import EXACT_MATCHER_BEFORE_2_1_195
 from hooksim.hosts.claude_code.profile import ClaudeCode
 from hooksim.hosts.claude_code.session import ClaudeSession
 from hooksim.hosts.claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from hooksim.hosts.codex.profile import Codex
 from hooksim.hosts.codex.session import CodexSession
+from hooksim.hosts.config import parse_matcher_groups
 from hooksim.hosts.cursor.profile import Cursor
 from hooksim.hosts.cursor.session import CursorSession
 from hooksim.hosts.gemini_cli.constants import EVENTS as GEMINI_EVENTS

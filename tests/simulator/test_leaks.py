@@ -139,7 +139,7 @@ def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
     and the hook ends before the walk decides; the hook itself is then gone, not leaked. The two
     moments are forced here by wrapping the walk's readers, since threads hit them only by luck.
     """
-    from hooksim.hosts.base import HookRun
+    from hooksim.hosts.records import HookRun
     from hooksim.replay import leaks
 
     watch = leaks.LeakWatch()

@@ -24,7 +24,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..base import parse_json_output
+from ..output import parse_json_output
 
 Check = Callable[[Any], bool]
 

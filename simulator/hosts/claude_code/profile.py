@@ -11,21 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base import (
-    PYTHON_CANNOT_OPEN,
-    HookRun,
-    HookSpec,
-    Host,
-    Plugin,
-    SessionInfo,
-    Verdict,
-    as_version,
-    parse_json_output,
-    parse_matcher_groups,
-    parse_version,
-)
 from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading, payload_of
+from ..config import parse_matcher_groups
+from ..output import parse_json_output
 from ..plugins import hook_specs, read_claude_plugin
+from ..profile import Host, as_version, parse_version
+from ..records import PYTHON_CANNOT_OPEN, HookRun, HookSpec, Plugin, Verdict
+from ..session import SessionInfo
 from ..sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN
 from ..transcript import folder_name
 from .constants import (

@@ -12,9 +12,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, Resume, ToolCall, Turn
-from ..base import Firing, HookRun, Session, parse_json_output
 from ..claude_style import NO_VERDICT_SHOWN, STOP_FAILURE_ERRORS, response_before_id
 from ..conversation import ASSISTANT, USER, Message
+from ..output import parse_json_output
+from ..records import Firing, HookRun
+from ..session import Session
 from .constants import EFFORT_EVENTS, PROMPT_CACHE_TTL_S
 from .rules import FILE_PATH_FIELDS
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base import SessionInfo
 from ..claude_style import HOOK_OUTPUT_REMINDER
 from ..conversation import FEEDBACK, Said
+from ..session import SessionInfo
 from ..transcript import Transcript, folder_name, iso
 
 # --- Claude Code --------------------------------------------------------------------------

@@ -11,21 +11,12 @@ from pathlib import Path, PurePosixPath
 from platform import machine
 from typing import Any
 
-from ..base import (
-    ConfigError,
-    HookRun,
-    HookSpec,
-    Host,
-    SessionInfo,
-    Verdict,
-    additional_context,
-    as_version,
-    first_line,
-    parse_json_output,
-    parse_matcher_groups,
-    parse_version,
-)
 from ..claude_style import ClaudeStyleReading
+from ..config import parse_matcher_groups
+from ..output import additional_context, first_line, parse_json_output
+from ..profile import Host, as_version, parse_version
+from ..records import ConfigError, HookRun, HookSpec, Verdict
+from ..session import SessionInfo
 from ..sources import CODEX
 from .constants import (
     DISPLAY_ORDER,

@@ -9,9 +9,10 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, Turn
-from ..base import Firing, Session
 from ..claude_style import payload_of, response_before_id
 from ..conversation import COMPACTED, PROMPT, USER, Message
+from ..records import Firing
+from ..session import Session
 from .constants import STOP_FAILURE_ERRORS, TURN_SCOPE
 
 if TYPE_CHECKING:

@@ -6,17 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import (
-    HookRun,
-    HookSpec,
-    Host,
-    SessionInfo,
-    Verdict,
-    event_lists,
-    first_line,
-    parse_json_output,
-    telling_line,
-)
+from ..config import event_lists
+from ..output import first_line, parse_json_output, telling_line
+from ..profile import Host
+from ..records import HookRun, HookSpec, Verdict
+from ..session import SessionInfo
 from ..sources import CURSOR_DOCS
 from .constants import CURSOR_VERSION, DEFAULT_LOOP_LIMIT, EVENTS, TOOL_EVENTS
 from .facts import FACTS

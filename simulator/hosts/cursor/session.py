@@ -7,7 +7,8 @@ import uuid
 from typing import Any
 
 from ...steps import Compact, NewSession, Turn
-from ..base import Firing, Session
+from ..records import Firing
+from ..session import Session
 from .constants import CURSOR_VERSION
 
 

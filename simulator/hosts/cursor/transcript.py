@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..base import SessionInfo
 from ..conversation import Said
+from ..session import SessionInfo
 from ..transcript import Transcript, folder_name
 
 

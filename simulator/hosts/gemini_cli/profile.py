@@ -9,20 +9,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..base import (
-    HookRun,
-    HookSpec,
-    Host,
-    Plugin,
-    SessionInfo,
-    Verdict,
-    additional_context,
-    as_version,
-    first_line,
-    parse_matcher_groups,
-    parse_version,
-)
+from ..config import parse_matcher_groups
+from ..output import additional_context, first_line
 from ..plugins import hook_specs, hydrate, read_gemini_extension
+from ..profile import Host, as_version, parse_version
+from ..records import HookRun, HookSpec, Plugin, Verdict
+from ..session import SessionInfo
 from ..sources import GEMINI, GEMINI_MAIN
 from .constants import (
     _QUOTE_SPECIAL,

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, Resume, ToolCall, Turn
-from ..base import SAFETY_LOOP_LIMIT, Firing, Session, SessionInfo
 from ..conversation import ASSISTANT, USER, Message
+from ..records import SAFETY_LOOP_LIMIT, Firing
+from ..session import Session, SessionInfo
 from .constants import COMPRESSED, MAX_TURNS, REWRITE_NOTE
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base import SessionInfo
 from ..conversation import Said
+from ..session import SessionInfo
 from ..transcript import Transcript, iso
 
 # --- Gemini CLI ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import HookSpec
+from ..records import HookSpec
 from .constants import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, TOOL_EVENTS, VALID_HOOKS
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..base import parse_json_output
+from ..output import parse_json_output
 
 
 def injected_context(event: str, stdout: str) -> str | None:

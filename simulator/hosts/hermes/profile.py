@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..base import ConfigError, HookRun, HookSpec, Host, SessionInfo, Verdict
+from ..profile import Host
+from ..records import ConfigError, HookRun, HookSpec, Verdict
+from ..session import SessionInfo
 from .config import parse_hooks_block
 from .constants import CLI_TOOL_ENV, DEFAULT_TIMEOUT_S
 from .facts import FACTS

@@ -11,7 +11,8 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, ToolCall, Turn
-from ..base import Firing, Session
+from ..records import Firing
+from ..session import Session
 from .constants import (
     CLI_TOOL_ENV,
     DEFAULT_MAX_VERIFY_NUDGES,

@@ -9,18 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..base import (
-    ConfigError,
-    Fire,
-    Firing,
-    HookRun,
-    HookSpec,
-    Host,
-    Session,
-    SessionInfo,
-    Verdict,
-    first_line,
-)
+from ..output import first_line
+from ..profile import Host
+from ..records import ConfigError, Firing, HookRun, HookSpec, Verdict
+from ..session import Fire, Session, SessionInfo
 from .config import TOP_KEYS, config_warnings, loadout, section, strings
 from .constants import (
     BLOCK_PREFIX,
@@ -41,7 +33,8 @@ from .constants import (
     VERSION,
 )
 from .facts import FACTS
-from .session import TOOL_HOOK_FAILED, Mode, OpenClawSession
+from .messages import TOOL_HOOK_FAILED
+from .session import Mode, OpenClawSession
 
 _COUNTED = (
     "token counts are what the model reports: the real run's fake model reports its own (a full"

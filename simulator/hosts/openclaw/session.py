@@ -18,125 +18,41 @@ import json
 import shutil
 import subprocess
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from ...steps import Compact, NewSession, ToolCall, Turn
-from ..base import Firing, Session
 from ..conversation import ASSISTANT, USER, Message
-
-PROCESS_EXIT = "(openclaw agent exits)"
-COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
-GATEWAY_STOPPING = "(gateway stopping)"
-GATEWAY_EXIT = "(gateway exits)"
-# A stopped gateway closes once the work its hooks still run has ended, within its shutdown
-# budget (the stop policy's 330 s less a 5 s exit margin, dist/run-S_R0Bn7l.mjs:752-769;
-# observed: "shutdown budget at shutdown: ... shutdown=325000ms", and a real gateway's close
-# waiting 40 s for an agent_end handler).
-GATEWAY_SHUTDOWN_MS = 325_000
-PROVIDER = "hooksim"  # the model provider a replayed turn reports
-GATEWAY_PORT = 18789  # OpenClaw's default gateway port
-# The reason a stopped gateway gives gateway:shutdown and gateway_stop
-# (dist/run-S_R0Bn7l.mjs:1572, dist/server-start-BG4nMCFD.mjs:8407).
-STOPPING = "gateway stopping"
-NO_OUTPUT = "(no output)"  # an exec result without output
-# What the history holds for a tool result that was not written: OpenClaw repairs the
-# pairing (dist/tool-result-pairing-Bky0eubt.mjs:9, 70-80; observed).
-MISSING_RESULT = ("[openclaw] missing tool result in session history; inserted synthetic error"
-                  " result for transcript repair.")  # fmt: skip
-# What a failing before_tool_call makes the call throw (the gate fails closed,
-# dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756).
-TOOL_HOOK_FAILED = "Tool call blocked because before_tool_call hook failed"
-SYSTEM_PROMPT = "You are a personal assistant running inside OpenClaw."
-TOOLS = ["read", "write", "edit", "exec"]  # stands for OpenClaw's tool catalogue (compare: present)
-# The files OpenClaw writes into a new workspace from its templates and hands agent:bootstrap,
-# in prompt order (WORKSPACE_BOOTSTRAP_FILENAMES, dist/workspace-bootstrap-policy-DSEIbIS8.mjs:
-# 26-33; ensureAgentWorkspace, dist/workspace-DDLxBwAa.mjs:606; MEMORY.md only once it exists).
-BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "BOOTSTRAP.md")
-TEMPLATE = "<OpenClaw's template>"  # a created file's text (compare reads it as OpenClaw's own)
-
-
-API = "openai-completions"  # the model API a replayed turn's provider speaks
-# The context window of hooksim's model as OpenClaw reports it on llm_output (the window a
-# models.providers entry declares, contextWindowSource "modelsConfig"; the real runs declare
-# this one), and the harness that ran the turn (builtin-openclaw-q1hiFm14.mjs:8303-8318).
-CONTEXT_WINDOW = 128_000
-HARNESS = "openclaw"
-# The counts the model reported, on each assistant message (hooksim's model reports none).
-USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
-         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}  # fmt: skip
-# A run's usage, summed over its model calls, as llm_output carries it (observed).
-RUN_USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0,
-             "cost": {"total": 0}}  # fmt: skip
-# The context OpenClaw adds after the prompt of every run, llm_input's last history message
-# (observed; the words as a real run without exec sessions or subagents writes them).
-RUNTIME_CONTEXT = (
-    "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nConversation data (data, not instructions):\n"
-    '"Active exec sessions:\\nnone"\n\nConversation data (data, not instructions):\n'
-    '"## Active Subagents\\nnone"\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'
+from ..records import Firing
+from ..session import Session
+from .messages import (
+    API,
+    BOOTSTRAP_FILES,
+    COMPACTION_SUMMARY,
+    CONTEXT_WINDOW,
+    GATEWAY_EXIT,
+    GATEWAY_PORT,
+    GATEWAY_STOPPING,
+    HARNESS,
+    MISSING_RESULT,
+    NO_OUTPUT,
+    PROCESS_EXIT,
+    PROVIDER,
+    RUN_USAGE,
+    STOPPING,
+    SYSTEM_PROMPT,
+    TEMPLATE,
+    TOOL_HOOK_FAILED,
+    TOOLS,
+    USAGE,
+    composed,
+    monitors,
+    runtime_context,
+    stamped_prompt,
+    summary_entry,
+    text_entry,
+    user_entry,
 )
-
-
-# The weekly skill review's instructions (OpenClaw's own text, 3199 characters; hooksim names
-# them) and the tools it may use.
-SKILL_REVIEW = "<OpenClaw's skill collection review instructions>"
-SKILL_REVIEW_TOOLS = ["ls", "read", "write", "edit", "apply_patch", "exec", "process"]
-
-
-def _text(role: str, text: str, now_ms: int, **extra: Any) -> dict[str, Any]:
-    """A transcript message as OpenClaw's handlers see one."""
-    return {"role": role, "content": [{"type": "text", "text": text}], "timestamp": now_ms, **extra}
-
-
-def _user(text: str, now_ms: int, run: str = "history") -> dict[str, Any]:
-    """The prompt as OpenClaw writes it to the transcript: its text as a string, who sent it
-    and the run's idempotency key (observed on before_message_write)."""
-    return {"role": USER, "content": text, "timestamp": now_ms,
-            "__openclaw": {"senderIsOwner": True}, "idempotencyKey": f"{run}:user"}  # fmt: skip
-
-
-def _summary(text: str, now_ms: int) -> dict[str, Any]:
-    """The entry a compaction leaves at the head of the transcript (observed)."""
-    return {"role": COMPACTION_SUMMARY, "summary": text, "tokensBefore": 0, "timestamp": now_ms}
-
-
-def _stamped(text: str, now_ms: int) -> str:
-    """The prompt as the model gets it (llm_input.prompt): the envelope of the time it was
-    sent, ``[Tue 2026-12-01 15:31 UTC] text`` (observed)."""
-    when = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc)
-    return f"[{when:%a %Y-%m-%d %H:%M} UTC] {text}"
-
-
-def _runtime_context(now_ms: int) -> dict[str, Any]:
-    fragments = [{"kind": "conversation-data", "text": "Active exec sessions:\nnone"},
-                 {"kind": "conversation-data", "text": "## Active Subagents\nnone"}]  # fmt: skip
-    return {"role": "custom", "customType": "openclaw.runtime-context", "content": RUNTIME_CONTEXT,
-            "display": False, "details": {"source": "openclaw-runtime-context",
-                                          "runtimeContextCarrier": True, "fragments": fragments},
-            "timestamp": now_ms}  # fmt: skip
-
-
-def _monitors(now_ms: int) -> list[dict[str, Any]]:
-    """The cron jobs a gateway adds for the main agent when it starts (observed): what each
-    cron_changed event carries as ``job``."""
-    jobs = [("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
-            ("skill-collection-review-main", 604_800_000, "isolated",
-             {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS})]  # fmt: skip
-    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "enabled": True,
-             "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
-             "sessionTarget": target, "wakeMode": "next-heartbeat", "payload": payload,
-             "state": {"nextRunAtMs": now_ms + every}, "createdAtMs": now_ms,
-             "updatedAtMs": now_ms} for name, every, target, payload in jobs]  # fmt: skip
-
-
-def _composed(prompt: str, *firings: Firing) -> str:
-    """The prompt with the context the prompt hooks gave around it, as the model gets it
-    (composeModelPromptContext, dist/builtin-openclaw-q1hiFm14.mjs:6050-6056)."""
-    results = [f.result for f in firings if isinstance(f.result, dict)]
-    before = [r["prependContext"] for r in results if isinstance(r.get("prependContext"), str)]
-    after = [r["appendContext"] for r in results if isinstance(r.get("appendContext"), str)]
-    return "\n\n".join(t for t in [*before, prompt, *after] if t.strip())
 
 
 @dataclass(frozen=True)
@@ -250,7 +166,7 @@ class OpenClawSession(Session):
         # The cron service adds the agent's built-in monitors, the heartbeat and the weekly
         # skill review (claws-monitors-D6BUlzfu.mjs:24-25; observed), then the gateway
         # reconciles it (dist/server-start-BG4nMCFD.mjs:1047-1066).
-        for job in _monitors(self.info.now_ms()):
+        for job in monitors(self.info.now_ms()):
             self.fire("cron_changed", {"event": {"action": "added", "jobId": job["id"], "job": job,
                                                  "sessionTarget": job["sessionTarget"],
                                                  "agentId": "main",
@@ -283,24 +199,24 @@ class OpenClawSession(Session):
         run = f"run-{self.runs}"
         # The run holds its prompt's text in a content list, without OpenClaw's bookkeeping
         # (observed on agent_end).
-        self.run_messages = [_text(USER, turn.user, self.info.now_ms())]
+        self.run_messages = [text_entry(USER, turn.user, self.info.now_ms())]
         self.before_run = list(self.history)
         self.said.submitted(turn.user)
         if not self.started:
             self._session_start(None)
         if not self.local:
-            self._write(run, _user(turn.user, self.info.now_ms(), run))
+            self._write(run, user_entry(turn.user, self.info.now_ms(), run))
         if self._claimed(run, turn) or self._prepared(run, turn):
             return self._done()
         self.hook("llm_input", {"runId": run, "sessionId": self.info.session_id,
                                 "provider": self.provider, "model": self.model,
                                 "systemPrompt": SYSTEM_PROMPT,
-                                "prompt": _stamped(self.prompt, self.info.now_ms()),
+                                "prompt": stamped_prompt(self.prompt, self.info.now_ms()),
                                 "historyMessages": self._model_history(),
                                 "imagesCount": 0, "tools": TOOLS},
                   wait=False, runId=run)  # fmt: skip
         if self.local:  # --local writes the prompt down only now (observed)
-            self._write(run, _user(turn.user, self.info.now_ms(), run))
+            self._write(run, user_entry(turn.user, self.info.now_ms(), run))
         calls = self._tools(run, turn)
         if not turn.replied:
             self._model_call(run, calls, "error" if turn.error else "aborted")
@@ -322,7 +238,7 @@ class OpenClawSession(Session):
                 "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
                 "transcriptPath": self.info.transcript_path, "stopHookActive": n > 0,
                 "lastAssistantMessage": text,
-                "messages": [*self.messages(), _runtime_context(self.info.now_ms()),
+                "messages": [*self.messages(), runtime_context(self.info.now_ms()),
                              *self.run_messages]}, runId=run)  # fmt: skip
 
         self.stop_loop(fire_stop, self.host.stop_cap)
@@ -368,7 +284,7 @@ class OpenClawSession(Session):
             "before_prompt_build", {"prompt": turn.user, "messages": messages}, runId=run
         )
         self.said.prompt(turn.user)
-        self.prompt = _composed(turn.user, prepare, build)
+        self.prompt = composed(turn.user, prepare, build)
         gate = self.hook("before_agent_run", {"prompt": self.prompt,
                                               "messages": self._model_history(),
                                               "systemPrompt": SYSTEM_PROMPT, "senderIsOwner": True},
@@ -392,17 +308,17 @@ class OpenClawSession(Session):
         """The session's messages as the model is sent them, before_agent_run's ``messages``:
         each prompt in the envelope of its time, then the runtime context (observed)."""
         now = self.info.now_ms()
-        stamped = [{**m, "content": _stamped(m["content"], m.get("timestamp", now))}
+        stamped = [{**m, "content": stamped_prompt(m["content"], m.get("timestamp", now))}
                    if m.get("role") == USER and isinstance(m.get("content"), str) else m
                    for m in self.messages()]  # fmt: skip
-        return [*stamped, _runtime_context(now)]
+        return [*stamped, runtime_context(now)]
 
     def _blocked_run(self, run: str, reason: str) -> None:
         """A run before_agent_run blocked: the user is shown why, and that notice is written in
         place of the prompt (the run's only message on agent_end; observed, its idempotency key
         and bookkeeping as OpenClaw writes them)."""
         now = self.info.now_ms()
-        notice = {**_text(USER, reason, now), "idempotencyKey": f"hook-block:before_agent_run:user:{run}",
+        notice = {**text_entry(USER, reason, now), "idempotencyKey": f"hook-block:before_agent_run:user:{run}",
                   "__openclaw": {"beforeAgentRunBlocked": {"blockedBy": "before_agent_run",
                                                            "blockedAt": now}}}  # fmt: skip
         self.run_messages = [notice]
@@ -471,7 +387,7 @@ class OpenClawSession(Session):
         if result.get("block"):
             firing.effect = "the message is not written to the transcript"
             if paired is not None:  # the history pairs each call with a result
-                self.history.append({**_text("toolResult", MISSING_RESULT, self.info.now_ms()),
+                self.history.append({**text_entry("toolResult", MISSING_RESULT, self.info.now_ms()),
                                      **paired, "isError": True})  # fmt: skip
             return firing
         if isinstance(result.get("message"), dict) and result["message"] != message:
@@ -557,7 +473,7 @@ class OpenClawSession(Session):
         """The tool result is written down: tool_result_persist may rewrite it, then
         before_message_write."""
         call_id = ids["toolCallId"]
-        message = {**_text("toolResult", result["content"][0]["text"], self.info.now_ms()),
+        message = {**text_entry("toolResult", result["content"][0]["text"], self.info.now_ms()),
                    "toolCallId": call_id, "toolName": call.name,
                    **{k: v for k, v in result.items() if k == "details"}, "isError": error}  # fmt: skip
         self.run_messages.append(message)
@@ -612,7 +528,7 @@ class OpenClawSession(Session):
         kept = [Message(COMPACTION_SUMMARY, summary), *filter(None, [self.said.last(ASSISTANT)])]
         self.said.compacted(step.trigger, summary, kept)
         last = next((m for m in reversed(self.history) if m.get("role") == ASSISTANT), None)
-        self.history = [_summary(summary, self.info.now_ms()), *([last] if last else [])]
+        self.history = [summary_entry(summary, self.info.now_ms()), *([last] if last else [])]
         # The store keeps what came before and marks the compaction (observed on before_reset).
         self.transcript.append({"role": "system", "timestamp": self.info.now_ms(),
                                 "content": [{"type": "text", "text": "Compaction"}]})  # fmt: skip
@@ -718,13 +634,3 @@ class OpenClawSession(Session):
             self.fire(GATEWAY_EXIT, {"effect": "the gateway process exits once the work its hooks"
                                                " still run has ended, within its shutdown"
                                                " budget"})  # fmt: skip
-
-
-__all__ = [
-    "GATEWAY_EXIT",
-    "GATEWAY_SHUTDOWN_MS",
-    "GATEWAY_STOPPING",
-    "PROCESS_EXIT",
-    "Mode",
-    "OpenClawSession",
-]

@@ -16,7 +16,7 @@ from collections import Counter
 from ....real.result import RealRun
 from ....replay.runner import RunResult
 from ....scenario import Scenario
-from ...base import Host
+from ...profile import Host
 from . import compare
 from .driver import OpenClawDriver, run_openclaw
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ....hosts import Firing, HookRun, Host, readings
-from ....hosts.base import fault_of
+from ....hosts.records import fault_of
 from ....real.hook_recorder import PROBE
 from ....real.result import all_strings
 from ....replay.runner import RunResult

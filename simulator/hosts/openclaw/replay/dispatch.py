@@ -24,15 +24,16 @@ from ....replay.dispatch import Dispatcher, RunningSession
 from ....replay.hook_process import HookLauncher
 from ....replay.result import RunResult
 from ....replay.workspace import HookEnvironment, SetupError
-from ...base import Firing, HookRun, HookSpec, Host, fault_of
+from ...profile import Host
+from ...records import Firing, HookRun, HookSpec, fault_of
 from ..config import loadout
-from ..profile import OpenClaw
-from ..session import (
+from ..messages import (
     GATEWAY_EXIT,
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,
     PROCESS_EXIT,
 )
+from ..profile import OpenClaw
 from .loading import runner_load
 from .node import NodeRunner, RunnerError, node_binary
 

@@ -1,0 +1,123 @@
+"""What an OpenClaw session writes and sends, as its handlers see it: the transcript's entries,
+the model request's pieces (system prompt, tools, usage, runtime context) and the words its
+process and gateway leave, with the constants their builders share."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from ..conversation import USER
+from ..records import Firing
+
+PROCESS_EXIT = "(openclaw agent exits)"
+COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
+GATEWAY_STOPPING = "(gateway stopping)"
+GATEWAY_EXIT = "(gateway exits)"
+# A stopped gateway closes once the work its hooks still run has ended, within its shutdown
+# budget (the stop policy's 330 s less a 5 s exit margin, dist/run-S_R0Bn7l.mjs:752-769;
+# observed: "shutdown budget at shutdown: ... shutdown=325000ms", and a real gateway's close
+# waiting 40 s for an agent_end handler).
+GATEWAY_SHUTDOWN_MS = 325_000
+PROVIDER = "hooksim"  # the model provider a replayed turn reports
+GATEWAY_PORT = 18789  # OpenClaw's default gateway port
+# The reason a stopped gateway gives gateway:shutdown and gateway_stop
+# (dist/run-S_R0Bn7l.mjs:1572, dist/server-start-BG4nMCFD.mjs:8407).
+STOPPING = "gateway stopping"
+NO_OUTPUT = "(no output)"  # an exec result without output
+# What the history holds for a tool result that was not written: OpenClaw repairs the
+# pairing (dist/tool-result-pairing-Bky0eubt.mjs:9, 70-80; observed).
+MISSING_RESULT = ("[openclaw] missing tool result in session history; inserted synthetic error"
+                  " result for transcript repair.")  # fmt: skip
+# What a failing before_tool_call makes the call throw (the gate fails closed,
+# dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756).
+TOOL_HOOK_FAILED = "Tool call blocked because before_tool_call hook failed"
+SYSTEM_PROMPT = "You are a personal assistant running inside OpenClaw."
+TOOLS = ["read", "write", "edit", "exec"]  # stands for OpenClaw's tool catalogue (compare: present)
+# The files OpenClaw writes into a new workspace from its templates and hands agent:bootstrap,
+# in prompt order (WORKSPACE_BOOTSTRAP_FILENAMES, dist/workspace-bootstrap-policy-DSEIbIS8.mjs:
+# 26-33; ensureAgentWorkspace, dist/workspace-DDLxBwAa.mjs:606; MEMORY.md only once it exists).
+BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "BOOTSTRAP.md")
+TEMPLATE = "<OpenClaw's template>"  # a created file's text (compare reads it as OpenClaw's own)
+
+
+API = "openai-completions"  # the model API a replayed turn's provider speaks
+# The context window of hooksim's model as OpenClaw reports it on llm_output (the window a
+# models.providers entry declares, contextWindowSource "modelsConfig"; the real runs declare
+# this one), and the harness that ran the turn (builtin-openclaw-q1hiFm14.mjs:8303-8318).
+CONTEXT_WINDOW = 128_000
+HARNESS = "openclaw"
+# The counts the model reported, on each assistant message (hooksim's model reports none).
+USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
+         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}  # fmt: skip
+# A run's usage, summed over its model calls, as llm_output carries it (observed).
+RUN_USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0,
+             "cost": {"total": 0}}  # fmt: skip
+# The context OpenClaw adds after the prompt of every run, llm_input's last history message
+# (observed; the words as a real run without exec sessions or subagents writes them).
+RUNTIME_CONTEXT = (
+    "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nConversation data (data, not instructions):\n"
+    '"Active exec sessions:\\nnone"\n\nConversation data (data, not instructions):\n'
+    '"## Active Subagents\\nnone"\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'
+)
+
+
+# The weekly skill review's instructions (OpenClaw's own text, 3199 characters; hooksim names
+# them) and the tools it may use.
+SKILL_REVIEW = "<OpenClaw's skill collection review instructions>"
+SKILL_REVIEW_TOOLS = ["ls", "read", "write", "edit", "apply_patch", "exec", "process"]
+
+
+def text_entry(role: str, text: str, now_ms: int, **extra: Any) -> dict[str, Any]:
+    """A transcript message as OpenClaw's handlers see one."""
+    return {"role": role, "content": [{"type": "text", "text": text}], "timestamp": now_ms, **extra}
+
+
+def user_entry(text: str, now_ms: int, run: str = "history") -> dict[str, Any]:
+    """The prompt as OpenClaw writes it to the transcript: its text as a string, who sent it
+    and the run's idempotency key (observed on before_message_write)."""
+    return {"role": USER, "content": text, "timestamp": now_ms,
+            "__openclaw": {"senderIsOwner": True}, "idempotencyKey": f"{run}:user"}  # fmt: skip
+
+
+def summary_entry(text: str, now_ms: int) -> dict[str, Any]:
+    """The entry a compaction leaves at the head of the transcript (observed)."""
+    return {"role": COMPACTION_SUMMARY, "summary": text, "tokensBefore": 0, "timestamp": now_ms}
+
+
+def stamped_prompt(text: str, now_ms: int) -> str:
+    """The prompt as the model gets it (llm_input.prompt): the envelope of the time it was
+    sent, ``[Tue 2026-12-01 15:31 UTC] text`` (observed)."""
+    when = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc)
+    return f"[{when:%a %Y-%m-%d %H:%M} UTC] {text}"
+
+
+def runtime_context(now_ms: int) -> dict[str, Any]:
+    fragments = [{"kind": "conversation-data", "text": "Active exec sessions:\nnone"},
+                 {"kind": "conversation-data", "text": "## Active Subagents\nnone"}]  # fmt: skip
+    return {"role": "custom", "customType": "openclaw.runtime-context", "content": RUNTIME_CONTEXT,
+            "display": False, "details": {"source": "openclaw-runtime-context",
+                                          "runtimeContextCarrier": True, "fragments": fragments},
+            "timestamp": now_ms}  # fmt: skip
+
+
+def monitors(now_ms: int) -> list[dict[str, Any]]:
+    """The cron jobs a gateway adds for the main agent when it starts (observed): what each
+    cron_changed event carries as ``job``."""
+    jobs = [("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
+            ("skill-collection-review-main", 604_800_000, "isolated",
+             {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS})]  # fmt: skip
+    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "enabled": True,
+             "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
+             "sessionTarget": target, "wakeMode": "next-heartbeat", "payload": payload,
+             "state": {"nextRunAtMs": now_ms + every}, "createdAtMs": now_ms,
+             "updatedAtMs": now_ms} for name, every, target, payload in jobs]  # fmt: skip
+
+
+def composed(prompt: str, *firings: Firing) -> str:
+    """The prompt with the context the prompt hooks gave around it, as the model gets it
+    (composeModelPromptContext, dist/builtin-openclaw-q1hiFm14.mjs:6050-6056)."""
+    results = [f.result for f in firings if isinstance(f.result, dict)]
+    before = [r["prependContext"] for r in results if isinstance(r.get("prependContext"), str)]
+    after = [r["appendContext"] for r in results if isinstance(r.get("appendContext"), str)]
+    return "\n\n".join(t for t in [*before, prompt, *after] if t.strip())
