@@ -4,11 +4,9 @@ StopFailure error classes are Claude Code's, which Codex extends."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 from typing import Any, ClassVar
 
-from .output import additional_context, first_line, parse_json_output, telling_line
+from .output import additional_context, first_line, json_object, parse_json_output, telling_line
 from .records import HookRun, Verdict
 
 # A failed model call ends the turn with StopFailure instead of Stop; its ``error`` (also the
@@ -45,15 +43,6 @@ HOOK_OUTPUT_REMINDER = (
 # What the user is shown when a PreToolUse hook fails without an answer Claude Code could read
 # (output it refuses): once per hook in a process (real 2.1.332, ``claude_code.output``).
 NO_VERDICT_SHOWN = "A hook gave no usable answer, so it didn't check this action."
-
-
-def payload_of(run: HookRun) -> dict[str, Any]:
-    """The JSON object a hook got on stdin ({} when it was not one)."""
-    with contextlib.suppress(ValueError):
-        payload = json.loads(run.stdin or b"{}")
-        if isinstance(payload, dict):
-            return payload
-    return {}
 
 
 FEEDBACK_EVENTS = frozenset(
@@ -181,11 +170,11 @@ class ClaudeStyleReading:
         after an exit 2 (stderr as written), else the JSON reason."""
         told = shown = None
         if event == "PreToolUse":
-            told = f"PreToolUse:{payload_of(run).get('tool_name', '')} hook error: {said}"
+            told = f"PreToolUse:{json_object(run.stdin).get('tool_name', '')} hook error: {said}"
         elif event in STOP_EVENTS:
             told = f"{HOOK_OUTPUT_REMINDER}\n{event} hook feedback:\n{said}\n</system-reminder>"
         elif event == "UserPromptSubmit":
-            prompt = payload_of(run).get("prompt", "")
+            prompt = json_object(run.stdin).get("prompt", "")
             shown = (
                 f"UserPromptSubmit operation blocked by hook:\n{said}\n\nOriginal prompt: {prompt}"
             )
@@ -193,7 +182,7 @@ class ClaudeStyleReading:
 
     def feedback_told(self, event: str, run: HookRun, reason: str) -> str:
         """A ``decision: block`` after the tool ran (PostToolUse), as the model gets it."""
-        tool = payload_of(run).get("tool_name", "")
+        tool = json_object(run.stdin).get("tool_name", "")
         return f'{event}:{tool} hook blocking error from command: "{run.command}": {reason}'
 
     def message_shown(self, event: str, run: HookRun, output: dict[str, Any]) -> str | None:
@@ -202,7 +191,7 @@ class ClaudeStyleReading:
         message = output.get("systemMessage")
         if not isinstance(message, str) or not message or event in ("SessionStart", "SessionEnd"):
             return None
-        tool = payload_of(run).get("tool_name")
+        tool = json_object(run.stdin).get("tool_name")
         label = f"{event}:{tool}" if isinstance(tool, str) and tool else event
         return f"{label} says: {message}"
 

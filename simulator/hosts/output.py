@@ -40,3 +40,13 @@ def telling_line(stderr: str) -> str:
 def first_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[0][:200] if lines else ""
+
+
+def json_object(text: str | bytes) -> dict[str, Any]:
+    """The JSON object ``text`` holds ({} when it holds none: empty, not JSON, not an object),
+    as a hook's stdin payload is read wherever hooksim reads one."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 
 from ..hosts import DEFAULT_HOST, HOSTS, Host
-from ..replay.project import seeds_hooks
-from ..replay.runner import SetupError, run_scenario
+from ..replay.runner import SetupError, no_hooks, own_hooks, run_scenario
 from ..scenario import Scenario, ScenarioError, load_scenario
 from . import builtin_checks, expect
 from .outcome import Outcome
@@ -50,19 +49,14 @@ def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> st
     """
     on = scenario.on(tool)
     host = HOSTS[tool]
-    if on.hooks is not None or on.plugins or host.default_hooks() or tool == config_host:
-        return None
-    if seeds_hooks(host, on):  # the project's own hooks files (files:)
+    if tool == config_host or own_hooks(on, host) is not None:
         return None
     if config_host is not None:
         return (
             f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario; --hooks-config is"
             f" read as {HOSTS[config_host].title}'s (pass --tool {tool} to replay its hooks here)"
         )
-    return (
-        f"no hooks for {tool}: add hosts.{tool}.hooks to the scenario (or hooks: when it is the"
-        f" scenario's tool), or pass --hooks-config with a {host.title} config file"
-    )
+    return no_hooks(host)
 
 
 def run_one(

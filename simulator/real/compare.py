@@ -54,6 +54,7 @@ from .observable import (
     install_root,
     key_orders,
     payload_of,
+    same_occurrences,
     shell_of,
     stdin_format,
 )
@@ -187,21 +188,12 @@ def _firing_name(record: dict[str, Any]) -> str:
 
 def _pairs(real: Side, sim: Side) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Probe records of the same firing on both sides: same turn, event and occurrence."""
-    pairs = []
     real_turns, sim_turns = _by_turn(_probes(real)), _by_turn(_probes(sim))
-    for turn in sorted(set(real_turns) & set(sim_turns)):
-        seen: Counter[str] = Counter()
-        sim_index: dict[tuple[str, int], dict[str, Any]] = {}
-        for record in sim_turns[turn]:
-            seen[record["event"]] += 1
-            sim_index[(record["event"], seen[record["event"]])] = record
-        seen.clear()
-        for record in real_turns[turn]:
-            seen[record["event"]] += 1
-            other = sim_index.get((record["event"], seen[record["event"]]))
-            if other is not None:
-                pairs.append((record, other))
-    return pairs
+    return [
+        pair
+        for turn in sorted(set(real_turns) & set(sim_turns))
+        for pair in same_occurrences(real_turns[turn], sim_turns[turn], lambda r: r["event"])
+    ]
 
 
 class _Found:
@@ -422,16 +414,8 @@ def _compare_firings(
         s_shown = sorted(seen[1].text(t) for f in st[turn] for t in f.shown)
         if shows and r_shown != s_shown:
             add(f"shown/turn {turn}", _show(r_shown), _show(s_shown))
-        seen_events: Counter[str] = Counter()
-        s_index: dict[tuple[str, int], Any] = {}
-        for f in st[turn]:
-            seen_events[f.event] += 1
-            s_index[(f.event, seen_events[f.event])] = f
-        seen_events.clear()
-        for f in rt[turn]:
-            seen_events[f.event] += 1
-            other = s_index.get((f.event, seen_events[f.event]))
-            if other is not None and f.blocked != other.continued:
+        for f, other in same_occurrences(rt[turn], st[turn], lambda f: f.event):
+            if f.blocked != other.continued:
                 add(f"blocked/{f.event}", f"blocked={f.blocked}", f"blocked={other.continued}")
 
 

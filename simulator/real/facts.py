@@ -29,7 +29,8 @@ from ..hosts.profile import parse_version
 from .compare import Comparison
 from .hook_recorder import PROBE
 from .install import Installed
-from .result import RealRun, payload_of
+from .observable import payload_of
+from .result import RealRun
 
 # Variables the shell running a hook sets, not the host.
 _SHELL_SET = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})

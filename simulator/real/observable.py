@@ -24,12 +24,17 @@ host added to, changed in or removed from the environment it was started with
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from ..hosts.output import json_object
+
+A = TypeVar("A")
+B = TypeVar("B")
 
 # Why each kind of value is mapped rather than compared: what hooksim cannot reproduce.
 RUN_TIME = {
@@ -63,13 +68,27 @@ def is_id_field(name: str) -> bool:
     return name in ID_FIELDS or name.endswith("_id")
 
 
+def same_occurrences(
+    real: Sequence[A], sim: Sequence[B], event: Callable[[Any], str]
+) -> Iterator[tuple[A, B]]:
+    """The items of one turn on both sides that stand for the same firing: the same event, the
+    same time it fired in the turn (the second Stop with the second Stop)."""
+    seen: Counter[str] = Counter()
+    index: dict[tuple[str, int], B] = {}
+    for theirs in sim:
+        seen[event(theirs)] += 1
+        index[(event(theirs), seen[event(theirs)])] = theirs
+    seen.clear()
+    for ours in real:
+        seen[event(ours)] += 1
+        other = index.get((event(ours), seen[event(ours)]))
+        if other is not None:
+            yield ours, other
+
+
 def payload_of(record: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON object a recorded hook got on stdin ({} when it was not one)."""
-    try:
-        payload = json.loads(str(record.get("stdin") or ""))
-    except ValueError:
-        return {}
-    return payload if isinstance(payload, dict) else {}
+    return json_object(str(record.get("stdin") or ""))
 
 
 @dataclass

@@ -24,6 +24,7 @@ from ..scenario import Scenario
 from .driver import After, Driver, RealHostError
 from .hook_recorder import PROBE
 from .models.server import DIALECTS
+from .observable import payload_of
 
 
 @dataclass
@@ -137,15 +138,6 @@ def sent_per_turn(dialect: str, requests: list[dict[str, Any]]) -> dict[int, tup
         if request.get("kind") == "main" and isinstance(body, dict):
             sent[int(request.get("turn", 0))] = tuple(reader.dialogue(body))
     return sent
-
-
-def payload_of(record: dict[str, Any]) -> dict[str, Any]:
-    """The JSON object a recorded hook got on stdin ({} when it was not one)."""
-    try:
-        payload = json.loads(record["stdin"])
-    except ValueError:
-        return {}
-    return payload if isinstance(payload, dict) else {}
 
 
 def _virtual(record: dict[str, Any]) -> int:

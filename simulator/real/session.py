@@ -28,8 +28,9 @@ from typing import Any, TextIO
 from ..hosts import HOSTS, Host, get_host, part
 from ..replay.mock_bridge import temporary_frames
 from ..replay.plugins import Installed, install_plugins
-from ..replay.project import file_states, seed, seeds_hooks
+from ..replay.project import file_states, seed
 from ..replay.result import FileState
+from ..replay.runner import own_hooks
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
 from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
@@ -320,11 +321,9 @@ def with_hooks(scenario: Scenario, host: Host) -> Scenario:
     writes (as ``hooksim run`` does)."""
     if scenario.hooks is not None or scenario.plugins:
         return scenario
-    if seeds_hooks(host, scenario):  # the project's own hooks files; the user's are empty
-        return replace(scenario, hooks={})
-    installed = host.default_hooks()
-    if installed is not None:
-        return replace(scenario, hooks=installed[0])
+    own = own_hooks(scenario, host)  # the host's default hooks, or the project's own files
+    if own is not None:
+        return replace(scenario, hooks=own[0])
     raise RealHostError(f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
 
 from ..hosts import HOSTS, get_host
+from ..hosts.output import json_object
 from .tap import HOST_PREFIXES, REDACTED, SECRET, TAP_SH
 
 STATE = "recording.json"
@@ -363,7 +364,7 @@ def _shell_run(file: Path, entry: dict[str, Any]) -> Recorded:
     first = fields.get("first", [""])[0]
     env = dict(pair.partition("=")[::2] for pair in fields.get("env", []))
     stdin = _read_or_empty(Path(f"{base}.in"))
-    payload = _payload(stdin)
+    payload = json_object(stdin)
     event = fields["event"][0] if "event" in fields else payload.get("hook_event_name")
     started, ended = context.stat().st_mtime, file.stat().st_mtime
     if "clock" in fields:  # under hooksim: the virtual clock the hook read
@@ -395,7 +396,7 @@ def _json_run(entry: dict[str, Any]) -> Recorded:
         stdin = base64.b64decode(entry["stdin_base64"])
     else:
         stdin = str(entry.get("stdin", "")).encode("utf-8")
-    payload = _payload(stdin)
+    payload = json_object(stdin)
     event = entry.get("event") or payload.get("hook_event_name")
     return Recorded(
         str(event or ""),
@@ -421,14 +422,6 @@ def _read_or_empty(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         return b""
-
-
-def _payload(stdin: bytes) -> dict[str, Any]:
-    try:
-        payload = json.loads(stdin)
-    except ValueError:
-        return {}
-    return payload if isinstance(payload, dict) else {}
 
 
 def _host_env(env: dict[str, str]) -> dict[str, str]:

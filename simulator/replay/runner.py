@@ -323,17 +323,34 @@ def _hooks_block(
             said.append(f"{CONFIG_NOTE}{hooks_config} was read for {host.title} and is not one"
                         f" of its hooks configs ({' '.join(str(e).split())}); those scenarios ran"
                         " their plugins alone")  # fmt: skip
-    elif (installed := host.default_hooks()) is not None:
-        block, source = installed
-    elif scenario.plugins or seeds_hooks(host, scenario):  # the plugins' or the project's
-        block = {}
+    elif (own := own_hooks(scenario, host)) is not None:
+        block, source = own
     else:
-        raise SetupError(
-            f"{scenario.path}: no hooks for {host.name}: add hosts.{host.name}.hooks to the"
-            f" scenario (or hooks: when it is the scenario's tool), or pass --hooks-config with"
-            f" a {host.title} config file"
-        )
+        raise SetupError(f"{scenario.path}: {no_hooks(host)}")
     return block, source, said
+
+
+def own_hooks(scenario: Scenario, host: Host) -> tuple[Any, str] | None:
+    """The hooks block a run of ``scenario`` on ``host`` registers when no config file stands
+    in, and where it comes from ("": the scenario): its own hooks; the host's default hooks
+    (Hermes: what hermes-hooks install writes); none of the settings' where its plugins or
+    the project's own hooks files bring them. None: it has no hooks to run there."""
+    if scenario.hooks is not None:
+        return scenario.hooks, ""
+    installed = host.default_hooks()
+    if installed is not None:
+        return installed
+    if scenario.plugins or seeds_hooks(host, scenario):
+        return {}, ""
+    return None
+
+
+def no_hooks(host: Host) -> str:
+    """What a scenario with no hooks for ``host`` is told to add."""
+    return (
+        f"no hooks for {host.name}: add hosts.{host.name}.hooks to the scenario (or hooks: when"
+        f" it is the scenario's tool), or pass --hooks-config with a {host.title} config file"
+    )
 
 
 def run_scenario(

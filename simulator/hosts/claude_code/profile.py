@@ -11,9 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading, payload_of
+from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from ..config import parse_matcher_groups
-from ..output import parse_json_output
+from ..output import json_object, parse_json_output
 from ..plugins import hook_specs, read_claude_plugin
 from ..profile import Host, as_version, parse_version
 from ..records import PYTHON_CANNOT_OPEN, HookRun, HookSpec, Plugin, Verdict
@@ -280,7 +280,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
         request carries. An automatic compaction's PostCompact output reaches nobody."""
         if event == "PreCompact":
             return Verdict("plain stdout joins the compaction's instructions")
-        if event == "PostCompact" and payload_of(run).get("trigger") == "manual":
+        if event == "PostCompact" and json_object(run.stdin).get("trigger") == "manual":
             return Verdict(
                 "plain stdout listed in /compact's output, which the next request carries"
             )

@@ -9,8 +9,9 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, Turn
-from ..claude_style import payload_of, response_before_id
+from ..claude_style import response_before_id
 from ..conversation import COMPACTED, PROMPT, USER, Message
+from ..output import json_object
 from ..records import Firing
 from ..session import Session
 from .constants import STOP_FAILURE_ERRORS, TURN_SCOPE
@@ -58,7 +59,7 @@ class CodexSession(Session):
             return []
         if firing.event == "PreToolUse":
             reason = "\n\n".join(str(run.told) for run in blocking)
-            payload = payload_of(blocking[0])
+            payload = json_object(blocking[0].stdin)
             tool = payload.get("tool_name")
             tool_input = payload.get("tool_input")
             command = tool_input.get("command") if isinstance(tool_input, dict) else None

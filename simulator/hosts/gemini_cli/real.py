@@ -15,7 +15,8 @@ from typing import Any
 
 from ...hosts import Firing, Host
 from ...real.driver import After, ExecDriver
-from ...real.result import all_strings, payload_of
+from ...real.observable import payload_of
+from ...real.result import all_strings
 from ...real.tools import Offer
 
 

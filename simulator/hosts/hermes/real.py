@@ -13,7 +13,7 @@ from typing import Any
 
 from ...hosts import Firing, Host
 from ...real.driver import After, LineDriver, RealHostError, Session
-from ...real.result import payload_of
+from ...real.observable import payload_of
 from ...real.tools import Offer
 from ...scenario import Turn
 

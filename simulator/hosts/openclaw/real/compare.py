@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ....hosts import Firing, Host
+from ....real.observable import same_occurrences
 from ....replay.runner import RunResult, run_scenario
 from ....scenario import Scenario
 from .result import normalised
@@ -56,17 +57,7 @@ def pairs(real: RunResult, replay: RunResult) -> Iterator[tuple[Firing, Firing]]
     """Firings of the same turn, event and occurrence on both sides."""
     rt, st = _by_turn(real), _by_turn(replay)
     for turn in sorted(set(rt) & set(st)):
-        seen: Counter[str] = Counter()
-        index: dict[tuple[str, int], Firing] = {}
-        for firing in st[turn]:
-            seen[firing.event] += 1
-            index[(firing.event, seen[firing.event])] = firing
-        seen.clear()
-        for firing in rt[turn]:
-            seen[firing.event] += 1
-            other = index.get((firing.event, seen[firing.event]))
-            if other is not None:
-                yield firing, other
+        yield from same_occurrences(rt[turn], st[turn], lambda f: f.event)
 
 
 def _payload(firing: Firing, workdir: str) -> Any:
