@@ -304,3 +304,12 @@ def test_the_code_map_names_every_stage() -> None:
     layout = layout.split("## How the code is laid out", 1)[1]
     for stage in sorted(stages):
         assert f"`{stage}`" in layout or f"`{stage}/`" in layout or f"`{stage}.py`" in layout, stage
+
+
+def test_the_shipped_schema_names_the_registrys_hosts() -> None:
+    """Editors read the schema file; a run fills its host names from the registry. They agree."""
+    from hooksim.hosts import HOSTS
+
+    shipped = json.loads(SCHEMA.read_text(encoding="utf-8"))["properties"]
+    assert shipped["tool"]["enum"] == list(HOSTS)
+    assert shipped["hosts"]["propertyNames"]["enum"] == list(HOSTS)

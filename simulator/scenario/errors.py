@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..hosts import HOSTS
 from .model import DURATION_FORMS
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -44,8 +45,12 @@ def _branch_errors(error: Any) -> list[Any] | None:
 
 @cache
 def schema() -> dict[str, Any]:
-    """The scenario JSON Schema shipped with the package."""
+    """The scenario JSON Schema shipped with the package, its host names those of the registry
+    (``hosts.HOSTS``): the file lists them for editors, the registry is what a run knows."""
     loaded: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    names = list(HOSTS)
+    loaded["properties"]["tool"]["enum"] = names
+    loaded["properties"]["hosts"]["propertyNames"]["enum"] = names
     return loaded
 
 
