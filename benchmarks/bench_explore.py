@@ -7,12 +7,12 @@
    totals is explore's overhead (aim: at most 1.10).
 2. Examples per minute of ``explore`` on the real hook with ``-n 1`` and ``-n 2`` (2 cores),
    and the speed-up.
-3. For each mutant hook of ``tests/simulator/mutant_hook.py``, with the default budget, the
+3. For each mutant hook of ``tests/judge/mutant_hook.py``, with the default budget, the
    seed, and ``-n 2``: seconds and examples until the first failure, total seconds with
    shrinking, and the steps of the written file (aim: every mutant found in under 60 s);
    with ``--files``, the file itself.
 4. The same for the wrong hooks of the shipped explore spaces (``scenarios/explore/``, the
-   mutants of ``tests/simulator/example_mutants.py``), each with its space's own budget.
+   mutants of ``tests/explore/example_mutants.py``), each with its space's own budget.
 
 Times are real seconds on this machine and move with its load; the example counts do not.
 """
@@ -35,11 +35,11 @@ from hypothesis import seed as hypothesis_seed
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.simulator.test_explore_mutants import (  # noqa: E402 - the tests' own mutants
+from tests.explore.test_explore_mutants import (  # noqa: E402 - the tests' own mutants
     EXAMPLE_MUTANTS,
     EXAMPLES,
 )
-from tests.simulator.test_mutants import hooks_config  # noqa: E402 - the tests' own writer
+from tests.judge.test_mutants import hooks_config  # noqa: E402 - the tests' own writer
 
 MUTANTS = (
     "compact_before_save",

@@ -50,7 +50,7 @@ NOT_RUN: dict[str, str] = {
         "hooksim run scenarios/"
     ),
     r"--hooks-config (~|other/)": (
-        "the reader's own config file: tests/simulator/test_hooks_config.py runs the corpus "
+        "the reader's own config file: tests/replay/test_hooks_config.py runs the corpus "
         "with --hooks-config"
     ),
     r"--real\b|^npm install |^claude=": (
@@ -58,11 +58,11 @@ NOT_RUN: dict[str, str] = {
         "install it and run --real"
     ),
     r"^hooksim explore\b": (
-        "minutes of drawn sessions: tests/simulator/test_explore.py runs small searches, "
+        "minutes of drawn sessions: tests/explore/test_explore.py runs small searches, "
         "tox -e slow the default ones"
     ),
     r"^hooksim record |^claude$|^hooksim run my-session\.yaml$": (
-        "a real host runs between start and stop: tests/simulator/test_record.py records a "
+        "a real host runs between start and stop: tests/record/test_record.py records a "
         "session on each host through the tap, exports it and replays the export"
     ),
     r"^python benchmarks/": "benchmarks time many rounds and print ratios; they are run by hand",
@@ -72,7 +72,7 @@ NOT_RUN: dict[str, str] = {
     ),
     r"^hooksim conformance (codex|gemini-cli) .*--versions [0-9.,]+( |$)": (
         "installs releases of a real agent CLI from npm (minutes each): tox -e "
-        "conformance-versions runs it; tests/real_hosts/test_conformance_versions.py runs it "
+        "conformance-versions runs it; tests/real/test_conformance_versions.py runs it "
         "with a fake npm"
     ),
     r"^python3 -m venv ~/\.cache/agents/hermes ": (

@@ -40,7 +40,7 @@ FACTS = (
         _bin(346238387, 'subtype:"stop_hook_summary"'),
         observed(
             "2.1.332",
-            "a hook copying transcript_path at every event; tests/real_hosts/test_transcripts.py",
+            "a hook copying transcript_path at every event; tests/real/test_transcripts.py",
         ),
     ),
     fact(

@@ -52,7 +52,7 @@ FACTS = (
         " Stop, a compaction between PreCompact and PostCompact",
         _codex_bin(113675, "rollout-"),
         _codex_bin(853753, "replacement_history"),
-        observed("0.171.0", "codex exec; tests/real_hosts/test_transcripts.py"),
+        observed("0.171.0", "codex exec; tests/real/test_transcripts.py"),
     ),
     fact(
         "plugins",

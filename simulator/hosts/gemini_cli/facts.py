@@ -42,7 +42,7 @@ FACTS = (
         _pkg(CORE_CHUNK, 286195, "ChatRecordingService"),
         _pkg(CORE_CHUNK, 286270, "the session file's name"),
         _pkg(CORE_CHUNK, 286243, "a resume's $set sessionId"),
-        observed("0.61.0", "gemini -p; tests/real_hosts/test_transcripts.py"),
+        observed("0.61.0", "gemini -p; tests/real/test_transcripts.py"),
     ),
     fact(
         "events",

@@ -1,0 +1,82 @@
+"""hooksim's command-line habits, through the real console scripts: --version, -n, bad flags,
+a closed pipe."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tests.console import BIN, console
+
+
+@pytest.mark.parametrize("script", ["hooksim", "hermes-hooks"])
+def test_version(script: str) -> None:
+    """--version prints the installed distribution's version and exits 0."""
+    result = console(script, "--version")
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        f"{script} {metadata.version('hermes-hooks')}\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("0", "must be at least 1, got 0"), ("-3", "must be at least 1, got -3"),
+     ("abc", "not a whole number: 'abc'")],
+)  # fmt: skip
+def test_workers_must_be_positive(value: str, message: str) -> None:
+    """-n 0, -n -3 and -n abc are refused with run's usage and exit 2, before anything runs."""
+    result = console("hooksim", "run", "-n", value, "nowhere")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("usage: hooksim run ")
+    assert result.stderr.endswith(f"hooksim run: error: argument -n/--workers: {message}\n")
+
+
+def test_unknown_flag_shows_the_subcommands_usage() -> None:
+    """An unknown option of `run` is reported with run's usage, not the top-level one."""
+    result = console("hooksim", "run", "--frobnicate", "x.yaml")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: hooksim run ")
+    assert result.stderr.endswith("hooksim run: error: unrecognized arguments: --frobnicate\n")
+
+
+def test_closed_stdout_ends_quietly() -> None:
+    """Output into a pipe nobody reads (`hooksim hosts | head -0`) ends without a traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run(
+            [str(BIN / "hooksim"), "hosts"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert (result.returncode, result.stderr) == (1, "")
+
+
+def test_a_report_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    """--json to a full device: the run is reported, the other report is written, one line."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\nhooks:\n  Stop: [{hooks: [{type: command, command: 'true'}]}]\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    junit = tmp_path / "junit.xml"
+    result = console("hooksim", "run", scenario, "--json", "/dev/full", "--junit-xml", junit)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "hooksim: --json: cannot write /dev/full (No space left on device)\n"
+    ), result.stderr
+    assert "PASS" in result.stdout
+    assert junit.read_text().startswith("<?xml")

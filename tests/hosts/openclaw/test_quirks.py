@@ -1,0 +1,192 @@
+"""Each OpenClaw rule is pinned: a profile with that one rule wrong fails the scenarios named for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from hooksim.hosts import Firing, Host
+from hooksim.hosts.openclaw.profile import OpenClaw
+from hooksim.hosts.openclaw.replay import node_binary
+from hooksim.hosts.openclaw.session import OpenClawSession
+from hooksim.judge import expect
+from hooksim.replay.runner import run_scenario
+from hooksim.scenario import load_scenario
+
+SCENARIOS = Path(__file__).parents[3] / "scenarios"
+
+
+class _Swapped(OpenClawSession):
+    """Fires one hook where the other belongs (and the other in its place)."""
+
+    swap: ClassVar[dict[str, str]] = {}
+
+    def hook(self, event: str, fields: dict[str, Any], **options: Any) -> Firing:
+        return super().hook(self.swap.get(event, event), fields, **options)
+
+
+class _PrepareAfterPrompt(_Swapped):
+    swap: ClassVar[dict[str, str]] = {
+        "agent_turn_prepare": "before_prompt_build",
+        "before_prompt_build": "agent_turn_prepare",
+    }
+
+
+class OpenClawPrepareAfterPrompt(OpenClaw):
+    session_class = _PrepareAfterPrompt
+
+
+class _OutputBeforeEnd(_Swapped):
+    swap: ClassVar[dict[str, str]] = {"agent_end": "llm_output", "llm_output": "agent_end"}
+
+
+class OpenClawOutputBeforeEnd(OpenClaw):
+    session_class = _OutputBeforeEnd
+
+
+class _EndAwaited(OpenClawSession):
+    def hook(self, event: str, fields: dict[str, Any], **options: Any) -> Firing:
+        if event == "agent_end":
+            options["wait"] = True
+        return super().hook(event, fields, **options)
+
+
+class OpenClawAwaitsAgentEnd(OpenClaw):
+    session_class = _EndAwaited
+
+
+class _NoSessionStartOnNew(OpenClawSession):
+    def _session_start(self, resumed_from: str | None) -> None:
+        if resumed_from is None:
+            super()._session_start(resumed_from)
+        else:
+            self.started = True
+
+
+class OpenClawNewWithoutSessionStart(OpenClaw):
+    session_class = _NoSessionStartOnNew
+
+
+class _OneLocalProcess(OpenClawSession):
+    def _done(self) -> None:
+        """The --local process never exits: the plugins stay loaded across turns."""
+
+
+class OpenClawLocalKeepsPlugins(OpenClaw):
+    session_class = _OneLocalProcess
+
+
+class _ReasonNotGiven(OpenClawSession):
+    def told(self, firing: Firing) -> list[str]:
+        return []
+
+
+class OpenClawKeepsReasons(OpenClaw):
+    session_class = _ReasonNotGiven
+
+
+class OpenClawUncapped(OpenClaw):
+    stop_cap = None
+
+
+class OpenClawLocalSessionStart(OpenClaw):
+    session_start_local = True
+
+
+class OpenClawLocalHookDirs(OpenClaw):
+    hook_dirs_local = True
+
+
+class OpenClawNothingFailsClosed(OpenClaw):
+    fail_closed = ()
+
+
+class OpenClawLowerPriorityFirst(OpenClaw):
+    priority_order = "lower_first"
+
+
+class OpenClawLastResultWins(OpenClaw):
+    merges: ClassVar[dict[str, str]] = {**OpenClaw.merges, "before_tool_call": "last"}
+
+
+class OpenClawClaimObserved(OpenClaw):
+    kinds: ClassVar[dict[str, str]] = {**OpenClaw.kinds, "before_agent_reply": "observe"}
+
+
+class OpenClawNoBudgets(OpenClaw):
+    budgets_ms: ClassVar[dict[str, int]] = {}
+
+
+class OpenClawBudgetsCancel(OpenClaw):
+    timeouts_cancel = True
+
+
+class OpenClawNoConversationGate(OpenClaw):
+    conversation_hooks = ()
+
+
+class OpenClawObserveOneByOne(OpenClaw):
+    kinds: ClassVar[dict[str, str]] = {**OpenClaw.kinds, "after_tool_call": "modify"}
+
+
+class OpenClawGatewayStartsEveryPlugin(OpenClaw):
+    gateway_starts_every_plugin = True
+
+
+class OpenClawSyncAwaited(OpenClaw):
+    kinds: ClassVar[dict[str, str]] = {
+        **OpenClaw.kinds,
+        "before_message_write": "modify",
+        "tool_result_persist": "modify",
+    }
+
+
+# mutant profile -> the scenarios that must fail with it
+CAUGHT_BY: dict[type[Host], list[str]] = {
+    OpenClawPrepareAfterPrompt: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
+    OpenClawOutputBeforeEnd: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
+    OpenClawAwaitsAgentEnd: ["openclaw/08-concurrent-and-sync.yaml"],
+    OpenClawNewWithoutSessionStart: ["openclaw/01-order-gateway.yaml"],
+    OpenClawLocalKeepsPlugins: ["openclaw/02-local-runs.yaml"],
+    OpenClawLocalSessionStart: ["openclaw/02-local-runs.yaml"],
+    OpenClawLocalHookDirs: ["openclaw/02-local-runs.yaml"],
+    OpenClawNothingFailsClosed: ["openclaw/03-fail-closed.yaml"],
+    OpenClawKeepsReasons: ["across/guard-reason.yaml", "openclaw/03-fail-closed.yaml"],
+    OpenClawUncapped: ["across/stop-loop.yaml"],
+    OpenClawLowerPriorityFirst: [
+        "openclaw/04-priorities-and-merges.yaml",
+        "openclaw/05-claim.yaml",
+    ],
+    OpenClawLastResultWins: ["openclaw/04-priorities-and-merges.yaml"],
+    OpenClawClaimObserved: ["openclaw/05-claim.yaml"],
+    OpenClawNoBudgets: ["openclaw/06-budgets.yaml"],
+    OpenClawBudgetsCancel: ["openclaw/06-budgets.yaml"],
+    OpenClawNoConversationGate: ["openclaw/07-permissions.yaml"],
+    OpenClawGatewayStartsEveryPlugin: ["openclaw/07-permissions.yaml"],
+    OpenClawObserveOneByOne: ["openclaw/08-concurrent-and-sync.yaml"],
+    OpenClawSyncAwaited: ["openclaw/08-concurrent-and-sync.yaml"],
+}
+
+
+# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
+@pytest.mark.slow
+@pytest.mark.skipif(node_binary() is None, reason="OpenClaw's plugins run in Node.js: no node")
+@pytest.mark.parametrize(
+    ("mutant", "name"),
+    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
+    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
+)
+def test_a_wrong_openclaw_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
+    """The scenario fails on the mutant profile and passes on the real one."""
+    scenario = load_scenario(SCENARIOS / name)
+    assert mutant.name in scenario.tools(), f"{name} does not run on {mutant.name}"
+    assert expect.check(run_scenario(scenario, tool=mutant.name)) == []
+    assert expect.check(run_scenario(scenario, host=mutant())) != []
+
+
+def test_every_openclaw_scenario_is_pinned_by_a_mutant() -> None:
+    """No scenario of scenarios/openclaw/ is left without a wrong profile that it catches."""
+    pinned = {name for names in CAUGHT_BY.values() for name in names}
+    shipped = {f"openclaw/{p.name}" for p in (SCENARIOS / "openclaw").glob("*.yaml")}
+    assert shipped <= pinned, shipped - pinned

@@ -1,0 +1,185 @@
+"""No broken hook passes a silent scenario: a hook that crashed, was killed by its timeout, printed
+output the host refuses or ignores, or never ran at all fails the run with one line naming the
+hook (file:line of its entry), its event, the turn and the fix, unless ``expect`` names that
+outcome or the scenario opts out. The reproducers are a new user's (newcomer trial 3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.console import console, summary
+
+GO = [{"user": "go", "tools": [{"shell": "rm -rf build"}], "assistant": "ok"}]
+CRASH = 'import json, sys\nev = json.load(sys.stdin)\nprint(ev["tool_input"]["cmd"])\n'
+HANG = "import time\ntime.sleep(1000)\n"
+
+
+def _scenario(tmp_path: Path, tool: str, hooks: object, **extra: object) -> Path:
+    """A scenario file written as JSON (YAML's subset), one key a line so lines can be named."""
+    path = tmp_path / "s.yaml"
+    body = {"name": "silent", "tool": tool, "hooks": hooks, "turns": GO, **extra}
+    path.write_text(json.dumps(body, indent=1) + "\n")
+    return path
+
+
+def _line(path: Path, text: str) -> int:
+    """The 1-based line of the first line of ``path`` holding ``text``."""
+    lines = path.read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+def _group(command: str, matcher: str | None = None, **handler: object) -> list[object]:
+    group: dict[str, object] = {"hooks": [{"type": "command", "command": command, **handler}]}
+    if matcher is not None:
+        group["matcher"] = matcher
+    return [group]
+
+
+def _python(tmp_path: Path, name: str, text: str) -> str:
+    (tmp_path / name).write_text(text)
+    return f'"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/{name}"'
+
+
+def test_a_crashing_hook_fails_a_scenario_that_says_nothing_about_it(tmp_path: Path) -> None:
+    """m6b: a guard dies with a traceback (exit 1); Claude Code goes on without it."""
+    command = _python(tmp_path, "crash.py", CRASH)
+    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    line = _line(path, "crash.py")
+    assert (
+        f"  built-in check hooks_failed: the PreToolUse hook {command!r} ({path}:{line}) failed at"
+        " turn 1: exit 1: KeyError: 'cmd'; Claude Code goes on as if it had not run. Fix the"
+        " hook, or say which exits are expected (expect: {exit_codes: {PreToolUse: [0, 1]}})"
+        " (or opt out: checks: {hooks_failed: false})\n"
+    ) in result.stdout
+    assert summary(result.stdout) == "0 passed, 1 failed"
+
+
+def test_exit_codes_acknowledge_the_failure(tmp_path: Path) -> None:
+    """An ``expect`` that names the exits allows them: the scenario tests a failing hook."""
+    command = _python(tmp_path, "crash.py", CRASH)
+    hooks = {"PreToolUse": _group(command, "Bash")}
+    path = _scenario(tmp_path, "claude-code", hooks, expect={"exit_codes": {"PreToolUse": 1}})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 0, result.stdout
+
+
+def test_a_hook_killed_by_its_timeout_fails_first(tmp_path: Path) -> None:
+    """m9c: the first failure line says the hook timed out (not that it left a process)."""
+    command = "exec " + _python(tmp_path, "hang.py", HANG)
+    hooks = {"PreToolUse": _group(command, "Bash", timeout=2)}
+    path = _scenario(tmp_path, "claude-code", hooks)
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    first = result.stdout.splitlines()[1]
+    assert first == (
+        f"  built-in check timeouts: the PreToolUse hook {command!r}"
+        f" ({path}:{_line(path, 'hang.py')}) was killed by its timeout (2 s) at turn 1; make it"
+        " faster or give it more time, or say so (expect: {timed_out: 1}) (or opt out: checks:"
+        " {timeouts: false})"
+    )
+    acknowledged = _scenario(tmp_path, "claude-code", hooks, expect={"timed_out": 1})
+    assert console("hooksim", "run", acknowledged).returncode == 0
+
+
+def test_a_gemini_timeout_names_its_unit(tmp_path: Path) -> None:
+    """m11: ``timeout: 30`` meant as seconds is 30 ms to Gemini CLI; the line says so (the hook
+    sleeps far longer than that, so no loaded machine lets it finish first)."""
+    hooks = {"BeforeTool": _group("sleep 5", ".*", timeout=30)}
+    path = _scenario(tmp_path, "gemini-cli", hooks)
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "was killed by its timeout (30 ms: Gemini CLI timeouts are milliseconds; did you mean"
+        " 30000?) at turn 1;"
+    ) in result.stdout.splitlines()[1]
+
+
+def test_output_the_host_refuses_fails(tmp_path: Path) -> None:
+    """m8: a Stop hook prints an object that is not JSON; Claude Code refuses it."""
+    command = "echo \"{decision: 'block', reason: 'say DONE'}\""
+    path = _scenario(tmp_path, "claude-code", {"Stop": _group(command)})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        f"  built-in check output_refused: the Stop hook {command!r} ({path}:"
+        f"{_line(path, 'say DONE')}) at turn 1: Claude Code refused its output (stdout looks like"
+        " a JSON object but is not valid JSON); fix its output, or say so (expect: {refused:"
+        " {Stop: 1}}) (or opt out: checks: {output_refused: false})\n"
+    ) in result.stdout
+    acknowledged = _scenario(
+        tmp_path, "claude-code", {"Stop": _group(command)}, expect={"refused": {"Stop": 1}}
+    )
+    assert console("hooksim", "run", acknowledged).returncode == 0
+
+
+def test_a_field_the_event_does_not_read_fails(tmp_path: Path) -> None:
+    """m12: ``permissionDecision`` at the top level is dropped; the deny denies nothing."""
+    output = json.dumps({"permissionDecision": "deny", "reason": "nope"})
+    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(f"echo '{output}'", "Bash")})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "at turn 1: Claude Code ignored its output (unknown key permissionDecision, dropped;"
+        " it belongs in hookSpecificOutput)"
+    ) in result.stdout
+
+
+def test_the_refused_expectation_counts_refusals(tmp_path: Path) -> None:
+    """``expect: {refused: ...}`` is an expectation of its own: a wrong count fails."""
+    command = "echo '{oops}'"
+    path = _scenario(
+        tmp_path, "claude-code", {"Stop": _group(command)}, expect={"refused": {"Stop": 2}}
+    )
+    result = console("hooksim", "run", path)
+    assert "  hooks whose output Claude Code refused or ignored on Stop: expected 2, got 1\n" in (
+        result.stdout
+    )
+
+
+def test_a_hook_whose_event_never_fires_fails(tmp_path: Path) -> None:
+    """m17: a PostToolUse formatter in a session without tool calls, beside a hook that runs."""
+    hooks = {"UserPromptSubmit": _group("true"), "PostToolUse": _group("echo formatted")}
+    path = _scenario(tmp_path, "claude-code", hooks, turns=[{"user": "hi", "assistant": "yo"}])
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        f"  built-in check hooks_fired: the PostToolUse hook 'echo formatted'"
+        f" ({path}:{_line(path, 'echo formatted')}) never ran: PostToolUse never fired in this"
+        " session; add a step that fires it, or say so (expect: {fired: {PostToolUse: 0}}) (or"
+        " opt out: checks: {hooks_fired: false})\n"
+    ) in result.stdout
+    named = _scenario(tmp_path, "claude-code", hooks, turns=[{"user": "hi", "assistant": "yo"}],
+                      expect={"fired": {"PostToolUse": 0}})  # fmt: skip
+    assert console("hooksim", "run", named).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("tool", "hooks", "check"),
+    [
+        ("codex", {"PreToolUse": _group("exit 1", "Bash")}, "hooks_failed"),
+        ("gemini-cli", {"BeforeTool": _group("exit 1", ".*")}, "hooks_failed"),
+        ("cursor", {"beforeSubmitPrompt": [{"command": "exit 1"}]}, "hooks_failed"),
+        ("hermes", {"pre_tool_call": [{"command": "false"}]}, "hooks_failed"),
+        ("codex", {"PreToolUse": _group("echo '[1]'", "Bash")}, "output_refused"),
+        ("cursor", {"beforeSubmitPrompt": [{"command": "echo nope"}]}, "output_refused"),
+    ],
+)
+def test_every_shell_host_fails_a_broken_hook(
+    tmp_path: Path, tool: str, hooks: object, check: str
+) -> None:
+    """The same checks on each host, read as that host reads the hook."""
+    result = console("hooksim", "run", _scenario(tmp_path, tool, hooks))
+    assert result.returncode == 1, result.stdout
+    assert f"  built-in check {check}: " in result.stdout
+
+
+def test_opting_out_keeps_the_scenario_green(tmp_path: Path) -> None:
+    command = _python(tmp_path, "crash.py", CRASH)
+    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")},
+                     checks={"hooks_failed": False})  # fmt: skip
+    assert console("hooksim", "run", path).returncode == 0
