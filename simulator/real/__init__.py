@@ -1,10 +1,12 @@
 """Real hosts: the same scenario run by the real agent CLI, offline, and compared with the replay.
 
 - ``session``: the session loop (``run_real``): a fake model server, the hooks installed with
-  the recorder in front, each step handed to the host's driver; ``DRIVERS`` by host name.
+  the recorder in front, each step handed to the host's driver; ``DRIVERS`` by host name, each
+  the ``DRIVER`` of a host folder's ``real.py`` (``hosts.part``).
 - ``driver``: what a driver is (``Driver``, and the two ways a host runs: ``LineDriver``, one
   process for the session, ``ExecDriver``, one per turn), the host processes it runs.
-- ``claude_code``, ``codex``, ``gemini_cli``, ``hermes``: one driver per real CLI.
+- ``tools``: the tools a real host offers its model (each host's ``OFFER``), and the scenario
+  calls it would not run.
 - ``wrapping``: the scenario's hooks in the host's format, the recorder in front of each and a
   probe on every event.
 - ``result``: the ``RunResult`` of a real run, from the records and what reached the model.
@@ -12,7 +14,6 @@
   the turns (``models.reply``); one module per API: ``anthropic``, ``responses``, ``gemini``,
   ``openai_chat``.
 - ``hook_recorder``: what the real host runs in place of each hook command (run as a script).
-- ``hermes_loop``: Hermes' interactive CLI driven a message at a time (run by Hermes' Python).
 - ``compare``: a real run against the replay of the same scenario, difference by difference.
 
 This package's ``__init__`` imports nothing: each hook process imports it before

@@ -1,15 +1,14 @@
 """What every real-host driver is, and the host processes it runs.
 
-A driver knows one real agent CLI (one module each: ``claude_code``, ``codex``, ``gemini_cli``,
-``hermes``): where its config goes (``install``), what its process needs in its environment
-(``env``), and how a step reaches it (``start``, ``send``, ``new_session``, ``finish``). The
+A driver knows one real agent CLI, in that host's folder (``hosts/<host>/real.py``): where its
+config goes (``install``), what its process needs in its environment (``env``), and how a step reaches it (``start``, ``send``, ``new_session``, ``finish``). The
 host runs one of two ways, each a base class here: ``LineDriver``, one process for the whole
 session, a JSON line per step on its stdin; ``ExecDriver``, one process per turn. Either way
 the driver spawns, reads, times out and kills the host's processes, keeping what the host
 writes with the turn it belongs to.
 
 A driver reads the run it belongs to through ``Session`` (``session.RealSession`` is one), so
-the drivers never import the session loop, which picks one by host name.
+the drivers never import the session loop, which picks one by host name (``DRIVERS``).
 """
 
 from __future__ import annotations

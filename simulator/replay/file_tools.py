@@ -6,13 +6,13 @@ cannot apply (a missing argument, an ``old_string`` that is not there, a patch h
 not match) changes nothing at all, and the words say why. Nothing is ever written outside the
 project and the run's HOME (``Place``).
 
-The tools and their arguments, as each host's hooks see them (the names ``hosts/`` and
-``explore/vocabulary.py`` use):
+The tools and their arguments, as each host's hooks see them (each profile's ``file_tools``
+names its tools and their kind, ``KINDS`` here; its ``explore.py`` draws the same names):
 
 - Claude Code: ``Write`` (``file_path``, ``content``), ``Edit`` (``file_path``, ``old_string``,
   ``new_string``, ``replace_all``; an empty ``old_string`` creates a new file) and
   ``MultiEdit`` (``file_path``, ``edits``: edits of that shape, applied in order, all or none):
-  the file tools of ``hosts.claude_code.rules.FILE_PATH_FIELDS``;
+  the file tools of its permission rules (``FILE_PATH_FIELDS``);
 - Gemini CLI: ``write_file`` (``file_path``, ``content``) and ``replace`` (``file_path``,
   ``old_string``, ``new_string``, ``allow_multiple``), as
   ``packages/core/src/tools/definitions/base-declarations.ts`` names them;
