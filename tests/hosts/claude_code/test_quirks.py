@@ -8,7 +8,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
 from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
 from hooksim.hosts.claude_code.constants import EXACT_MATCHER_BEFORE_2_1_195
 from hooksim.hosts.claude_code.profile import ClaudeCode
@@ -17,7 +16,7 @@ from hooksim.hosts.claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Compact, load_scenario
 
-from ..quirks import SCENARIOS, fails_its_scenario, keeps_reasons
+from ..quirks import SCENARIOS, keeps_reasons, quirk_test
 
 
 class ClaudeUncapped(ClaudeCode):
@@ -222,12 +221,4 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
-# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("mutant", "name"),
-    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
-    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
-)
-def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
-    fails_its_scenario(mutant, name)
+test_a_wrong_profile_fails_its_scenario = quirk_test(CAUGHT_BY)

@@ -17,7 +17,7 @@ from hooksim.hosts.codex.session import CodexSession
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Compact, Turn, load_scenario
 
-from ..quirks import fails_its_scenario
+from ..quirks import quirk_test
 
 
 class CodexExit2WithoutStderrBlocks(Codex):
@@ -226,12 +226,4 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
-# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("mutant", "name"),
-    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
-    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
-)
-def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
-    fails_its_scenario(mutant, name)
+test_a_wrong_profile_fails_its_scenario = quirk_test(CAUGHT_BY)

@@ -8,7 +8,6 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
 from hooksim.hosts import HookRun, HookSpec, Host
 from hooksim.hosts.config import parse_matcher_groups
 from hooksim.hosts.gemini_cli.constants import EVENTS as GEMINI_EVENTS
@@ -17,7 +16,7 @@ from hooksim.hosts.gemini_cli.profile import GeminiCli
 from hooksim.hosts.gemini_cli.session import GeminiSession
 from hooksim.scenario import Compact
 
-from ..quirks import fails_its_scenario, keeps_reasons
+from ..quirks import keeps_reasons, quirk_test
 
 
 class GeminiPreCompressNotAwaited(GeminiCli):
@@ -245,12 +244,4 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
-# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("mutant", "name"),
-    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
-    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
-)
-def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
-    fails_its_scenario(mutant, name)
+test_a_wrong_profile_fails_its_scenario = quirk_test(CAUGHT_BY)

@@ -3,14 +3,13 @@ it."""
 
 from __future__ import annotations
 
-import pytest
 from hooksim.hosts import HookRun, Host, Verdict
 from hooksim.hosts.hermes.output import block_message
 from hooksim.hosts.hermes.profile import Hermes
 from hooksim.hosts.hermes.session import HermesSession
 from hooksim.scenario import Compact
 
-from ..quirks import fails_its_scenario, keeps_reasons
+from ..quirks import keeps_reasons, quirk_test
 
 
 class _FiresOnCompaction(HermesSession):
@@ -44,12 +43,4 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
-# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("mutant", "name"),
-    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
-    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
-)
-def test_a_wrong_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
-    fails_its_scenario(mutant, name)
+test_a_wrong_profile_fails_its_scenario = quirk_test(CAUGHT_BY)

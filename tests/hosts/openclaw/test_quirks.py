@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -10,11 +9,8 @@ from hooksim.hosts import Firing, Host
 from hooksim.hosts.openclaw.profile import OpenClaw
 from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
-from hooksim.judge import expect
-from hooksim.replay.runner import run_scenario
-from hooksim.scenario import load_scenario
 
-SCENARIOS = Path(__file__).parents[3] / "scenarios"
+from ..quirks import SCENARIOS, quirk_test
 
 
 class _Swapped(OpenClawSession):
@@ -169,20 +165,10 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
 }
 
 
-# A profile's rules are the same on every Python: tox -e slow runs these once per CI run.
-@pytest.mark.slow
-@pytest.mark.skipif(node_binary() is None, reason="OpenClaw's plugins run in Node.js: no node")
-@pytest.mark.parametrize(
-    ("mutant", "name"),
-    [(m, n) for m, names in CAUGHT_BY.items() for n in names],
-    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
+test_a_wrong_openclaw_profile_fails_its_scenario = quirk_test(
+    CAUGHT_BY,
+    pytest.mark.skipif(node_binary() is None, reason="OpenClaw's plugins run in Node.js: no node"),
 )
-def test_a_wrong_openclaw_profile_fails_its_scenario(mutant: type[Host], name: str) -> None:
-    """The scenario fails on the mutant profile and passes on the real one."""
-    scenario = load_scenario(SCENARIOS / name)
-    assert mutant.name in scenario.tools(), f"{name} does not run on {mutant.name}"
-    assert expect.check(run_scenario(scenario, tool=mutant.name)) == []
-    assert expect.check(run_scenario(scenario, host=mutant())) != []
 
 
 def test_every_openclaw_scenario_is_pinned_by_a_mutant() -> None:
