@@ -37,7 +37,8 @@ def _planted_copy(tmp_path: Path, module: str, line: str) -> dict[str, str]:
     if not target.exists():
         target = copy.joinpath(*module.split(".")[1:], "__init__.py")
     target.write_text(target.read_text() + f"\n{line}\n")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}  # not measured
+    return {**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
 
 
 def test_a_planted_circle_is_reported(tmp_path: Path) -> None:

@@ -142,7 +142,7 @@ def test_a_wrong_conversation_fails_on_the_real_host_too() -> None:
     assert len(failures) == 2
 
 
-COPIER = Path(__file__).parents[1] / "simulator" / "transcript_copier.py"
+COPIER = Path(__file__).parents[1] / "hosts" / "transcript_copier.py"
 HERMES_SCENARIO = f"""\
 name: Hermes' session store, as its hooks can read it
 tool: hermes

@@ -41,7 +41,9 @@ def with_host(tmp_path: Path, folder: Path) -> dict[str, str]:
     line = 'FOLDERS = ("hermes", "claude_code", "codex", "cursor", "gemini_cli", "openclaw")'
     assert line in text, "the registry lists its folders on one line"
     registry.write_text(text.replace(line, line[:-1] + f', "{folder.name}")'), encoding="utf-8")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy.parent), *sys.path])}
+    # The copy is not the package coverage measures: its processes are left unmeasured.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+    return {**env, "PYTHONPATH": os.pathsep.join([str(copy.parent), *sys.path])}
 
 
 def test_a_scenario_runs_on_a_host_added_as_one_folder(tmp_path: Path) -> None:
