@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from ..config import parse_matcher_groups
 from ..output import json_object, parse_json_output
-from ..plugins import hook_specs, read_claude_plugin
+from ..plugins import hook_specs
 from ..profile import Host, as_version, parse_version
 from ..records import PYTHON_CANNOT_OPEN, HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
@@ -35,6 +35,7 @@ from .constants import (
 )
 from .facts import FACTS
 from .output import accepted, dropped_keys, refusal
+from .plugin import read_claude_plugin
 from .rules import Places, Rule
 from .session import ClaudeSession
 from .transcript import ClaudeCodeJsonl

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..config import parse_matcher_groups
 from ..output import additional_context, first_line
-from ..plugins import hook_specs, hydrate, read_gemini_extension
+from ..plugins import hook_specs
 from ..profile import Host, as_version, parse_version
 from ..records import HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
@@ -28,6 +28,7 @@ from .constants import (
     SUBSTITUTED,
     TOOL_EVENTS,
 )
+from .extension import hydrate, read_gemini_extension
 from .facts import FACTS
 from .session import GeminiSession
 from .transcript import GeminiChat
