@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..steps import Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
 from .conversation import Conversation
+from .records import SAFETY_LOOP_LIMIT, Firing, HookRun, RunTool
 
 if TYPE_CHECKING:
     from .profile import Host
-
-from .records import SAFETY_LOOP_LIMIT, Firing, HookRun, RunTool
 
 
 class Fire(Protocol):

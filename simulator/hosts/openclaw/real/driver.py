@@ -61,7 +61,7 @@ MODES = ("local", "gateway")
 
 class OpenClawDriver(Driver):
     """What ``--real openclaw`` names: the package, its executable, its model API; the run
-    itself is ``OpenClawSession`` (its hooks live in its process, not in a config of
+    itself is ``OpenClawRun`` (its hooks live in its process, not in a config of
     commands)."""
 
     name = "openclaw"
@@ -109,7 +109,7 @@ def mode_of(host: Host) -> str:
     return "local" if getattr(host, "launch_mode", "gateway") == "local" else "gateway"
 
 
-class OpenClawSession:
+class OpenClawRun:
     """One scenario on the real OpenClaw: the work directory, the processes, the step loop."""
 
     def __init__(
@@ -499,4 +499,4 @@ def run_openclaw(scenario: Scenario, host: Host, binary: str, workdir: Path) -> 
     block = scenario.hooks if isinstance(scenario.hooks, dict) else {}
     found = loadout(block, scenario.path.resolve().parent)
     hooks = (list(found.plugins), list(found.hook_dirs), found.config)
-    return OpenClawSession(scenario, host, binary, node, workdir=workdir, hooks=hooks).run()
+    return OpenClawRun(scenario, host, binary, node, workdir=workdir, hooks=hooks).run()
