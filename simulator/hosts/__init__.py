@@ -2,9 +2,11 @@
 
 Each host is a folder, ``hosts/<folder>/``: its profile (``profile.py``, whose ``PROFILE`` is
 the class; attributes and rules), its session loop, payloads and output reading, its
-transcript writer, its facts as data, and what its real run needs (``real.py``) or its replay
-needs beyond the shell hosts' (``replay``: OpenClaw's handlers run in a Node process). The
-modules here beside the folders are what every host shares (``base``, ``conversation``, ...).
+transcript writer, its facts as data, and its parts of the stages above: what a real run of it
+needs (``real``), the words ``hooksim explore`` draws (``explore``), and what its replay needs
+beyond the shell hosts' (``replay``: OpenClaw's handlers run in a Node process). The modules
+here beside the folders are what every host shares (``records``, ``profile``, ``session``,
+``config``, ``output``, ``transcript``, ``conversation``, ...).
 
 ``HOSTS`` maps a scenario's ``tool:`` to its profile, loaded from ``FOLDERS``; a stage asks a
 profile what differs per host and never names one. A stage that needs a host's own code reaches
@@ -36,9 +38,8 @@ DEFAULT_HOST = "hermes"
 
 
 def part(host: Host, name: str) -> ModuleType | None:
-    """``host``'s own module ``name`` for a stage above the profiles (``real``: what a real run
-    of it needs; ``replay``: an in-process host's dispatcher), from the folder its profile is
-    in; None where the folder has none."""
+    """``host``'s own module ``name`` for a stage above the profiles (``real``, ``explore``,
+    ``replay``), from the folder its profile is in; None where the folder has none."""
     # The folder of the profile it is, or is made from (a test's mutant subclasses one).
     folder = next(
         (c.__module__.rpartition(".")[0] for c in type(host).__mro__
