@@ -25,6 +25,9 @@ class HermesDriver(LineDriver):
     (``hooks_auto_accept``), as a terminal user would at the first prompt."""
 
     name = "hermes"
+    dialect = "openai-chat"
+    binary = "hermes"
+    package = "hermes-agent"
 
     @classmethod
     def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:
@@ -35,10 +38,6 @@ class HermesDriver(LineDriver):
                      and f.event == host.events["post_tool"]), None)  # fmt: skip
         extra = payload_of(post).get("extra") if post is not None else None
         return isinstance(extra, dict) and extra.get("status") == "blocked"
-
-    dialect = "openai-chat"
-    binary = "hermes"
-    package = "hermes-agent"
 
     def __init__(self, run: Session) -> None:
         super().__init__(run)
