@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from hooksim.cli import main
-from hooksim.hosts.openclaw.real.setup import SPY
+from hooksim.hosts.openclaw.real.spy import SPY
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "openclaw" / "02-local-runs.yaml"
 REAL = os.environ.get("REAL_OPENCLAW")  # read at import: the autouse fixture scrubs it

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from hooksim.hosts import get_host
-from hooksim.hosts.openclaw.real import setup as openclaw_setup
+from hooksim.hosts.openclaw.real import spy as openclaw_spy
 from hooksim.hosts.openclaw.real.result import build_result, compare_records, read_log
-from hooksim.hosts.openclaw.real.setup import SPY, SetupError, config, wrap_all, wrap_hook_dir
+from hooksim.hosts.openclaw.real.spy import SPY, SetupError, config, wrap_all, wrap_hook_dir
 from hooksim.scenario import Scenario, Turn
 
 NODE = shutil.which("node")
@@ -201,7 +201,7 @@ def test_the_probe_openclaw_loads_is_a_copy_with_one_link_per_file(
     shutil.copytree(SPY, linked, copy_function=os.link,
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
     assert (linked / "probe/openclaw.plugin.json").stat().st_nlink >= 2
-    monkeypatch.setattr(openclaw_setup, "SPY", linked)
+    monkeypatch.setattr(openclaw_spy, "SPY", linked)
     wrapped = wrap_all([], [], tmp_path / "w")
     assert wrapped.probe == tmp_path / "w/probe"
     copied = [p for p in [*wrapped.probe.rglob("*"), tmp_path / "w/record.mjs"] if p.is_file()]

@@ -2,7 +2,7 @@
 run has no hook process to record; a spy plugin records every handler from inside instead.
 
 - ``driver``: the run itself (``run``), a gateway or ``openclaw agent --local`` per turn;
-- ``setup``: the config, the spy (``openclaw_spy/``) in front of the scenario's plugins;
+- ``spy``: the spy (``openclaw_spy/``) in front of the scenario's plugins, and the config;
 - ``result``: what the spy wrote, read as a ``RunResult``;
 - ``compare``: a real run against hooksim's replay, firing by firing (``compared``).
 

@@ -2,7 +2,7 @@
 
 OpenClaw's hooks are JavaScript functions it calls in-process, so there is no hook process to
 put a recorder in front of: the run loads a probe plugin and a recording wrapper around each of
-the scenario's plugins and ``HOOK.md`` folders instead (``setup``, ``openclaw_spy/``),
+the scenario's plugins and ``HOOK.md`` folders instead (``spy``, ``openclaw_spy/``),
 and reads what they wrote (``result``). The package runs with a Node of its own
 (``find_node``: it needs Node 24.16 or later), against the fake OpenAI Chat Completions server,
 with a state dir and config of its own per run (``OPENCLAW_STATE_DIR``,
@@ -45,7 +45,7 @@ from ....replay.workspace import NOT_INHERITED, Workspace, hook_environment
 from ....replay.workspace import SetupError as WorkspaceError
 from ....scenario import Compact, NewSession, Scenario, Step, Turn
 from ..config import loadout
-from . import setup
+from . import spy
 from .result import attach_shown, build_result, mark_timeouts, read_log
 
 NODE_AT_LEAST = (24, 16)  # package.json "engines": ">=24.16.0 <25 || >=26.1.0"
@@ -158,9 +158,9 @@ class OpenClawRun:
         try:
             wrapped = self.wrap()
             with ModelServer("openai-chat", self.script, self.workdir / "requests.jsonl",
-                             models=[setup.MODEL]) as server:  # fmt: skip
+                             models=[spy.MODEL]) as server:  # fmt: skip
                 self.env = self.environment()
-                config = setup.config(server.url, self.workspace.project, wrapped,
+                config = spy.config(server.url, self.workspace.project, wrapped,
                                       self.settings, port=self.port)  # fmt: skip
                 config.setdefault("logging", {})["file"] = str(self.workdir / "openclaw.log")
                 self.config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
@@ -175,14 +175,14 @@ class OpenClawRun:
             cleanup_tmp(before, self.state)
         return self.finish(wrapped, requests, version, walked=walked, started=started)
 
-    def wrap(self) -> setup.Wrapped:
+    def wrap(self) -> spy.Wrapped:
         try:
-            return setup.wrap_all(self.plugins, self.hook_dirs, self.workdir / "wrapped")
-        except setup.SetupError as e:
+            return spy.wrap_all(self.plugins, self.hook_dirs, self.workdir / "wrapped")
+        except spy.SetupError as e:
             raise RealHostError(f"{self.scenario.path}: {e}") from None
 
     def finish(
-        self, wrapped: setup.Wrapped, requests: list[dict[str, Any]], version: str, *,
+        self, wrapped: spy.Wrapped, requests: list[dict[str, Any]], version: str, *,
         walked: tuple[dict[int, int], dict[int, int]], started: float,
     ) -> RealRun:  # fmt: skip
         turn_ms, frames = walked
@@ -203,13 +203,13 @@ class OpenClawRun:
         embedding preset, the run's own config and state, and where the probe records."""
         env = hook_environment(self.scenario, self.workspace,
                                not_inherited=_NOT_INHERITED)  # fmt: skip
-        env.update(setup.EMBEDDING_ENV, NO_COLOR="1")
+        env.update(spy.EMBEDDING_ENV, NO_COLOR="1")
         env.update(
             TMPDIR=str(self.tmp),
             PATH=os.pathsep.join([str(Path(self.node).parent), env.get("PATH", os.defpath)]),
             OPENCLAW_CONFIG_PATH=str(self.config_path),
             OPENCLAW_STATE_DIR=str(self.state),
-            OPENCLAW_GATEWAY_TOKEN=setup.GATEWAY_TOKEN,
+            OPENCLAW_GATEWAY_TOKEN=spy.GATEWAY_TOKEN,
             HOOKSIM_OPENCLAW_LOG=str(self.log),
             HOOKSIM_OPENCLAW_TURN=str(self.turn_file),
         )
