@@ -80,7 +80,10 @@ def _spaces(args: argparse.Namespace) -> list[tuple[str, Explorer, int]]:
     ours = get_host(tool).default_hooks() is not None  # hermes-hooks' own hooks
     spaces = []
     if not args.paths:
-        space = _overridden(Space.for_host(tool, model=ours), args)
+        try:
+            space = _overridden(Space.for_host(tool, model=ours), args)
+        except ValueError as e:
+            raise ScenarioError(f"hooksim: --tool {tool}: {e}") from None
         explorer = Explorer(
             space=space,
             base={"name": "hermes-hooks"},

@@ -74,3 +74,17 @@ def test_a_broken_hook_on_that_host_fails_the_run(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAIL" in done.stdout, done.stdout
+
+
+def test_a_host_without_explore_words_is_told_in_one_line(tmp_path: Path) -> None:
+    """A host folder without ``explore.py``: ``hooksim explore`` says so, no traceback."""
+    env = with_host(tmp_path, FOLDER)
+    done = subprocess.run(
+        [sys.executable, "-m", "hooksim", "explore", "--tool", "echo-cli"],
+        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert (
+        done.stderr.strip() == "hooksim: --tool echo-cli: hooksim explore has no words for Echo CLI"
+    )
