@@ -179,10 +179,7 @@ def _settled(records: list[dict[str, Any]], host: Host) -> list[str]:
 
 
 def _firing_name(record: dict[str, Any]) -> str:
-    try:
-        trigger = json.loads(record.get("stdin") or "null").get("trigger")
-    except (ValueError, AttributeError):
-        trigger = None
+    trigger = payload_of(record).get("trigger")
     return f"{record['event']}({trigger})" if isinstance(trigger, str) else record["event"]
 
 

@@ -1,8 +1,9 @@
 """What every real-host driver is, and the host processes it runs.
 
-A driver knows one real agent CLI, in that host's folder (``hosts/<host>/real.py``): where its
-config goes (``install``), what its process needs in its environment (``env``), and how a step reaches it (``start``, ``send``, ``new_session``, ``finish``). The
-host runs one of two ways, each a base class here: ``LineDriver``, one process for the whole
+A driver knows one real agent CLI, in that host's folder (``hosts/<host>/real.py``,
+``driver_of``): where its config goes (``install``), what its process needs in its environment
+(``env``), and how a step reaches it (``start``, ``send``, ``new_session``, ``finish``). The host
+runs one of two ways, each a base class here: ``LineDriver``, one process for the whole
 session, a JSON line per step on its stdin; ``ExecDriver``, one process per turn. Either way
 the driver spawns, reads, times out and kills the host's processes, keeping what the host
 writes with the turn it belongs to.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TextIO
 
-from ..hosts import Firing, Host
+from ..hosts import Firing, Host, part
 from ..replay.plugins import Installed
 from ..scenario import Scenario
 
@@ -64,6 +65,14 @@ class After:
     model: list[dict[str, Any]]
     requests: list[dict[str, Any]]
     later: list[tuple[Firing, dict[str, Any]]]
+
+
+def driver_of(host: Host) -> type[Driver] | None:
+    """The driver of ``host``'s real runs: its folder's ``real.DRIVER`` (None: hooksim drives
+    no real run of it)."""
+    real = part(host, "real")
+    driver: type[Driver] | None = None if real is None else real.DRIVER
+    return driver
 
 
 class Driver:

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Firing, HookRun, HookSpec, Host, part, readings
+from ..hosts import Firing, HookRun, HookSpec, Host, readings
 from ..hosts.conversation import Message
 from ..hosts.records import fault_of
 from ..replay.runner import RunResult
 from ..scenario import Scenario
-from .driver import After, Driver, RealHostError
+from .driver import After, driver_of
 from .hook_recorder import PROBE
 from .models.server import DIALECTS
 from .observable import payload_of
@@ -177,7 +177,8 @@ def _continued(  # noqa: PLR0917
         r for r in requests if r.get("kind") == "main" and probe["start"] <= r.get("at", 0) < end
     ]
     seen = After(same_turn, model_after, requests, later)
-    own = driver_of(host).blocked(host, firing, probe, seen)
+    driver = driver_of(host)
+    own = driver.blocked(host, firing, probe, seen) if driver is not None else None
     if own is not None:
         return own
     if firing.event == ev["stop"]:
@@ -193,15 +194,6 @@ def _continued(  # noqa: PLR0917
         ]
         return not summary and not any(f.event == ev["post_compact"] for f in same_turn)
     return False
-
-
-def driver_of(host: Host) -> type[Driver]:
-    """The driver of ``host``'s real runs (its folder's ``real.DRIVER``)."""
-    real = part(host, "real")
-    if real is None:
-        raise RealHostError(f"hooksim drives no real {host.title}")
-    driver: type[Driver] = real.DRIVER
-    return driver
 
 
 def all_strings(value: Any) -> Iterator[str]:

@@ -33,7 +33,7 @@ from ..replay.result import FileState
 from ..replay.runner import own_hooks
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
-from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
+from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError, driver_of
 from .hook_recorder import read_records
 from .models.reply import ModelScript, Reply, ToolUse
 from .models.server import ModelServer
@@ -63,9 +63,9 @@ _NOT_INHERITED = (*NOT_INHERITED, "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "
 
 # The real hosts hooksim drives, by host name: those whose folder has a ``real`` part.
 DRIVERS: dict[str, type[Driver]] = {
-    name: real.DRIVER
-    for name, real in sorted((h.name, part(h, "real")) for h in HOSTS.values())
-    if real is not None
+    host.name: driver
+    for host in sorted(HOSTS.values(), key=lambda h: h.name)
+    if (driver := driver_of(host)) is not None
 }
 
 

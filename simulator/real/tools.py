@@ -8,8 +8,8 @@ required property", Codex's "unsupported call"), while the replay fires the hook
 So ``--real`` refuses such a scenario before anything starts, in one line with the file and the
 turn's line (``refusal``).
 
-Each host's table (``OFFER`` in its folder's ``real.py``) is the tools its pinned release declares in its requests to the fake model, by the
-name its hooks see (``tools`` in the request log of a ``--real`` run): Claude Code 2.1.332
+Each host's table (``OFFER`` in its folder's ``real.py``) is the tools its pinned release declares
+in its requests to the fake model, by the name its hooks see (``tools`` in the request log of a ``--real`` run): Claude Code 2.1.332
 (Anthropic ``tools``), Codex CLI 0.171.0 (Responses ``tools``: its shell tool ``exec_command``
 as ``Bash``, its custom tool ``apply_patch``), Gemini CLI 0.61.0 (``functionDeclarations``),
 Hermes 0.19.0 with the file and terminal toolsets (Chat Completions ``tools``). Hermes checks

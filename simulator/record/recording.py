@@ -61,9 +61,7 @@ def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
     head = shlex.join(
         [*tap_command(), "--log", str(log_dir), "--tool", tool, "--event", event, "--"]
     )
-    if get_host(tool).spawn == "exec":
-        # A host that splits the whole line with shlex (Hermes): the original's words follow
-        # as they were.
+    if _splits_words(tool):  # the original's words follow as they were
         return f"{head} {command}"
     # The host's shell becomes the tap (dash forks a last command, bash execs it): the host
     # waits for the tap itself, so its signals reach the tap and the tap's death by a signal
@@ -217,8 +215,9 @@ def start(tool: str, config: Path | None, out: Path) -> str:
         f"hooksim: recording {count} hook(s) of {path} into {out}; stop with:"
         f" hooksim record stop --out {shlex.quote(str(out))}"
     )
-    if get_host(tool).consent_note:  # a consent keyed on the exact command: the tapped are new
-        line += f"\n{get_host(tool).consent_note}"
+    consent = get_host(tool).consent_note  # keyed on the exact command: the tapped are new
+    if consent:
+        line += f"\n{consent}"
     return line
 
 

@@ -8,7 +8,6 @@ Imported when a run needs it, so a profile can be read without the hook package.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 SOURCE = "hermes-hooks' installed entries"
 
@@ -26,8 +25,3 @@ def gate_state(home: Path) -> str | None:
 
     state = Path(compact_state_path(home))
     return state.read_text(encoding="utf-8", errors="replace") if state.exists() else None
-
-
-def installed(block: Any) -> bool:
-    """``block`` is the installed entries (a run given them, not hooks of its own)."""
-    return bool(block == installed_hooks())
