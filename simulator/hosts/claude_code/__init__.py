@@ -1,4 +1,5 @@
-"""Claude Code, as its hooks reference, its changelog and real 2.1.328 and 2.1.332 runs show it (v1.0.85 on).
+"""Claude Code, as its hooks reference, its changelog and real 2.1.328 and 2.1.332 runs show it
+(v1.0.85 on).
 
 Timeline: ``SessionStart(startup)`` at launch (without ``model``); per turn
 ``UserPromptSubmit``, then ``PreToolUse``/``PostToolUse`` per tool call and ``PostToolBatch``
@@ -24,5 +25,4 @@ reaches the next request.
 Every hook gets what the CLI sets for its children (``env``: its pid, whether anyone attends,
 its entrypoint, AI_AGENT naming its version, ...); run as ``claude -p``
 (``hosts.claude-code.launch: print``, as ``--real`` runs it) nobody attends and the session ends
-with ``SessionEnd(other)``.
-"""
+with ``SessionEnd(other)``."""

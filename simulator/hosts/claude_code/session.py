@@ -1,5 +1,5 @@
-"""Claude Code's session loop: what it fires when, with which payload, and what it does with the hooks'
-answers."""
+"""Claude Code's session loop: what it fires when, with which payload, and what it does with the
+hooks' answers."""
 
 from __future__ import annotations
 

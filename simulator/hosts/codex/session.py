@@ -1,5 +1,5 @@
-"""Codex CLI's session loop: what it fires when, with which payload, and what it does with the hooks'
-answers."""
+"""Codex CLI's session loop: what it fires when, with which payload, and what it does with the
+hooks' answers."""
 
 from __future__ import annotations
 

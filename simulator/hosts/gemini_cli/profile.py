@@ -1,5 +1,5 @@
-"""Gemini CLI's profile: its attributes (events, timeouts, spawn rules) and its rules (parsing its hook
-config, matching, reading a hook's output)."""
+"""Gemini CLI's profile: its attributes (events, timeouts, spawn rules) and its rules (parsing its
+hook config, matching, reading a hook's output)."""
 
 from __future__ import annotations
 

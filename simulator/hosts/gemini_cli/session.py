@@ -1,5 +1,5 @@
-"""Gemini CLI's session loop: what it fires when, with which payload, and what it does with the hooks'
-answers."""
+"""Gemini CLI's session loop: what it fires when, with which payload, and what it does with the
+hooks' answers."""
 
 from __future__ import annotations
 

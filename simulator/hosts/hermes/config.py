@@ -1,4 +1,5 @@
-"""Hermes's hook config: its keys, read as Hermes reads them, with a warning for what it would not load."""
+"""Hermes' hook config: its keys, read as Hermes reads them, with a warning for what it would
+not load."""
 
 from __future__ import annotations
 

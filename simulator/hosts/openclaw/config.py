@@ -1,4 +1,5 @@
-"""OpenClaw's hook config: its keys, read as OpenClaw reads them, with a warning for what it would not load."""
+"""OpenClaw's hook config: its keys, read as OpenClaw reads them, with a warning for what it would
+not load."""
 
 from __future__ import annotations
 

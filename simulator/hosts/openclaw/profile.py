@@ -1,5 +1,5 @@
-"""OpenClaw's profile: its attributes (events, timeouts, spawn rules) and its rules (parsing its hook
-config, matching, reading a hook's output)."""
+"""OpenClaw's profile: its attributes (events, timeouts, spawn rules) and its rules (parsing its
+hook config, matching, reading a hook's output)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Each Claude Code quirk is pinned: a profile with that one fact wrong fails the scenarios named for
-it."""
+"""Each Claude Code quirk is pinned: a profile with that one fact wrong fails the scenarios named
+for it."""
 
 from __future__ import annotations
 

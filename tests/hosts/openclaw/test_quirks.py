@@ -1,4 +1,5 @@
-"""Each OpenClaw rule is pinned: a profile with that one rule wrong fails the scenarios named for it."""
+"""Each OpenClaw rule is pinned: a profile with that one rule wrong fails the scenarios named for
+it."""
 
 from __future__ import annotations
 
