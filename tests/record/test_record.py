@@ -499,3 +499,41 @@ def test_tap_usage_errors_are_one_line_and_exit_2(argv: list[str]) -> None:
         first, usage = done.stderr.decode().splitlines()
         assert first.startswith(f"hooksim tap: {problem}")
         assert usage.startswith("usage: hooksim tap --log DIR")
+
+
+# Where each host keeps the hooks a user set up for all projects, under HOME (its docs).
+USER_CONFIGS = {
+    "hermes": ".hermes/config.yaml",
+    "claude-code": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "cursor": ".cursor/hooks.json",
+    "gemini-cli": ".gemini/settings.json",
+}
+
+
+@pytest.mark.parametrize("tool", TAPPED)
+def test_record_start_taps_the_users_own_config_when_none_is_named(
+    tmp_path: Path, tool: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    config = home / USER_CONFIGS[tool]
+    config.parent.mkdir(parents=True)
+    config_for(tool, tmp_path).rename(config)
+    monkeypatch.setenv("HOME", str(home))
+    out = tmp_path / "recording"
+    assert main(["record", "start", "--tool", tool, "--out", str(out)]) == 0
+    assert all(f"{TAP_SH} tap " in c for c in _commands(config))
+    assert main(["record", "stop", "--out", str(out)]) == 0
+
+
+def test_record_start_finds_hermes_config_where_hermes_home_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path / "elsewhere"))
+    (tmp_path / "elsewhere").mkdir()
+    config = config_for("hermes", tmp_path / "elsewhere")
+    out = tmp_path / "recording"
+    assert main(["record", "start", "--tool", "hermes", "--out", str(out)]) == 0
+    assert all(f"{TAP_SH} tap " in c for c in _commands(config))
+    assert main(["record", "stop", "--out", str(out)]) == 0

@@ -74,6 +74,7 @@ def test_a_broken_hook_on_that_host_fails_the_run(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAIL" in done.stdout, done.stdout
+    assert "built-in check hooks_failed: the stop hook" in done.stdout, done.stdout
 
 
 def test_a_host_without_explore_words_is_told_in_one_line(tmp_path: Path) -> None:
