@@ -12,13 +12,7 @@ from .records import TRACEBACK
 def parse_json_output(stdout: str) -> dict[str, Any] | None:
     """Stdout as one JSON object, or None."""
     text = stdout.strip()
-    if not text.startswith("{"):
-        return None
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
+    return _loaded_object(text) if text.startswith("{") else None
 
 
 def additional_context(output: dict[str, Any]) -> str | None:
@@ -45,8 +39,12 @@ def first_line(text: str) -> str:
 def json_object(text: str | bytes) -> dict[str, Any]:
     """The JSON object ``text`` holds ({} when it holds none: empty, not JSON, not an object),
     as a hook's stdin payload is read wherever hooksim reads one."""
+    return _loaded_object(text or "{}") or {}
+
+
+def _loaded_object(text: str | bytes) -> dict[str, Any] | None:
     try:
-        value = json.loads(text or "{}")
+        value = json.loads(text)
     except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+        return None
+    return value if isinstance(value, dict) else None
