@@ -14,6 +14,7 @@ import itertools
 import json
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -129,6 +130,7 @@ class ScenarioRun:
             else Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
         )  # fmt: skip
         self.start_ms = int(scenario.start.timestamp() * 1000)
+        self._fired: Counter[str] = Counter()  # events fired so far, by session label
         self.sessions = self._sessions()
 
     def _sessions(self) -> list[RunningSession]:
@@ -192,6 +194,7 @@ class ScenarioRun:
         conversation, beside the dialogue (a block the session goes on with is the host's to
         say, in its own words)."""
         firing = self.dispatcher.fire(state, event, payload, match=match)
+        self._fired[state.label] += 1  # a session's steps run on one thread at a time
         for text in firing.context:
             state.info.conversation.context(event, text)
         return firing
@@ -213,12 +216,12 @@ class ScenarioRun:
         return self.environment.base_env
 
     def run(self) -> RunResult:
-        back_s = 0.0  # how far the wall clock has been set back (``clock_back``) so far
-        groups = itertools.groupby(self.scenario.schedule, key=lambda s: s.offset_s)
-        for instant, (offset, group) in enumerate(groups):
+        # A step's clock_back moves the clock from that step on: one set back without an after
+        # is an instant of its own, after the step before it.
+        groups = itertools.groupby(self.scenario.schedule, key=lambda s: (s.offset_s, s.clock_s))
+        for instant, ((_, clock_s), group) in enumerate(groups):
             steps = list(group)
-            back_s += sum(item.step.clock_back_s for item in steps)
-            now = self.start_ms + int((offset - back_s) * 1000)
+            now = self.start_ms + int(clock_s * 1000)
             by_session: dict[int, list[ScheduledStep]] = {}
             for item in steps:
                 by_session.setdefault(item.session, []).append(item)
@@ -277,13 +280,12 @@ class ScenarioRun:
             step = item.step
             state.now_ms, state.turn, state.step = now, item.turn, step.label
             state.info.conversation.turn = item.turn
-            fired_before = sum(f.session == state.label for f in self.result.firings)
+            fired_before = self._fired[state.label]
             state.host_session.step(step)
             self.dispatcher.run_deferred(state)
             if item.turn:
                 self.result.files.update(file_states(self.scenario, self.workspace, item.turn))
-            fired = sum(f.session == state.label for f in self.result.firings)
-            if isinstance(step, Compact) and fired == fired_before:
+            if isinstance(step, Compact) and self._fired[state.label] == fired_before:
                 self.dispatcher.record(
                     Firing(item.turn, f"(compact {step.trigger})", now, session=state.label,
                            effect=f"{self.host.title} fires no hook event for a compaction")

@@ -34,6 +34,7 @@ from ..steps import (
     ToolCall,
     Turn,
 )
+from .document import read_document
 from .errors import describe, error_path, line_of, schema
 from .events import check_events
 from .model import (
@@ -58,22 +59,9 @@ TURN_KEYED = (
 def load_scenario(path: str | Path) -> Scenario:
     """Read, validate and build one scenario; raise ScenarioError with ``file:line: ...``."""
     from jsonschema import Draft202012Validator
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read ({e})") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"{path}: not a text file (not UTF-8 at byte {e.start})") from None
-    try:
-        doc = YAML(typ="rt", pure=True).load(text)
-    except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else 1
-        raise ScenarioError(f"{path}:{line}: invalid YAML: {e.problem or e.context}") from None
+    doc = read_document(path)
     if not isinstance(doc, dict):
         raise ScenarioError(f"{path}:1: a scenario is a mapping with 'name' and 'turns'")
     plain = json.loads(json.dumps(doc, default=str))
@@ -123,7 +111,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         for name, part in hosts.items()
     }
     _check_file_expectations(data, hosts, turns, fail)
-    return Scenario(
+    scenario = Scenario(
         path=path,
         name=data["name"],
         description=data.get("description", ""),
@@ -148,6 +136,30 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         files=_files(path, data.get("files", {}), fail),
         plugins=plugins,
     )
+    _check_clock_range(scenario, every, fail)
+    return scenario
+
+
+def _check_clock_range(
+    scenario: Scenario, every: list[tuple[list[str | int], Step]], fail: Fail
+) -> None:
+    """Every instant of the run stays in the years a transcript can write (``datetime``'s
+    1..9999, with a year to spare for a ticking clock) and hooks read as seconds since 1970."""
+    low = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc).timestamp()
+    high = dt.datetime(9999, 1, 1, tzinfo=dt.timezone.utc).timestamp()
+    said = "a run's clock stays between 1970 and the end of 9998: move clock.start, or the step's after or clock_back"  # fmt: skip
+    start = scenario.start.timestamp()
+    if not low <= start < high:
+        side = "is before 1970" if start < low else "is after 9998"
+        shown = scenario.start.isoformat().replace("+00:00", "Z")
+        raise fail(["clock", "start"], f"clock.start {shown!r} {side}: {said}")
+    where = {id(step): place for place, step in every}
+    for item in scenario.schedule:
+        instant = start + item.clock_s
+        if not low <= instant < high:
+            place = where.get(id(item.step), [])
+            side = "is set back to before 1970" if instant < low else "goes past the end of 9998"
+            raise fail(place, f"{'/'.join(map(str, place))}: the clock {side} here: {said}")
 
 
 def _every_step(
@@ -577,6 +589,4 @@ def find_scenarios(paths: list[str | Path]) -> list[Path]:
 
 def line_of_key(path: Path, where: list[str | int]) -> int:
     """The line of the key at ``where`` in a scenario file that loads (1 when not found)."""
-    from ruamel.yaml import YAML
-
-    return line_of(YAML(typ="rt", pure=True).load(path.read_text(encoding="utf-8")), where)
+    return line_of(read_document(path), where)

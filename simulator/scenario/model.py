@@ -42,6 +42,7 @@ class ScheduledStep:
     turn: int  # 1-based turn number across all sessions; 0 for a /new or a resume
     session: int  # index into ``Scenario.sessions`` (0 for a one-session scenario)
     step: Step
+    clock_s: float = 0.0  # the wall clock's instant: ``offset_s`` less every clock_back so far
 
     @property
     def label(self) -> str:
@@ -225,11 +226,12 @@ class Scenario:
                 placed.append((offset, k, i, step))
         placed.sort(key=lambda p: (p[0], p[1], p[2]))
         schedule: list[ScheduledStep] = []
-        n = 0
+        n, back = 0, 0.0
         for offset, k, _, step in placed:
             number = 0 if isinstance(step, (NewSession, Resume)) else n + 1
             n = max(n, number)
-            schedule.append(ScheduledStep(offset, number, k, step))
+            back += step.clock_back_s  # from this step on: the steps before keep their instant
+            schedule.append(ScheduledStep(offset, number, k, step, offset - back))
         return schedule
 
 

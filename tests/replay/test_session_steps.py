@@ -249,3 +249,26 @@ def test_clear_context_needs_an_after_agent_stop_or_deny(
     result = run_scenario(load_scenario(path))
     assert not any(f.cleared for f in result.firings)
     assert not any("clearContext" in f.effect for f in result.firings)
+
+
+def test_clock_back_without_after_moves_only_its_own_step(tmp_path: Path) -> None:
+    """A step that sets the clock back with no after of its own is a later instant than the
+    step before it: that step keeps its time (2027-06-02 09:00), this one is a day earlier."""
+    stamp = '"$HOOKSIM_PYTHON" -c "import time; print(int(time.time()))" >> times.txt'
+    hook = json.dumps([{"hooks": [{"type": "command", "command": stamp}]}])
+    path = scenario(
+        tmp_path,
+        f"""\
+        tool: claude-code
+        clock: {{tick: false}}
+        hooks: {{UserPromptSubmit: {hook}}}
+        turns:
+          - {{user: hi, assistant: ok}}
+          - {{after: 366d, user: hi, assistant: ok}}
+          - {{clock_back: 1d, user: hi, assistant: ok}}
+        expect:
+          files:
+            times.txt: {{equals: "1780304400\\n1811926800\\n1811840400\\n"}}
+        """,
+    )
+    assert expect.check(run_scenario(load_scenario(path))) == []
