@@ -1,4 +1,10 @@
-"""What a run looks like to a person (a turn-by-turn timeline) and to CI (JUnit XML, JSON)."""
+"""What a run looks like to a person (a turn-by-turn timeline) and to CI (JUnit XML, JSON).
+
+Whatever a hook prints, what is shown stays readable and bounded: the timeline shows each
+character that does not print as its escape (``\\x1b``: printed as is, a hook's escape sequence
+would reach the terminal), JUnit XML holds only characters XML allows, and each text of a
+report is cut at ``FIELD_CAP`` characters, saying how many were cut.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +18,33 @@ from typing import Any
 
 from ..hosts import DEFAULT_HOST, Firing, HookRun
 from ..judge.outcome import Outcome
+from ..printable import escaped, one_line
 from ..replay.leaks import LeakedProcess
 from ..replay.runner import RunResult
+
+# The most characters of one text (a hook's stdout, stderr, stdin, reply, ...) a report keeps:
+# a hook printing megabytes must not make a report of megabytes, nor a page a browser chokes on.
+FIELD_CAP = 64 * 1024
+
+
+def capped(text: str) -> str:
+    """``text``, or its start and a line saying how many characters were cut, ``FIELD_CAP``
+    characters at most (so a text capped once is left as it is)."""
+    if len(text) <= FIELD_CAP:
+        return text
+    kept = FIELD_CAP - 64  # room for the note
+    return f"{text[:kept]}\n[… {len(text) - kept} more characters cut]"
+
+
+def capped_all(value: Any) -> Any:
+    """``value`` (JSON data) with each of its texts ``capped``."""
+    if isinstance(value, str):
+        return capped(value)
+    if isinstance(value, dict):
+        return {capped(str(k)): capped_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [capped_all(v) for v in value]
+    return value
 
 
 def _clock(ms: int) -> str:
@@ -62,12 +93,17 @@ def timeline(result: RunResult, *, stdin: bool = False, notes: bool = True) -> s
                 f"{view.pad}... {len(same) - 1} more identical {first.event} firings ({where})"
             )
     for leak in (leak for leak in result.leaks if leak.run is None):
-        lines.append(f"  left running by {leak.hook}: {leak_text(leak)}")
+        lines.append(f"  left running by {_line(leak.hook)}: {leak_text(leak)}")
     for warning in result.warnings:
-        lines.append(f"  {title} would warn: {warning}")
+        lines.append(f"  {title} would warn: {_line(warning)}")
     if notes:
-        lines += [f"  {title}: {note}" for note in result.notes]
-    return "\n".join(lines)
+        lines += [f"  {title}: {_line(note)}" for note in result.notes]
+    return escaped("\n".join(lines))
+
+
+def _line(text: str) -> str:
+    """A value shown inside one line of the timeline: a line break in it is escaped too."""
+    return escaped(text, keep="\t")
 
 
 _PREFIX = re.compile(r"^  turn +\d+  \S+ \S+  ")
@@ -112,7 +148,7 @@ class _FiringView:
             for call in self.orphans.pop((firing.turn, firing.event), [])
         ]
         if firing.effect:
-            lines.append(f"{pad}=> {firing.effect}")
+            lines.append(f"{pad}=> {_line(firing.effect)}")
         return lines
 
     def _run(self, run: HookRun, label: str) -> list[str]:
@@ -121,22 +157,24 @@ class _FiringView:
         if run.tag and not run.timed_out:  # a handler in its host's process: no exit code
             ended = "returned" if run.exit_code == 0 else ("threw" if run.exit_code else "running")
         lines = [
-            f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{self.width}} {ended:<10} {run.command}"
+            f"  turn {run.turn:>3}  {_clock(run.virtual_ms)}  {label:<{self.width}} {_line(ended):<10} {_line(run.command)}"
         ]
         spec = run.spec
         if spec is not None and spec.layer == "project":  # not the scenario's hooks: say whose
-            lines.append(f"{pad}from {spec.source}{f':{spec.line}' if spec.line else ''}")
+            lines.append(f"{pad}from {one_line(spec.source)}{f':{spec.line}' if spec.line else ''}")
         if self.stdin:
             # One line: a host's trailing newline (Claude Code) is not part of what to show.
             shown = run.stdin.decode("utf-8", "replace").rstrip("\n")
-            lines.append(f"{pad}stdin: {shown}")
+            lines.append(f"{pad}stdin: {_line(shown)}")
         lines += [f"{pad}{_call_line(call)}" for call in self.calls_of.get(self.index[id(run)], [])]
         if run.stderr.strip():
-            lines.append(f"{pad}stderr: {run.stderr.strip().splitlines()[-1][:160]}")
+            # Its last line: split at line breaks only (a form feed or U+2028 is shown escaped).
+            last = run.stderr.strip().split("\n")[-1]
+            lines.append(f"{pad}stderr: {_line(last[:160])}")
         if run.context is not None:
             lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
         elif run.verdict not in ("", "ok"):
-            lines.append(f"{pad}{title} reads it as: {run.verdict[:160]}")
+            lines.append(f"{pad}{title} reads it as: {_line(run.verdict[:160])}")
         elif run.stdout.strip() and run.shown is None:
             lines.append(f"{pad}stdout (not used by {title}): {run.stdout.strip()[:160]!r}")
         if run.shown is not None:
@@ -149,15 +187,15 @@ class _FiringView:
 def leak_text(leak: LeakedProcess) -> str:
     """One leaked process in words: pid, command, and whether it left the hook's session."""
     where = "in a session of its own" if leak.own_session else "in the hook's session"
-    return f"pid {leak.pid} {leak.command[:120]} ({where})"
+    return f"pid {leak.pid} {_line(leak.command[:120])} ({where})"
 
 
 def failure_text(outcome: Outcome, *, stdin: bool = False, notes: bool = True) -> str:
     """Expected and actual side by side, then the timeline (``stdin``: with each hook's;
     ``notes``: with the profile's notes about the host)."""
     if outcome.error:
-        return "\n".join(f"  {line}" for line in outcome.error.splitlines())
-    parts = [f"  {line}" for line in outcome.failures]
+        return escaped("\n".join(f"  {line}" for line in outcome.error.rstrip("\n").split("\n")))
+    parts = [f"  {_line(line)}" for line in outcome.failures]
     if outcome.result is not None:
         parts.append("  timeline:")
         parts.append(timeline(outcome.result, stdin=stdin, notes=notes))
@@ -202,7 +240,21 @@ def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
         if o.result is not None:
             # Every case carries its session, passing ones too: who ran, who called the bridge.
             ET.SubElement(case, "system-out").text = timeline(o.result, stdin=True)
+    for element in suite.iter():
+        element.text = None if element.text is None else _xml(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, _xml(value))
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+# What XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, U+FFFE/FFFF):
+# a CI tool refuses the whole file for one such character.
+_NOT_XML = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """``text``, capped, with what XML cannot hold as its escape (``\\x1b``)."""
+    return _NOT_XML.sub(lambda m: repr(m.group())[1:-1], capped(text))
 
 
 def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
@@ -221,7 +273,7 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
         }
         if o.result is not None:
             entry.update(_run_json(o.result))
-        out.append(entry)
+        out.append(capped_all(entry))
     return out
 
 
@@ -292,8 +344,12 @@ def _leak_json(leak: LeakedProcess, runs: list[HookRun]) -> dict[str, Any]:
 
 
 def write_json(outcomes: list[Outcome], path: str | Path) -> None:
+    # A lone surrogate (a hook's JSON can hold one, "\\udc80") cannot be encoded: written as
+    # its backslash escape, which inside a JSON string is that same character.
     Path(path).write_text(
-        json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+        errors="backslashreplace",
     )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hosts import DEFAULT_HOST
+from .formats import capped_all
 
 OUTCOMES = {
     "ok": "#2e9e5b",
@@ -379,8 +380,9 @@ def _prepared(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def page(entries: list[dict[str, Any]], title: str = "hooksim run") -> str:
-    """The whole page for a run's JSON entries (``report.to_json``)."""
-    entries = _prepared(entries)
+    """The whole page for a run's JSON entries (``report.to_json``), each text capped as there
+    (a saved run of an older hooksim may hold more)."""
+    entries = _prepared(capped_all(entries))
     legend = "".join(f'<span><i style="background:{c}"></i>{o}</span>' for o, c in OUTCOMES.items())
     sections = []
     for i, entry in enumerate(entries):
@@ -397,9 +399,7 @@ def page(entries: list[dict[str, Any]], title: str = "hooksim run") -> str:
             body.append(f'<div class="scroll">{_svg(i, entry)}</div>')
         body.append(f'<div class="details" id="details-s{i}"></div>')
         sections.append(f'<section class="run" id="s{i}">{"".join(body)}</section>')
-    data = json.dumps([{"hooks": e["hooks"]} for e in entries], ensure_ascii=False).replace(
-        "</", "<\\/"
-    )
+    data = _script_json([{"hooks": e["hooks"]} for e in entries])
     passed = sum(bool(e.get("passed")) for e in entries)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -414,6 +414,16 @@ def page(entries: list[dict[str, Any]], title: str = "hooksim run") -> str:
     )
 
 
+def _script_json(data: Any) -> str:
+    """``data`` as JSON to put inside a <script> element: no '<' (so neither ``</script>`` nor
+    ``<!--``, which puts the tokenizer in a state where ``</script>`` no longer ends the
+    element), no '>' or '&', and no character outside ASCII (U+2028, a lone surrogate)."""
+    text = json.dumps(data, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def write_html(entries: list[dict[str, Any]], path: str, title: str = "hooksim run") -> None:
-    with open(path, "w", encoding="utf-8") as f:
+    # A lone surrogate in a name or a failure (a hook's JSON can hold one) is written as its
+    # backslash escape; the data block holds only ASCII.
+    with open(path, "w", encoding="utf-8", errors="backslashreplace") as f:
         f.write(page(entries, title))

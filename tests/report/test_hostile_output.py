@@ -1,0 +1,212 @@
+"""Whatever a hook prints, the reports stay well-formed and bounded and the terminal stays clean:
+the HTML page keeps its two scripts, the JUnit XML parses, the console shows control characters
+as escapes, and a field is cut at a cap."""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hooksim.cli import main
+
+from tests.console import console
+
+pytest_plugins = ["pytester"]
+
+# Every sequence that can end or confuse a <script> element, and JavaScript's line breaks.
+SCRIPT_BREAKERS = "<!--<script>\n<script></script>-->\n</script><!-- & > \u2028 \u2029 end\n"
+
+
+def _scenario(tmp_path: Path, hook: str, *, expect: str = "exit_codes: 0", extra: str = "") -> Path:
+    """A one-turn Claude Code scenario whose UserPromptSubmit hook runs ``hook`` (a Python file)."""
+    (tmp_path / "hook.py").write_text(hook)
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: a hook that prints anything\ntool: claude-code\n"
+        "hooks:\n  UserPromptSubmit: [{hooks: [{type: command,"
+        f" command: '{sys.executable} {tmp_path / 'hook.py'}'}}]}}]\n"
+        f"turns:\n  - {{user: hi, assistant: ok}}\n{extra}expect:\n  {expect}\n"
+    )
+    return path
+
+
+class _Scripts(HTMLParser):
+    """Each <script> element of a page: its attributes and its text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self._inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "script":
+            self.scripts.append((dict(attrs), ""))
+            self._inside = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self._inside:
+            attrs, text = self.scripts[-1]
+            self.scripts[-1] = (attrs, text + data)
+
+
+def _scripts(page: Path) -> _Scripts:
+    parser = _Scripts()
+    parser.feed(page.read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+def _page_data(page: Path) -> Any:
+    """The data block of a page, read back."""
+    return json.loads(_scripts(page).scripts[0][1])
+
+
+def test_script_and_comment_sequences_in_a_hook_output_leave_the_page_whole(
+    tmp_path: Path,
+) -> None:
+    """The page has exactly its two scripts; the data block holds no '<', '>' or '&' (so no
+    tokenizer state can run it past its end) and reads back as the run's hooks."""
+    hook = f"import sys\nsys.stdin.read()\nsys.stdout.write({SCRIPT_BREAKERS!r})\n"
+    page, saved = tmp_path / "run.html", tmp_path / "run.json"
+    assert (
+        main(["run", str(_scenario(tmp_path, hook)), "--html", str(page), "--json", str(saved)])
+        == 0
+    )
+    parser = _scripts(page)
+    assert [attrs for attrs, _ in parser.scripts] == [
+        {"type": "application/json", "id": "hooksim-data"},
+        {},
+    ]
+    block = parser.scripts[0][1]
+    assert not set(block) & {"<", ">", "&", "\u2028", "\u2029"}
+    data = json.loads(block)
+    entries = json.loads(saved.read_text(encoding="utf-8"))
+    assert [h["stdout"] for h in data[0]["hooks"]] == [h["stdout"] for h in entries[0]["hooks"]]
+    assert SCRIPT_BREAKERS in [h["stdout"] for h in data[0]["hooks"]]
+
+
+# Every byte, invalid UTF-8, and a JSON reply whose text holds a lone surrogate and U+FFFE.
+ANY_BYTES = """\
+import sys
+sys.stdin.read()
+sys.stderr.buffer.write(bytes(range(256)) + b"\\xff\\xfe\\xc3( \\xed\\xa0\\x80 ESC:\\x1b[31mRED\\x01")
+print('{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",'
+      ' "additionalContext": "lone \\\\udc80 and \\\\ufffe\\\\u0000"}}')
+sys.exit(1)
+"""
+# The last line of that stderr (after byte 10), as the timeline shows it.
+STDERR_SHOWN = (
+    r"stderr: \x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d"
+    r"\x1e\x1f !"
+    '"'
+    "#$%&'()*+,-./0123456789:;<=>?@A"
+)
+
+
+def _xml_safe(text: str) -> bool:
+    return all(
+        c in "\t\n\r" or 0x20 <= ord(c) <= 0xD7FF or 0xE000 <= ord(c) <= 0xFFFD or ord(c) > 0xFFFF
+        for c in text
+    )
+
+
+def test_any_bytes_from_a_hook_give_well_formed_junit_json_and_html(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JUnit XML parses, and what XML cannot hold is written as a visible escape; the JSON and
+    the page are written too, a lone surrogate as its escape."""
+    junit, saved, page = tmp_path / "junit.xml", tmp_path / "run.json", tmp_path / "run.html"
+    scenario = _scenario(tmp_path, ANY_BYTES)
+    code = main(["run", str(scenario), "--junit-xml", str(junit), "--json", str(saved),
+                 "--html", str(page)])  # fmt: skip
+    assert code == 1
+    capsys.readouterr()
+    case = ET.parse(junit).getroot().find("testcase")
+    assert case is not None
+    failure, out = case.find("failure"), case.find("system-out")
+    assert failure is not None
+    assert out is not None
+    for text in (failure.text or "", out.text or "", failure.get("message", "")):
+        assert _xml_safe(text), text
+    assert STDERR_SHOWN in (out.text or "")
+    assert r"context given to the model: 'lone \udc80 and \ufffe\x00'" in (out.text or "")
+    hooks = json.loads(saved.read_text(encoding="utf-8"))[0]["hooks"]
+    assert hooks[0]["context"] == "lone \udc80 and \ufffe\x00"
+    assert "\x1b[31mRED" in hooks[0]["stderr"]
+    assert page.read_text(encoding="utf-8").count("<script") == 2
+
+
+def test_the_plugin_junit_xml_parses_whatever_a_hook_prints(pytester: pytest.Pytester) -> None:
+    """pytest --junit-xml on a scenario whose hook prints every byte is well-formed."""
+    pytester.makeini("[pytest]\nhooksim_dirs = scenarios\n")
+    _scenario(pytester.path, ANY_BYTES)
+    (pytester.path / "scenarios").mkdir()
+    (pytester.path / "s.yaml").rename(pytester.path / "scenarios" / "s.yaml")
+    result = pytester.runpytest_subprocess("--junit-xml=junit.xml")
+    result.assert_outcomes(failed=1)
+    case = ET.parse(pytester.path / "junit.xml").getroot().find(".//testcase")
+    assert case is not None
+    failure = case.find("failure")
+    assert failure is not None
+    assert STDERR_SHOWN in (failure.text or "")
+
+
+def _raw_controls(text: str) -> list[str]:
+    """The control characters (C0 but newline and tab, C1, DEL) and line separators in ``text``."""
+    return sorted(
+        {c for c in text if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Zl", "Zp")}
+    )
+
+
+def test_a_failing_run_shows_a_hook_stderr_with_its_controls_escaped(tmp_path: Path) -> None:
+    """ESC, BEL and the other controls a hook writes reach the terminal as escapes."""
+    hook = (
+        "import sys\nsys.stdin.read()\n"
+        "sys.stderr.write('E\\x1b[31mRED\\x1b]0;title\\x07\\r\\x9b2J\\u2028end\\n')\n"
+    )
+    result = console("hooksim", "run", _scenario(tmp_path, hook, expect="exit_codes: 1"))
+    assert result.returncode == 1
+    assert _raw_controls(result.stdout) == []
+    assert " " * 38 + r"stderr: E\x1b[31mRED\x1b]0;title\x07\r\x9b2J\u2028end" in (
+        result.stdout.splitlines()
+    )
+
+
+def test_timeline_always_shows_a_passing_run_with_its_controls_escaped(tmp_path: Path) -> None:
+    """A passing run shown by ``timeline: always`` is escaped as a failing one."""
+    hook = "import sys\nsys.stdin.read()\nsys.stderr.write('a\\tb\\x1bc\\n')\n"
+    path = _scenario(tmp_path, hook, extra="timeline: always\n")
+    result = console("hooksim", "run", path)
+    assert result.returncode == 0
+    assert _raw_controls(result.stdout) == []
+    assert " " * 38 + "stderr: a\tb\\x1bc" in result.stdout.splitlines()
+
+
+BIG = "import sys\nsys.stdin.read()\nsys.stdout.write('x' * 5_000_000)\nsys.stderr.write('y' * 5_000_000)\n"
+
+
+def test_a_hook_printing_megabytes_leaves_the_reports_small(tmp_path: Path) -> None:
+    """Each field of the JSON and the page is cut at its cap, saying how much was cut."""
+    saved, page, junit = tmp_path / "run.json", tmp_path / "run.html", tmp_path / "junit.xml"
+    code = main(["run", str(_scenario(tmp_path, BIG)), "--json", str(saved), "--html", str(page),
+                 "--junit-xml", str(junit)])  # fmt: skip
+    assert code == 0
+    assert saved.stat().st_size < 300_000
+    assert page.stat().st_size < 300_000
+    assert junit.stat().st_size < 300_000
+    hook: dict[str, Any] = json.loads(saved.read_text(encoding="utf-8"))[0]["hooks"][0]
+    assert hook["stdout"].endswith("x\n[… 4934528 more characters cut]")
+    assert len(hook["stdout"]) < 64 * 1024 + 40
+    assert hook["stderr"].endswith("y\n[… 4934528 more characters cut]")
+    shown = _page_data(page)[0]["hooks"][0]
+    assert (shown["stdout"], shown["stderr"]) == (hook["stdout"], hook["stderr"])
