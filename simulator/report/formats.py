@@ -395,7 +395,7 @@ def _host_section(outcome: Outcome) -> list[str]:
             parts.append("+ context")
         lines.append(" ".join(parts).rstrip())
         if firing.effect:
-            lines.append(f"{'':>23}=> {firing.effect}")
+            lines.append(f"{'':>23}=> {_line(firing.effect)}")
     return lines
 
 
@@ -405,7 +405,7 @@ def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
     for outcome in outcomes:
         lines += _host_section(outcome)
         if outcome.failures:
-            lines += [f"  ! {failure}" for failure in outcome.failures]
+            lines += [f"  ! {_line(failure)}" for failure in outcome.failures]
         lines.append("")
     header = (
         f"{'host':<12} {'events':>6} {'hooks run':>9} {'not exit 0':>10} {'bridge calls':>12}"
@@ -425,4 +425,4 @@ def compare_text(scenario: Any, outcomes: list[Outcome]) -> str:
             f"{o.tool or '':<12} {events:>6} {len(o.result.runs):>9} {failed:>10}"
             f" {len(o.result.calls):>12} {blocks:>6}  {o.verdict}"
         )
-    return "\n".join(lines)
+    return escaped("\n".join(lines))

@@ -210,3 +210,19 @@ def test_a_hook_printing_megabytes_leaves_the_reports_small(tmp_path: Path) -> N
     assert hook["stderr"].endswith("y\n[… 4934528 more characters cut]")
     shown = _page_data(page)[0]["hooks"][0]
     assert (shown["stdout"], shown["stderr"]) == (hook["stdout"], hook["stderr"])
+
+
+def test_compare_shows_a_scenario_name_escaped(tmp_path: Path) -> None:
+    """hooksim compare escapes what does not print, as the timeline does."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        'name: "odd \\e]0;title\\a name"\ntool: claude-code\nturns:\n  - user: write\n'
+        '    tools:\n      - {name: Write, args: {file_path: "a\\rb.txt", content: "x"}}\n'
+        "    assistant: ok\n"
+        "hooks:\n  Stop: [{hooks: [{type: command, command: 'cat >/dev/null'}]}]\n"
+    )
+    result = console("hooksim", "compare", path, "--tools", "claude-code")
+    assert result.returncode == 0
+    assert _raw_controls(result.stdout) == []
+    lines = result.stdout.splitlines()
+    assert lines[0] == rf"odd \x1b]0;title\x07 name  ({path})"
