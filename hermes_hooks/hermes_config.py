@@ -754,11 +754,17 @@ def read_config(path: str) -> str:
     """The config's text exactly as stored (line endings kept); ``""`` when it does not exist.
 
     A symlinked config (a dotfiles repository) is read through the link, on purpose; anything
-    but a regular file there is refused.
+    but a regular file there is refused, and so is a link to nothing (writing through it would
+    create its target's folders, wherever they are).
     """
     try:
         data = read_regular_file(os.path.realpath(path))
     except FileNotFoundError:
+        if os.path.islink(path):
+            raise ConfigError(
+                f"{path} points at {os.path.realpath(path)}, which does not exist; left "
+                "unchanged. Create the file or remove the link, then run this again"
+            ) from None
         return ""
     except UnsafeFileError as e:
         raise ConfigError(f"{e}") from None

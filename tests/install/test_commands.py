@@ -423,3 +423,21 @@ def test_a_killed_installs_temp_file_is_cleaned_up_later(
     assert code == 0
     assert not stale.exists()
     assert live.exists()
+
+
+def test_a_dangling_config_symlink_is_refused_and_nothing_is_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A config.yaml linking to a missing file is named with its target; nothing is created."""
+    home, target = tmp_path / "home", tmp_path / "gone" / "config.yaml"
+    home.mkdir()
+    (home / "config.yaml").symlink_to(target)
+    code, out, err = run(capsys, "install", "--hermes-home", str(home))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"hermes-hooks install: {home / 'config.yaml'} points at {target}, which does not"
+        " exist; left unchanged. Create the file or remove the link, then run this again\n"
+    )
+    assert not (tmp_path / "gone").exists()
+    assert sorted(p.name for p in home.iterdir()) == ["config.yaml"]
+
