@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BACKUP_SUFFIX",
+    "MARKER",
     "RESERVED_HOOKS_KEYS",
     "Change",
     "ConfigError",
@@ -55,6 +56,7 @@ __all__ = [
     "hermes_view",
     "is_our_command",
     "load_config",
+    "marked_events",
     "read_config",
     "unified_diff",
     "write_config",
@@ -559,7 +561,8 @@ def edit_hooks(
     elif config.block is None or config.hooks_empty:
         changes, new_lines, block = [], lines, None
     else:
-        new_lines, changes, restored, block = _rewrite_block(config, edit_tree, source)
+        marks = _empty_event_lines(config, events) if fill_empty is not None else {}
+        new_lines, changes, restored, block = _rewrite_block(config, edit_tree, source, marks)
         if restored is not None:
             # The edit emptied a ``hooks:`` that install had filled: it gets its line back.
             expect = _with_hooks(expect, restored[0])
@@ -615,11 +618,91 @@ def _fill(
     return lines[:at] + gap + block + lines[at:], changes, None if keep else block
 
 
+def _empty_event_lines(config: HermesConfig, events: tuple[str, ...]) -> dict[str, str]:
+    """The line of each of ``events`` whose key is there with no hooks (``event: []``, a null):
+    install marks its key with that line, so that uninstall puts the line back."""
+    assert config.block is not None
+    start, end = config.block
+    found = {}
+    for event in events:
+        if event not in config.hooks or config.hooks[event]:
+            continue
+        key = re.compile(r"\s+" + re.escape(event) + r"\s*:")
+        line = next((x for x in config.lines[start + 1 : end] if key.match(x)), None)
+        if line is None:
+            continue
+        original = line.strip()
+        try:
+            alone = hermes_view(original + "\n")
+        except ConfigError:
+            continue
+        if isinstance(alone, dict) and event in alone and alone[event] == config.hooks[event]:
+            found[event] = original
+    return found
+
+
+def _mark_event_lines(block: list[str], marks: dict[str, str]) -> list[str]:
+    """Each marked event's key line carries install's marker with the line it replaced."""
+    block = list(block)
+    for event, original in marks.items():
+        key = re.compile(r"\s+" + re.escape(event) + r"\s*:")
+        for i, line in enumerate(block[1:], 1):
+            if key.match(line) and not _MARKER_RE.search(line.rstrip("\n")):
+                end = "\n" if line.endswith("\n") else ""
+                marker = f"  {MARKER}{json.dumps(original, ensure_ascii=False)}"
+                block[i] = line.rstrip("\n") + marker + end
+                break
+    return block
+
+
+_EMPTIED = re.compile(r"(\s+)[^\s#][^#]*:\s*\[\]")
+
+
+def _restore_event_lines(block: list[str]) -> list[str]:
+    """An event's key line that install marked, emptied again by uninstall (rendered ``[]``
+    with the marker), becomes the user's line again."""
+    block = list(block)
+    for i, line in enumerate(block[1:], 1):
+        marker = _MARKER_RE.search(line.rstrip("\n"))
+        emptied = _EMPTIED.match(line)
+        if marker is None or emptied is None:
+            continue
+        try:
+            original = json.loads(marker.group(1))
+        except ValueError:
+            continue
+        if isinstance(original, str):
+            block[i] = emptied.group(1) + original + ("\n" if line.endswith("\n") else "")
+    return block
+
+
+def marked_events(text: str) -> dict[str, Any]:
+    """Events whose key install marked (it was there with no hooks): each with its value as
+    Hermes read it before install (``[]`` or None)."""
+    found = {}
+    for line in split_lines(text.replace("\r\n", "\n")):
+        marker = _MARKER_RE.search(line.rstrip("\n"))
+        if marker is None or not line[:1].isspace():
+            continue
+        try:
+            alone = hermes_view(json.loads(marker.group(1)) + "\n")
+        except (ValueError, TypeError, ConfigError):
+            continue
+        if isinstance(alone, dict) and len(alone) == 1:
+            found.update(alone)
+    return found
+
+
 def _rewrite_block(
-    config: HermesConfig, edit_tree: Callable[[Any], list[Change]], source: str
+    config: HermesConfig,
+    edit_tree: Callable[[Any], list[Change]],
+    source: str,
+    marks: dict[str, str],
 ) -> tuple[list[str], list[Change], Any, list[str] | None]:
     """The file with its hooks block edited, the changes, a restored ``hooks`` value (1-tuple)
-    when install's marker was undone, and the new block when it can be checked on its own."""
+    when install's marker was undone, and the new block when it can be checked on its own.
+
+    ``marks``: events install fills whose key was there with no hooks, with their lines."""
     assert config.block is not None
     start, end = config.block
     lines = config.lines
@@ -654,6 +737,7 @@ def _rewrite_block(
             return lines, changes, None, None
         dumped = split_lines(_dump(tree, indent)) if "hooks" in tree else []
         new_block = _block_of(dumped)
+    new_block = _restore_event_lines(_mark_event_lines(new_block, marks))
     new_block, restored = _restore_marked(new_block, lines[start])
     if (
         not new_block

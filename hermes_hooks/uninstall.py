@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from .hermes_config import Change, Edit, edit_hooks, is_our_command, read_config
+from .hermes_config import (
+    MARKER,
+    Change,
+    Edit,
+    edit_hooks,
+    is_our_command,
+    marked_events,
+    read_config,
+)
 from .paths import config_path
 from .tool_output import finish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -30,7 +39,11 @@ def _uninstall_tree(data: Any) -> list[Change]:
         if not ours:
             continue
         removed = tuple(str(seq[i]["command"]) for i in ours)
-        if len(ours) == len(seq):
+        if len(ours) == len(seq) and _marked(hooks, event):
+            # Install filled a key that was there empty: the key stays, its line comes back.
+            empty = hooks[event] = CommentedSeq()
+            empty.fa.set_flow_style()
+        elif len(ours) == len(seq):
             del hooks[event]
         else:
             if seq.anchor.value is not None:  # shared through an alias: edit a copy
@@ -44,7 +57,19 @@ def _uninstall_tree(data: Any) -> list[Change]:
     return changes
 
 
-def _expect_uninstall(data: dict[str, Any]) -> dict[str, Any]:
+def _marked(hooks: Any, event: str) -> bool:
+    """Whether install marked the event's key (it was there with no hooks before)."""
+    tokens = hooks.ca.items.get(event) or ()
+    return any(t is not None and MARKER in getattr(t, "value", "") for t in tokens)
+
+
+def _expect_uninstall(marked: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Hermes' view after uninstall: our entries gone; an event key install marked keeps the
+    value it had before install."""
+    return lambda data: _expected(data, marked)
+
+
+def _expected(data: dict[str, Any], marked: dict[str, Any]) -> dict[str, Any]:
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return data
@@ -57,6 +82,8 @@ def _expect_uninstall(data: dict[str, Any]) -> dict[str, Any]:
             touched = True
             if kept:
                 hooks[event] = kept
+            elif event in marked:
+                hooks[event] = marked[event]
             else:
                 del hooks[event]
     if touched and not hooks:
@@ -67,9 +94,12 @@ def _expect_uninstall(data: dict[str, Any]) -> dict[str, Any]:
 def plan_uninstall(text: str, source: str = "config.yaml") -> Edit:
     """The config text without any entry of ours; an event list (or ``hooks:``) we empty goes.
 
-    A ``hooks:`` that install filled from empty gets its original line back.
+    A ``hooks:`` that install filled from empty, or an event key that was there with no
+    hooks, gets its original line back.
     """
-    return edit_hooks(text, source, edit_tree=_uninstall_tree, expect=_expect_uninstall)
+    return edit_hooks(
+        text, source, edit_tree=_uninstall_tree, expect=_expect_uninstall(marked_events(text))
+    )
 
 
 def run_uninstall(home: str, *, dry_run: bool = False) -> int:

@@ -441,3 +441,24 @@ def test_a_dangling_config_symlink_is_refused_and_nothing_is_created(
     assert not (tmp_path / "gone").exists()
     assert sorted(p.name for p in home.iterdir()) == ["config.yaml"]
 
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        "hooks:\n  pre_tool_call: []   # TODO add the guard\n  post_llm_call: []\n",
+        "model: m\nhooks:\n  post_llm_call: []\n",
+        "model: m\nhooks: {}\n",
+        "model: m\nhooks:\n",
+        "hooks:\n  post_llm_call:\n  on_session_start: []\n",
+    ],
+)
+def test_uninstall_keeps_the_event_keys_the_user_had(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], original: str
+) -> None:
+    """An event key (or ``hooks:``) that was there before install, even empty, stays after
+    uninstall: only what install added goes."""
+    config = tmp_path / "config.yaml"
+    config.write_text(original)
+    assert run(capsys, "install", "--hermes-home", str(tmp_path))[0] == 0
+    assert run(capsys, "uninstall", "--hermes-home", str(tmp_path))[0] == 0
+    assert config.read_text() == original
