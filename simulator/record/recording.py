@@ -10,6 +10,7 @@ refused in one line when the file is not what we expect), with the same module.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shlex
@@ -256,7 +257,8 @@ def stop(out: Path, *, force: bool = False) -> str:
 
     Safe to run again after a kill at any point: a config that is the original already
     finishes the recording; with ``force``, a config edited during the recording is kept
-    beside the original (``*.hooksim-record.edited``), never lost.
+    beside the original (``*.hooksim-record.edited``, or ``.edited.1``, ``.edited.2`` ... when
+    an earlier stop kept one there), never lost.
     """
     out = out.resolve()
     state = _read_state(out)
@@ -280,7 +282,7 @@ def stop(out: Path, *, force: bool = False) -> str:
             raise RecordError(f"{backup}: cannot read the backup ({e.strerror})") from None
         mode = real.stat().st_mode & 0o7777 if real.exists() else 0o600
         if _sha(current) != state["tapped_sha256"] and real.exists():
-            edited = Path(str(path) + EDITED_SUFFIX)
+            edited = _free_name(Path(str(path) + EDITED_SUFFIX))
             replace_file(str(edited), current, mode=mode)
             kept = f"; the edited file is kept as {edited}"
         try:
@@ -298,6 +300,21 @@ def stop(out: Path, *, force: bool = False) -> str:
     _write_state(out, state)
     runs = len(list(out.glob("*.json"))) - 1
     return f"hooksim: {path} restored; {runs} hook run(s) recorded in {out}{kept}"
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, else ``path.1``, ``path.2`` ...: the first name nothing has, taken (created
+    empty, exclusively) so that no other stop can take it too."""
+    for n in itertools.count():
+        name = path if n == 0 else Path(f"{path}.{n}")
+        try:
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise RecordError(f"{name}: cannot keep the edited file there ({e.strerror})") from None
+        return name
+    raise AssertionError  # count() never ends
 
 
 @dataclass

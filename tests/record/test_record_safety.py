@@ -134,3 +134,28 @@ def test_force_keeps_the_edits_made_during_the_recording(tmp_path: Path) -> None
     kept = tmp_path / "settings.json.hooksim-record.edited"
     assert kept.read_bytes() == edited
     assert str(kept) in line
+
+
+def test_a_second_stop_force_keeps_the_first_edit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each ``stop --force`` keeps its edit under a name no earlier one took, and says which."""
+    from hooksim.cli import main
+
+    config = tmp_path / "settings.json"
+    config.write_bytes(ORIGINAL)
+    edited = tmp_path / "settings.json.hooksim-record.edited"
+    for n, name in enumerate([edited, Path(f"{edited}.1"), Path(f"{edited}.2")]):
+        out = tmp_path / f"r{n}"
+        args = ["--config", str(config), "--out", str(out)]
+        assert main(["record", "start", "--tool", "claude-code", *args]) == 0
+        config.write_bytes(config.read_bytes() + f"edit {n}".encode())
+        capsys.readouterr()
+        assert main(["record", "stop", "--out", str(out), "--force"]) == 0
+        assert capsys.readouterr().out == (
+            f"hooksim: {config} restored; 0 hook run(s) recorded in {out};"
+            f" the edited file is kept as {name}\n"
+        )
+    for n, name in enumerate([edited, Path(f"{edited}.1"), Path(f"{edited}.2")]):
+        assert name.read_bytes().endswith(f"edit {n}".encode())
+    assert config.read_bytes() == ORIGINAL
