@@ -70,9 +70,14 @@ def tapped(tool: str, event: str, command: str, log_dir: Path) -> str:
     return f"exec {head} {shlex.quote(command)}"
 
 
-def _rewrite(block: Any, tool: str, log_dir: Path) -> int:
-    """Tap every command hook in a hooks block, in place; return how many."""
+def _rewrite(block: Any, tool: str, log_dir: Path, path: Path) -> int:
+    """Tap every command hook in a hooks block, in place; return how many.
+
+    A hook entry reached under two events (a YAML anchor and its aliases are one object) is
+    refused: its one command can name only one event to the tap.
+    """
     count = 0
+    tapped_under: dict[int, str] = {}  # id of each entry tapped → its event
 
     def walk(node: Any, event: str) -> None:
         nonlocal count
@@ -82,6 +87,18 @@ def _rewrite(block: Any, tool: str, log_dir: Path) -> int:
         elif isinstance(node, dict):
             command = node.get("command")
             if isinstance(command, str) and node.get("type", "command") == "command":
+                first = tapped_under.get(id(node))
+                if first == event:  # the same entry twice under one event: tapped once
+                    return
+                if first is not None:
+                    line = getattr(getattr(node, "lc", None), "line", None)
+                    where = f"{path}:{line + 1}" if isinstance(line, int) else str(path)
+                    raise RecordError(
+                        f"{where}: this hook entry is shared (an anchor) by the events {first}"
+                        f" and {event}, and a tap can name only one; write it out under each"
+                        " event, then run this again; left unchanged"
+                    )
+                tapped_under[id(node)] = event
                 node["command"] = tapped(tool, event, command, log_dir)
                 count += 1
             for key, value in node.items():
@@ -119,7 +136,7 @@ def _tapped_text(tool: str, path: Path, text: str, log_dir: Path) -> tuple[str, 
             raise RecordError(f"{path}: not valid YAML ({str(e).splitlines()[0]})") from None
         hooks = data.get("hooks") if isinstance(data, dict) else None
         original = json.loads(json.dumps(hooks, default=str))
-        count = _rewrite(hooks, tool, log_dir)
+        count = _rewrite(hooks, tool, log_dir, path)
         out = io.StringIO()
         yaml.dump(data, out)
         return out.getvalue(), original, count
@@ -134,7 +151,7 @@ def _tapped_text(tool: str, path: Path, text: str, log_dir: Path) -> tuple[str, 
         raise RecordError(f"{path}: not valid JSON ({e})") from None
     hooks = data.get("hooks") if isinstance(data, dict) else None
     original = json.loads(json.dumps(hooks))
-    count = _rewrite(hooks, tool, log_dir)
+    count = _rewrite(hooks, tool, log_dir, path)
     ending = "\n" if text.endswith("\n") else ""
     return json.dumps(data, indent=_json_indent(text), ensure_ascii=False) + ending, original, count
 

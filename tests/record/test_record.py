@@ -537,3 +537,27 @@ def test_record_start_finds_hermes_config_where_hermes_home_points(
     assert main(["record", "start", "--tool", "hermes", "--out", str(out)]) == 0
     assert all(f"{TAP_SH} tap " in c for c in _commands(config))
     assert main(["record", "stop", "--out", str(out)]) == 0
+
+
+def test_start_refuses_a_hermes_entry_shared_by_two_events(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An anchored hook entry used under two events is refused in one line naming its line;
+    the config is left byte for byte (a tap can carry only one event's name)."""
+    config = tmp_path / "config.yaml"
+    text = (
+        'shared: &s {command: "echo shared"}\n'
+        "hooks:\n"
+        "  pre_llm_call: [*s]\n"
+        '  post_llm_call: [*s, {command: "echo two"}]\n'
+    )
+    config.write_text(text)
+    args = ["--tool", "hermes", "--config", str(config), "--out", str(tmp_path / "r")]
+    assert main(["record", "start", *args]) == 1
+    assert capsys.readouterr().err == (
+        f"hooksim record: {config}:1: this hook entry is shared (an anchor) by the events"
+        " pre_llm_call and post_llm_call, and a tap can name only one; write it out under each"
+        " event, then run this again; left unchanged\n"
+    )
+    assert config.read_text() == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
