@@ -21,6 +21,7 @@ from ..hosts import HOSTS, get_host
 from ..judge.expect import expected_warning
 from ..judge.outcome import Outcome
 from ..judge.verdict import run_one
+from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
 from ..report.formats import (
     failure_text,
@@ -194,9 +195,10 @@ def run(args: argparse.Namespace) -> int:
         extra = f" matching -k {args.k!r}" if args.k else ""
         print(f"hooksim: no scenario files found in {where}{extra}", file=sys.stderr)
         return 5
-    if args.real:
-        return real.run(args, paths)
-    outcomes = _run_files(paths, loaded, args)
+    with stopped_by_signals(keep_workdirs=args.keep_workdir):
+        if args.real:
+            return real.run(args, paths)
+        outcomes = _run_files(paths, loaded, args)
     if not args.verbose:
         for note in _notes_shown(outcomes, args):
             print(f"note: {note}")

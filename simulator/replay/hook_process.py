@@ -17,8 +17,11 @@ import threading
 import time
 
 from ..hosts import HookRun, HookSpec, Host
-from .leaks import LeakWatch
+from .leaks import LeakWatch, stopping
 from .workspace import Workspace
+
+# The work directories of the runs of this process, removed when a signal stops it.
+workdirs: set[str] = set()
 
 
 class HookLauncher:
@@ -35,9 +38,13 @@ class HookLauncher:
         self._lock = threading.Lock()
         self._left_behind: list[int] = []  # process groups of hooks killed on timeout
         self.leaks = LeakWatch()
+        workdirs.add(str(workspace.root))
 
     def spawn(self, spec: HookSpec, stdin: bytes, env: dict[str, str], run: HookRun) -> None:
         """Run one hook to its end (or the host's timeout) and record how it ended in ``run``."""
+        if stopping.is_set():
+            run.spawn_error = "not started: the run is stopping"
+            return
         try:
             argv = self.host.argv_for(spec, env)
         except ValueError as e:

@@ -47,6 +47,7 @@ _lock = threading.Lock()
 _live_hooks: set[int] = set()  # pids of hook processes not yet waited for, across all runs
 _hook_pids: set[int] = set()  # every hook process started: their sessions are hooks' sessions
 _subreaper: bool | None = None
+stopping = threading.Event()  # set when a signal stops the run: no new hook starts
 
 
 def _become_subreaper() -> bool:
@@ -268,3 +269,37 @@ class LeakWatch:
                     continue  # its parent, also killed, has not been re-parented yet
             if remaining:
                 time.sleep(0.005)
+
+
+def kill_everything(timeout_s: float = 5.0) -> int:
+    """Kill every process under this one (the run is stopping), reap them, and return how many.
+
+    Walks again until a walk finds nothing alive: a killed process's children are re-parented
+    here (the subreaper) as it dies, and a hook started meanwhile is found by the next walk.
+    """
+    stopping.set()
+    me = os.getpid()
+    killed: set[int] = set()
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in _descendants(me, set()):
+            proc = _stat(pid)
+            if proc is not None and proc.state != "Z" and pid not in killed:
+                alive.append(pid)
+        if not alive:
+            break
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            killed.add(pid)
+        time.sleep(0.005)
+    while time.monotonic() < deadline:  # reap what is ours, so nothing is left a zombie
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0 and not any(
+                (p := _stat(pid)) is not None and p.ppid == me for pid in killed
+            ):
+                break
+        except ChildProcessError:
+            break
+    return len(killed)
