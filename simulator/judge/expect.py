@@ -479,7 +479,7 @@ def _file_failures(state: FileState, checks: dict[str, Any]) -> list[str]:
     """``expected X, got Y`` for each check of one file that fails."""
     text = state.data.decode("utf-8", "replace") if state.kind == "file" else None
     if text is None:
-        got = {"absent": "no such file", "folder": "a folder"}.get(state.kind, state.said)
+        got = "no such file" if state.kind == "absent" else "a folder"
     else:
         got = repr(text) if len(text) <= 200 else f"{text[:200]!r}..."
     failures = []

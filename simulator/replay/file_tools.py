@@ -37,10 +37,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from .. import beneath
 from ..hosts import HOSTS
 from ..steps import ToolCall
 
@@ -77,16 +76,6 @@ class Place:
         return candidate
 
     def shown(self, path: Path) -> str:
-    def inside(self, path: Path) -> tuple[Path, PurePosixPath]:
-        """Where ``path`` is now, as the folder it is in (the project or the run's HOME) and the
-        path under it, every link resolved; a path that has come to lead out is refused."""
-        real = Path(os.path.realpath(path))
-        for root in (self.project, self.home):
-            resolved = Path(os.path.realpath(root))
-            if real != resolved and real.is_relative_to(resolved):
-                return resolved, PurePosixPath(real.relative_to(resolved))
-        raise Refused(f"{self.shown(path)} is outside the project and the run's HOME")
-
         if path.is_relative_to(self.home):
             return f"~/{path.relative_to(self.home)}"
         return str(path.relative_to(self.project))
@@ -127,16 +116,11 @@ class Plan:
     def commit(self) -> str:
         """Write the planned changes; what changed, in words."""
         for path, text in self.writes.items():
-            # Resolved now and written without following a link: a link swapped in since the
-            # call was planned is refused, not written through.
-            root, inside = self.place.inside(path)
-            try:
-                if text is None:
-                    beneath.remove(root, inside)
-                else:
-                    beneath.write(root, inside, text.encode("utf-8", "surrogateescape"))
-            except beneath.Refused as e:
-                raise Refused(str(e)) from None
+            if text is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8", newline="")
         return ", ".join(self.said)
 
 
