@@ -13,6 +13,7 @@ from typing import Any
 
 from ..hosts import Firing, HookRun, contains, get_host
 from ..hosts.conversation import counted
+from ..printable import one_line
 from ..replay.result import FileState
 from ..replay.runner import RunResult
 from ..scenario import Turn, parse_duration
@@ -466,7 +467,7 @@ def _files(result: RunResult, want: dict[str, dict[str, Any]]) -> list[str]:
     failures = []
     for path, checks in want.items():
         turn = checks.get("at_turn", 0)
-        where = f"file {path}" + (f" after turn {turn}" if turn else "")
+        where = f"file {one_line(path)}" + (f" after turn {turn}" if turn else "")
         state = result.files.get((path, turn))
         if state is None:
             failures.append(f"{where}: expected it read, got nothing (the run did not read it)")
@@ -479,7 +480,7 @@ def _file_failures(state: FileState, checks: dict[str, Any]) -> list[str]:
     """``expected X, got Y`` for each check of one file that fails."""
     text = state.data.decode("utf-8", "replace") if state.kind == "file" else None
     if text is None:
-        got = "no such file" if state.kind == "absent" else "a folder"
+        got = {"absent": "no such file", "folder": "a folder"}.get(state.kind, state.said)
     else:
         got = repr(text) if len(text) <= 200 else f"{text[:200]!r}..."
     failures = []

@@ -37,10 +37,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .. import beneath
 from ..hosts import HOSTS
+from ..printable import one_line
 from ..steps import ToolCall
 
 
@@ -75,10 +77,20 @@ class Place:
             raise Refused(f"{value} is outside the project and the run's HOME")
         return candidate
 
+    def inside(self, path: Path) -> tuple[Path, PurePosixPath]:
+        """Where ``path`` is now, as the folder it is in (the project or the run's HOME) and the
+        path under it, every link resolved; a path that has come to lead out is refused."""
+        real = Path(os.path.realpath(path))
+        for root in (self.project, self.home):
+            resolved = Path(os.path.realpath(root))
+            if real != resolved and real.is_relative_to(resolved):
+                return resolved, PurePosixPath(real.relative_to(resolved))
+        raise Refused(f"{self.shown(path)} is outside the project and the run's HOME")
+
     def shown(self, path: Path) -> str:
         if path.is_relative_to(self.home):
-            return f"~/{path.relative_to(self.home)}"
-        return str(path.relative_to(self.project))
+            return one_line(f"~/{path.relative_to(self.home)}")
+        return one_line(str(path.relative_to(self.project)))
 
 
 @dataclass
@@ -116,11 +128,16 @@ class Plan:
     def commit(self) -> str:
         """Write the planned changes; what changed, in words."""
         for path, text in self.writes.items():
-            if text is None:
-                path.unlink(missing_ok=True)
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8", newline="")
+            # Resolved now and written without following a link: a link swapped in since the
+            # call was planned is refused, not written through.
+            root, inside = self.place.inside(path)
+            try:
+                if text is None:
+                    beneath.remove(root, inside)
+                else:
+                    beneath.write(root, inside, text.encode("utf-8", "surrogateescape"))
+            except beneath.Refused as e:
+                raise Refused(str(e)) from None
         return ", ".join(self.said)
 
 

@@ -1,6 +1,6 @@
 """Whatever a hook prints, the reports stay well-formed and bounded and the terminal stays clean:
 the HTML page keeps its two scripts, the JUnit XML parses, the console shows control characters
-as escapes, and a field is cut at a cap."""
+as escapes, a file name with a line break stays on its line, and a field is cut at a cap."""
 
 from __future__ import annotations
 
@@ -192,6 +192,25 @@ def test_timeline_always_shows_a_passing_run_with_its_controls_escaped(tmp_path:
     assert " " * 38 + "stderr: a\tb\\x1bc" in result.stdout.splitlines()
 
 
+def test_a_file_name_with_a_line_break_stays_on_its_line(tmp_path: Path) -> None:
+    """The file tool's words and an expectation on the file quote a name with a line break."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: odd names\ntool: claude-code\nturns:\n  - user: write\n    tools:\n"
+        '      - {name: Write, args: {file_path: "sub/new\\nline.txt", content: "x"}}\n'
+        "    assistant: ok\n"
+        "hooks:\n  Stop: [{hooks: [{type: command, command: 'cat >/dev/null'}]}]\n"
+        'expect:\n  files:\n    "sub/new\\nline.txt": {contains: y}\n'
+        "    sub/nlé.txt: {exists: true}\n"
+    )
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert r"  file 'sub/new\nline.txt': expected text containing 'y', got 'x'" in lines
+    assert "  file sub/nlé.txt: expected it to exist, got no such file" in lines
+    assert any(line.endswith(r"=> Write ran: created 'sub/new\nline.txt'") for line in lines)
+
+
 BIG = "import sys\nsys.stdin.read()\nsys.stdout.write('x' * 5_000_000)\nsys.stderr.write('y' * 5_000_000)\n"
 
 
@@ -212,8 +231,8 @@ def test_a_hook_printing_megabytes_leaves_the_reports_small(tmp_path: Path) -> N
     assert (shown["stdout"], shown["stderr"]) == (hook["stdout"], hook["stderr"])
 
 
-def test_compare_shows_a_scenario_name_escaped(tmp_path: Path) -> None:
-    """hooksim compare escapes what does not print, as the timeline does."""
+def test_compare_shows_a_scenario_name_and_a_file_name_escaped(tmp_path: Path) -> None:
+    """hooksim compare words names as the timeline does: no raw control reaches the terminal."""
     path = tmp_path / "s.yaml"
     path.write_text(
         'name: "odd \\e]0;title\\a name"\ntool: claude-code\nturns:\n  - user: write\n'
@@ -226,3 +245,4 @@ def test_compare_shows_a_scenario_name_escaped(tmp_path: Path) -> None:
     assert _raw_controls(result.stdout) == []
     lines = result.stdout.splitlines()
     assert lines[0] == rf"odd \x1b]0;title\x07 name  ({path})"
+    assert " " * 23 + r"=> Write ran: created 'a\rb.txt'" in lines
