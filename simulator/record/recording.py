@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermes_hooks.careful_files import FileChangedError, UnsafeFileError, replace_file
+from hermes_hooks.careful_files import (
+    FileChangedError,
+    UnsafeFileError,
+    read_regular_file,
+    replace_file,
+)
 
 from ..hosts import HOSTS, get_host
 from ..hosts.output import json_object
@@ -27,6 +32,8 @@ from .tap import HOST_PREFIXES, REDACTED, SECRET, TAP_SH
 
 STATE = "recording.json"
 BACKUP_SUFFIX = ".hooksim-record.bak"
+# A host's config is kilobytes; Hermes' seeded one is about 126 KB.
+CONFIG_LIMIT = 16 << 20
 
 
 class RecordError(Exception):
@@ -193,11 +200,18 @@ def start(tool: str, config: Path | None, out: Path) -> str:
     if state and state.get("active"):
         raise RecordError(f"{out}: a recording is already running; hooksim record stop --out {out}")
     try:
-        old = real.read_bytes()
+        # Opened without blocking (a FIFO) and read up to a bound (a device, a huge file).
+        old = read_regular_file(str(real), CONFIG_LIMIT + 1)
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file; {tool} has no hooks to record there") from None
+    except UnsafeFileError as e:
+        raise RecordError(str(e)) from None
     except OSError as e:
         raise RecordError(f"{path}: cannot read ({e.strerror})") from None
+    if len(old) > CONFIG_LIMIT:
+        raise RecordError(
+            f"{path}: larger than {CONFIG_LIMIT >> 20} MiB, not a config file; left unchanged"
+        )
     try:
         text = old.decode("utf-8")
     except UnicodeDecodeError:
@@ -285,7 +299,10 @@ def stop(out: Path, *, force: bool = False) -> str:
         raise RecordError(f"{out}: this recording was already stopped")
     path, backup = Path(state["config"]), Path(state["backup"])
     real = Path(os.path.realpath(path))
-    current = real.read_bytes() if real.exists() else b""
+    try:
+        current = read_regular_file(str(real), CONFIG_LIMIT + 1) if real.exists() else b""
+    except OSError as e:
+        raise RecordError(str(e) if isinstance(e, UnsafeFileError) else f"{path}: {e}") from None
     kept = ""
     if _sha(current) != state.get("original_sha256"):
         if _sha(current) != state["tapped_sha256"] and not force:

@@ -561,3 +561,27 @@ def test_start_refuses_a_hermes_entry_shared_by_two_events(
     )
     assert config.read_text() == text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
+
+
+def test_start_refuses_a_config_that_is_not_a_regular_file_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO or a device named by --config is one line, never a hang; a huge file is not
+    read whole."""
+    fifo, huge = tmp_path / "settings.json", tmp_path / "huge" / "settings.json"
+    os.mkfifo(fifo)
+    huge.parent.mkdir()
+    with huge.open("wb") as f:
+        f.truncate(64 << 20)  # sparse: no disk is used
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    for config, problem in (
+        (fifo, f"{fifo} is a FIFO, not a regular file; left alone"),
+        (link, f"{fifo} is a FIFO, not a regular file; left alone"),
+        (Path("/dev/zero"), "/dev/zero is a device, not a regular file; left alone"),
+        (huge, f"{huge}: larger than 16 MiB, not a config file; left unchanged"),
+    ):
+        args = ["--tool", "claude-code", "--config", str(config), "--out", str(tmp_path / "r")]
+        assert main(["record", "start", *args]) == 1
+        assert capsys.readouterr().err == f"hooksim record: {problem}\n"
+    assert not (tmp_path / "r").exists()
