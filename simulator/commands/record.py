@@ -41,7 +41,10 @@ def register(add_parser: AddParser) -> None:
     export.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.yaml")
     export.add_argument("--tool", metavar="HOST", help="the host (default: the recording's)")
     export.add_argument(
-        "--redact", action="store_true", help="replace prompt and reply text, keeping lengths"
+        "--redact",
+        action="store_true",
+        help="replace the text of prompts, replies, tool inputs and tool results with x,"
+        " keeping lengths (secret-shaped values are redacted with or without it)",
     )
     export.set_defaults(func=_export)
 

@@ -11,6 +11,10 @@ ends) is not written again. Any other event is written as a raw ``event`` step w
 recorded bytes. Expectations are what was observed: exit codes, how often each event fired, and
 the context the host gave the model.
 
+Secret-shaped values (``redact``) are redacted in every text of the scenario; ``--redact``
+also hides the words of the prompts, replies, tool inputs and tool results, keeping their
+shape.
+
 A recording without the host's prompt event cannot tell one turn from the next: export refuses
 it rather than write a scenario that fails its own expectations.
 """
@@ -27,6 +31,11 @@ from typing import Any
 from ..hosts import HookRun, Host, get_host
 from ..steps import ERROR_CAUSES
 from .recording import STATE, Recorded, RecordError, firings, load_runs
+from .redact import redact_data
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NOT_RECORDED = "(reply not recorded)"
 _PROMPT_KEYS = ("prompt", "user_message")
@@ -125,7 +134,7 @@ class _Session:
         elif point == "prompt_submit":
             self.begin({"user": self.text(prompt if isinstance(prompt, str) else "")}, run.started)
         elif point in ("pre_tool", "post_tool") and turn is not None:
-            _tool_call(turn, point, payload)
+            _tool_call(turn, point, payload, self.text)
         elif (point == "stop" or event in _REPLY_EVENTS) and turn is not None:
             self.reply(turn, payload)
             if point == "stop":
@@ -188,21 +197,35 @@ class _Session:
             turn["assistant"] = self.text(reply) if isinstance(reply, str) else NOT_RECORDED
 
 
-def _tool_call(turn: dict[str, Any], point: str, payload: dict[str, Any]) -> None:
-    """A tool event of the turn: a call (before), its result (after)."""
+def _tool_call(
+    turn: dict[str, Any], point: str, payload: dict[str, Any], text: Callable[[str], str]
+) -> None:
+    """A tool event of the turn: a call (before), its result (after); ``text`` is applied to
+    every string of the call's input and to its result."""
     calls = turn.setdefault("tools", [])
     name = str(payload.get("tool_name", ""))
     if point == "pre_tool":
         call: dict[str, Any] = {"name": name}
         if isinstance(payload.get("tool_input"), dict) and payload["tool_input"]:
-            call["args"] = payload["tool_input"]
+            call["args"] = _strings(payload["tool_input"], text)
         calls.append(call)
         return
     if not calls or calls[-1]["name"] != name or "result" in calls[-1]:
         calls.append({"name": name})  # its before-event was not hooked
     result = _field(payload, _RESULT_KEYS)
     if result is not None:
-        calls[-1]["result"] = _result_text(result)
+        calls[-1]["result"] = text(_result_text(result))
+
+
+def _strings(value: Any, text: Callable[[str], str]) -> Any:
+    """``value`` with ``text`` applied to each string in it (keys are kept)."""
+    if isinstance(value, str):
+        return text(value)
+    if isinstance(value, list):
+        return [_strings(item, text) for item in value]
+    if isinstance(value, dict):
+        return {key: _strings(item, text) for key, item in value.items()}
+    return value
 
 
 def _ended(turn: dict[str, Any]) -> bool:
@@ -330,7 +353,8 @@ def export(directory: Path, *, tool: str | None = None, redact: bool = False) ->
         raise RecordError(f"{directory}: which host? pass --tool (no {STATE} here)")
     host = get_host(str(name))
     hooks = state.get("hooks") or _hooks_from_runs(runs, host)
-    scenario = rebuild(runs, host, hooks, redact=redact)
+    # Secret-shaped values never reach a scenario, --redact or not.
+    scenario = redact_data(rebuild(runs, host, hooks, redact=redact))
     yaml = YAML(typ="safe", pure=True)
     yaml.default_flow_style = False
     yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]

@@ -28,7 +28,8 @@ from hermes_hooks.careful_files import (
 
 from ..hosts import HOSTS, get_host
 from ..hosts.output import json_object
-from .tap import HOST_PREFIXES, REDACTED, SECRET, TAP_SH
+from .redact import redact_variable, scrub
+from .tap import HOST_PREFIXES, TAP_SH
 
 STATE = "recording.json"
 BACKUP_SUFFIX = ".hooksim-record.bak"
@@ -329,6 +330,7 @@ def stop(out: Path, *, force: bool = False) -> str:
             ) from None
     if backup.exists():
         backup.unlink()
+    scrub(out, STATE)
     state["active"] = False
     state["stopped"] = time.time()
     _write_state(out, state)
@@ -477,7 +479,7 @@ def _read_or_empty(path: Path) -> bytes:
 def _host_env(env: dict[str, str]) -> dict[str, str]:
     """The host's variables only, secret-looking values redacted (the tap does so already)."""
     return {
-        name: REDACTED if any(word in name.upper() for word in SECRET) else value
+        name: redact_variable(name, value)
         for name, value in sorted(env.items())
         if name.startswith(HOST_PREFIXES)
     }

@@ -11,8 +11,9 @@ directory, and the host gets the hook's stdout and stderr as they come and its e
 hook killed by a signal kills the tap with the same signal). Signals the host sends to stop a
 hook (TERM, INT, HUP) are passed on to it. Each run is logged in ``DIR`` (its files are
 described in ``tap.sh``; ``recording.load_runs`` reads them): the event, stdin, argv, cwd, the
-host's environment variables (``HOST_PREFIXES``; a value whose name has one of ``SECRET`` in it
-is written as ``REDACTED``), wall-clock start and end, exit code or signal, stdout and stderr.
+host's environment variables (``HOST_PREFIXES``; a value whose name has one of
+``redact.SECRET_NAMES`` in it is written as ``<redacted>``; ``record stop`` then redacts every
+finished run by name and by shape, ``redact.scrub``), wall-clock start and end, exit code or signal, stdout and stderr.
 
 ``ORIGINAL`` is what the host would have run: for Hermes (no shell) the command's words; for
 the other hosts one argument, the command line, run the way that host runs it (its profile's
@@ -32,10 +33,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 TAP_SH = Path(__file__).with_name("tap.sh")
-# Variables of the host's own (names); a secret-looking value is not written down.
+# Variables of the host's own (names); a secret-looking name's value is not written down.
 HOST_PREFIXES = ("CLAUDE_", "CODEX_", "CURSOR_", "GEMINI_", "HERMES_")
-SECRET = ("KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "COOKIE")
-REDACTED = "<redacted>"
 USAGE = "usage: hooksim tap --log DIR [--tool HOST] [--event EVENT] -- ORIGINAL..."
 
 

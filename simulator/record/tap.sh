@@ -179,8 +179,8 @@ trap 'tap_received INT' INT
 trap 'tap_received HUP' HUP
 
 # What the hook was started with. Only the host's variables are written (CLAUDE_, CODEX_,
-# CURSOR_, GEMINI_, HERMES_; a name with KEY, TOKEN, SECRET, PASSW, CREDENTIAL, AUTH or COOKIE
-# in it has its value redacted): the shell lists them with export -p, quoted, and reads the
+# CURSOR_, GEMINI_, HERMES_; a name with one of hooksim.record.redact.SECRET_NAMES in it has
+# its value redacted, and record stop redacts secret-shaped values afterwards): the shell lists them with export -p, quoted, and reads the
 # list back with export aliased to tap_host_variable, which gets each NAME=value as one word,
 # whatever it holds.
 tap_host_variable() {
@@ -190,8 +190,9 @@ tap_host_variable() {
 			tap_name=${tap_pair%%=*}
 			case $tap_name in
 			*[Kk][Ee][Yy]* | *[Tt][Oo][Kk][Ee][Nn]* | *[Ss][Ee][Cc][Rr][Ee][Tt]* | \
-				*[Pp][Aa][Ss][Ss][Ww]* | *[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]* | \
-				*[Aa][Uu][Tt][Hh]* | *[Cc][Oo][Oo][Kk][Ii][Ee]*)
+				*[Pp][Aa][Ss][Ss]* | *[Pp][Ww][Dd]* | *[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]* | \
+				*[Aa][Uu][Tt][Hh]* | *[Cc][Oo][Oo][Kk][Ii][Ee]* | *[Pp][Rr][Ii][Vv][Aa][Tt][Ee]* | \
+				*[Pp][Ee][Mm]* | *[Bb][Ee][Aa][Rr][Ee][Rr]* | *[Ss][Ii][Gg][Nn]*)
 				tap_pair="$tap_name=<redacted>"
 				;;
 			esac

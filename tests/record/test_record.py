@@ -22,6 +22,7 @@ import pytest
 from hooksim.cli import main
 from hooksim.hosts import HOSTS
 from hooksim.record.recording import Recorded, load_runs, tapped
+from hooksim.record.redact import SECRET_NAMES
 from hooksim.record.tap import HOST_PREFIXES, TAP_SH
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
@@ -585,3 +586,15 @@ def test_start_refuses_a_config_that_is_not_a_regular_file_at_once(
         assert main(["record", "start", *args]) == 1
         assert capsys.readouterr().err == f"hooksim record: {problem}\n"
     assert not (tmp_path / "r").exists()
+
+
+def test_the_taps_secret_names_are_the_redaction_rules() -> None:
+    """tap.sh's case pattern of secret names holds the words of redact.SECRET_NAMES."""
+    text = TAP_SH.read_text()
+    pattern = text[
+        text.index("tap_name=${tap_pair%%=*}") : text.index('tap_pair="$tap_name=<redacted>"')
+    ]
+    words = re.findall(r"\*((?:\[\w\w\])+)\*", pattern)
+    assert sorted("".join(w[1] for w in re.findall(r"\[\w\w\]", word)) for word in words) == sorted(
+        SECRET_NAMES
+    )

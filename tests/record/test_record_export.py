@@ -8,6 +8,7 @@ event cannot tell one turn from the next.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,67 @@ def test_the_reported_session_is_refused(
         "hooksim record: no prompt event recorded (UserPromptSubmit): turns cannot be told"
         " apart; add a hook on it while recording\n"
     )
+
+
+# Secrets of each shape, and where the session below plants them.
+PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretPEMbody\n-----END RSA PRIVATE KEY-----"
+SECRETS = {
+    "CLAUDE_PRIVATE_PASSPHRASE": "pp-SECRET-PASSPHRASE",
+    "CLAUDE_DB_PWD": "pwd-SECRET-PWD",
+    "CLAUDE_SIGNING_PRIVATE_PEM": "pem-SECRET-PEM",
+    "CLAUDE_BEARER": "bearer-SECRET",
+    "CLAUDE_SESSION_SIGNATURE": "sig-SECRET",
+    "CLAUDE_NOTE": "sk-ant-api03-SECRETENVNOTE",  # a harmless name, a key's shape
+}
+IN_SESSION = [
+    "sk-ant-api03-SECRETPROMPT",
+    "ghp_SECRETTOOL0123",
+    "github_pat_11SECRETPAT0123",
+    "xoxb-1234-SECRETSLACK",
+    "AKIAIOSFODNN7SECRET1",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJTRUNSRVQifQ.c2lnbmF0dXJl",
+    "dXNlcjpTRUNSRVRCQVNJQw==",
+    "MIIEsecretPEMbody",
+]
+
+
+def test_no_secret_is_written_anywhere_by_the_tap_stop_or_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Secrets in the host's variables, the prompt, a Bash command and a tool's result appear
+    in no file of the recording once stopped, nor in the export, with or without --redact."""
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    session = {
+        "name": "secrets",
+        "turns": [
+            {
+                "user": "my key is sk-ant-api03-SECRETPROMPT, the slack one xoxb-1234-SECRETSLACK",
+                "assistant": "noted, and AKIAIOSFODNN7SECRET1",
+                "tools": [
+                    {
+                        "name": "Bash",
+                        "args": {
+                            "command": "curl -H 'Authorization: Bearer ghp_SECRETTOOL0123'"
+                            " -H 'Authorization: Basic dXNlcjpTRUNSRVRCQVNJQw==' https://x"
+                        },
+                        "result": f"{PEM}\ntoken github_pat_11SECRETPAT0123 and"
+                        " eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJTRUNSRVQifQ.c2lnbmF0dXJl",
+                    }
+                ],
+            }
+        ],
+    }
+    out = tmp_path / "rec"
+    record("claude-code", config_for("claude-code", tmp_path), json.dumps(session), out)
+    written = [f for f in out.rglob("*") if f.is_file()]
+    for redact in ([], ["--redact"]):
+        exported = tmp_path / f"e{len(redact)}.yaml"
+        assert main(["record", "export", str(out), "-o", str(exported), *redact]) == 0
+        written.append(exported)
+    assert any(b"Bearer <redacted>" in f.read_bytes() for f in written)
+    assert any(b"CLAUDE_NOTE=<redacted>" in f.read_bytes() for f in out.glob("*.ctx"))
+    for file in written:
+        data = file.read_bytes()
+        for secret in [*SECRETS.values(), *IN_SESSION]:
+            assert secret.encode() not in data, (file.name, secret)

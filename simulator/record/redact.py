@@ -1,0 +1,127 @@
+"""Secrets out of a recording: by a variable's name, and by the shape of a value anywhere.
+
+One set of rules for every place a recording is written or shared: the tap (``tap.sh`` redacts
+a host variable by its name as it logs it, with the words of ``SECRET_NAMES``, which the tests
+hold equal to its case pattern), ``record stop`` (``scrub``: every finished run's files, by
+name and by shape) and ``record export`` (every text of the scenario, by shape).
+
+A shape is what a credential looks like wherever it is (a prompt, a command line, a tool's
+result, a hook's output): provider keys and tokens (``sk-ant-...``, ``sk-...``, ``ghp_...``,
+``github_pat_...``, ``xoxb-...``, AWS ``AKIA...``), JSON web tokens, the credential of an
+``Authorization: Bearer``/``Basic`` header, and PEM private key blocks. A match becomes
+``<redacted>``, which holds no quote or backslash: a JSON text stays JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+REDACTED = "<redacted>"
+# Words that make a variable's name secret-looking (upper case; a name is compared upper-cased).
+SECRET_NAMES = (
+    "KEY", "TOKEN", "SECRET", "PASS", "PWD", "CREDENTIAL", "AUTH", "COOKIE", "PRIVATE", "PEM",
+    "BEARER", "SIGN",
+)  # fmt: skip
+
+# A value's characters stop at a quote, a backslash or a space, so a JSON string's escapes and
+# a shell word's quotes stay outside the match.
+_TOKEN = r"[A-Za-z0-9_\-]"
+_SHAPES = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----END).)*-----END [A-Z0-9 ]*PRIVATE KEY-----"
+    rf"|\b(?:sk-ant-|sk-|gh[pousr]_|github_pat_|xox[abposr]-){_TOKEN}{{8,}}"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
+    rf"|\beyJ{_TOKEN}+\.eyJ{_TOKEN}+(?:\.{_TOKEN}*)?"
+    r"|(?<=[Bb]earer )[A-Za-z0-9._~+/=\-]{8,}"
+    r"|(?<=[Bb]asic )[A-Za-z0-9+/=]{8,}",
+    re.DOTALL,
+)
+
+
+def secret_name(name: str) -> bool:
+    """Whether a variable's name says its value is a secret."""
+    upper = name.upper()
+    return any(word in upper for word in SECRET_NAMES)
+
+
+def redact_text(text: str) -> str:
+    """``text`` with every secret-shaped value replaced by ``REDACTED``."""
+    return _SHAPES.sub(REDACTED, text)
+
+
+def redact_variable(name: str, value: str) -> str:
+    """A variable's value as a recording keeps it: gone for a secret name, else by shape."""
+    return REDACTED if secret_name(name) else redact_text(value)
+
+
+def redact_data(value: Any) -> Any:
+    """Every string inside plain data (dicts, lists) redacted by shape."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [redact_data(item) for item in value]
+    if isinstance(value, dict):
+        return {key: redact_data(item) for key, item in value.items()}
+    return value
+
+
+def _redact_bytes(data: bytes) -> bytes:
+    return redact_text(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
+def _redact_context(data: bytes) -> bytes:
+    """A run's ``N.ctx`` (NUL-separated ``name=value`` fields): each ``env`` field by its
+    variable's name and shape, every other field by shape."""
+    fields = []
+    for item in data.split(b"\0"):
+        key, sep, value = item.decode("utf-8", "surrogateescape").partition("=")
+        if key == "env":
+            name, eq, variable = value.partition("=")
+            value = f"{name}{eq}{redact_variable(name, variable)}" if eq else value
+        else:
+            value = redact_text(value)
+        fields.append(f"{key}{sep}{value}".encode("utf-8", "surrogateescape"))
+    return b"\0".join(fields)
+
+
+def scrub(directory: Path, state: str) -> None:
+    """Redact a recording in place: each finished run's files (those with ``N.json``, which
+    the tap writes last: a run still going keeps its files until the next scrub) and the
+    hooks kept in the ``state`` file. A file that cannot be rewritten is left as it is."""
+    for done in directory.glob("*.json"):
+        if done.name == state:
+            _rewrite(done, lambda data: _json_bytes(data, _redact_hooks))
+            continue
+        if not done.stem.isdigit():  # a record of the earlier Python tap: all of it by shape
+            _rewrite(done, lambda data: _json_bytes(data, redact_data))
+            continue
+        _rewrite(done.with_suffix(".ctx"), _redact_context)
+        for suffix in (".in", ".out", ".err"):
+            _rewrite(done.with_suffix(suffix), _redact_bytes)
+
+
+def _redact_hooks(state: dict[str, Any]) -> dict[str, Any]:
+    return {**state, "hooks": redact_data(state.get("hooks"))} if "hooks" in state else state
+
+
+def _json_bytes(data: bytes, change: Any) -> bytes:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return _redact_bytes(data)
+    changed = change(value) if isinstance(value, dict) else value
+    return data if changed == value else (json.dumps(changed, indent=2) + "\n").encode("utf-8")
+
+
+def _rewrite(path: Path, change: Any) -> None:
+    from hermes_hooks.careful_files import read_regular_file, replace_file
+
+    try:
+        data = read_regular_file(str(path))
+        new = change(data)
+        if new != data:
+            replace_file(str(path), new, mode=path.stat().st_mode & 0o7777)
+    except OSError:
+        pass
