@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import TextIO
 
-from ..hosts import HOSTS, get_host
+from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..judge.expect import expected_warning
 from ..judge.outcome import Outcome
 from ..judge.verdict import run_one
@@ -163,10 +163,8 @@ def _preflight(args: argparse.Namespace) -> str | None:
         # A broken config file is one line now, not one error per scenario after the run. Without
         # --tool it is read as each scenario's own tool's: here, only that it can be read.
         try:
-            if args.tool:
-                load_hooks_config(args.hooks_config, get_host(args.tool))
-            else:
-                Path(args.hooks_config).read_bytes()
+            host = get_host(args.tool or DEFAULT_HOST)
+            load_hooks_config(args.hooks_config, host, parse=bool(args.tool))
         except SetupError as e:
             problem = f"hooksim: --hooks-config: {' '.join(str(e).split())}"
         except OSError as e:

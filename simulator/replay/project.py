@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from .. import beneath
 from ..hosts import ConfigError, HookSpec, Host
 from ..hosts.records import ToolRun
 from ..scenario import Scenario
@@ -61,23 +62,22 @@ def seed(scenario: Scenario, workspace: Workspace) -> None:
 
 
 def _put(file: SeedFile, workspace: Workspace) -> None:
-    """One file: its text, a copy of its source, or (text and source None) deleted."""
+    """One file: its text, a copy of its source, or (text and source None) deleted; never
+    through a link (one a ``from:`` folder brought, or one made by an earlier entry)."""
     home, inside = project_path(file.path)
-    target = (workspace.home if home else workspace.project) / inside
-    if file.source is None and file.text is None:
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
+    root = workspace.home if home else workspace.project
+    try:
+        if file.source is None and file.text is None:
+            beneath.remove(root, inside)
+        elif file.source is None:
+            assert file.text is not None
+            beneath.write(root, inside, file.text.encode("utf-8", "surrogateescape"))
         else:
-            target.unlink(missing_ok=True)
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if file.source is None:
-        assert file.text is not None
-        target.write_text(file.text, encoding="utf-8", newline="")
-    elif file.source.is_dir():
-        shutil.copytree(file.source, target, symlinks=True, dirs_exist_ok=True)
-    else:
-        shutil.copy2(file.source, target)
+            beneath.copy(root, inside, file.source)
+    except beneath.Refused as e:
+        raise SetupError(f"{file.at}: files: {file.path}: {e}") from None
+    except OSError as e:
+        raise SetupError(f"{file.at}: files: {file.path}: {e.strerror or e}") from None
 
 
 class _Git:
@@ -93,7 +93,9 @@ class _Git:
                 " (Debian: apt-get install git)"
             )
         instant = scenario.start.isoformat()
-        self.argv = [found]
+        # What the seeded files say cannot run a command while they are committed: a
+        # ``.git/config`` of theirs with core.fsmonitor, or hooks of the repository.
+        self.argv = [found, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]
         self.env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": str(workspace.home),
@@ -131,7 +133,10 @@ def project_hooks(
     warnings: list[str] = []
     for name in host.project_configs:
         path = workspace.project / name
-        if not path.is_file():
+        there = beneath.look(workspace.project, name)
+        if there.kind == "other":
+            warnings.append(f"{name}: {there.said}; hooksim loads no hooks from it")
+        if there.kind != "file":
             continue
         try:
             block = host.load_config(path)
@@ -235,7 +240,7 @@ def file_states(scenario: Scenario, workspace: Workspace, turn: int = 0) -> dict
         if want.get("at_turn", 0) == turn:
             home, inside = project_path(name)
             states[(name, turn)] = FileState.of(
-                (workspace.home if home else workspace.project) / inside
+                workspace.home if home else workspace.project, inside
             )
     return states
 

@@ -7,9 +7,10 @@ explore and the real-host comparison.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .. import beneath
 from ..hosts import Firing, HookRun, HookSpec
 from ..hosts.conversation import Message
 from ..scenario import Scenario
@@ -18,21 +19,18 @@ from .leaks import LeakedProcess
 
 @dataclass(frozen=True)
 class FileState:
-    """A project file as ``expect.files`` judges it: a file's bytes, a folder, or nothing."""
+    """A project file as ``expect.files`` judges it: a file's bytes, a folder, nothing, or
+    something hooksim does not read (``said``: a link, a FIFO, a device, a file too large)."""
 
-    kind: str  # "file", "folder" or "absent"
+    kind: str  # "file", "folder", "absent" or "other"
     data: bytes = b""
+    said: str = ""
 
     @classmethod
-    def of(cls, path: Path) -> FileState:
-        if path.is_dir():
-            return cls("folder")
-        try:
-            return cls("file", path.read_bytes())
-        except (FileNotFoundError, NotADirectoryError):
-            return cls("absent")
-        except OSError as e:
-            return cls("file", f"(cannot be read: {e.strerror})".encode())
+    def of(cls, root: Path, inside: PurePosixPath) -> FileState:
+        """``root/inside`` as it is now, read without following a link (``beneath.look``)."""
+        found = beneath.look(root, inside)
+        return cls(found.kind, found.data, found.said)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .. import beneath
 from ..hosts import (
     ConfigError,
     Firing,
@@ -67,12 +68,17 @@ def in_process_dispatcher(host: Host) -> Any:
     return replay.DISPATCHER
 
 
-def load_hooks_config(path: str | Path, host: Host) -> Any:
-    """The hooks of a host's own config file (``config.yaml``, ``settings.json``, ...)."""
+def load_hooks_config(path: str | Path, host: Host, *, parse: bool = True) -> Any:
+    """The hooks of a host's own config file (``config.yaml``, ``settings.json``, ...): a
+    regular file (a FIFO or a device is refused before it is read). ``parse`` False: only that
+    it can be read."""
     try:
-        return host.load_config(Path(path))
-    except ConfigError as e:
+        beneath.check_regular(Path(path))
+        return host.load_config(Path(path)) if parse else None
+    except (ConfigError, beneath.Refused) as e:
         raise SetupError(str(e)) from None
+    except OSError as e:
+        raise SetupError(f"{path}: {e.strerror or e}") from None
 
 
 def _session_env(plan: SessionPlan) -> dict[str, str]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..beneath import unsafe_entries
 from ..hosts import DEFAULT_HOST, HOSTS, Host
 from ..steps import (
     OUTCOME_HINT,
@@ -104,6 +106,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     every = _every_step(data, steps, sessions)
     turns = sum(not isinstance(step, (NewSession, Resume)) for _, step in every)
     _check_steps(every, tools, fail)
+    _check_session_ids(data, every, fail)
     _check_expectations(data, hosts, tools, turns, fail, {s.label for _, s in every})
     plugins, per_host = _plugins(path, data, tools, fail)
     hosts = {
@@ -237,19 +240,44 @@ def _plugin_folder(
     return folder
 
 
+def _check_session_ids(
+    data: dict[str, Any], every: list[tuple[list[str | int], Step]], fail: Fail
+) -> None:
+    """Every session id the file names is a name: hosts put it in file names (transcripts)."""
+    named: list[tuple[list[str | int], Any]] = []
+    if "id" in data.get("session", {}):
+        named.append((["session", "id"], data["session"]["id"]))
+    named += [(["sessions", k, "id"], s["id"]) for k, s in enumerate(data.get("sessions", []))]
+    named += [
+        (where, step.session_id)
+        for where, step in every
+        if isinstance(step, NewSession) and step.session_id is not None
+    ]
+    for where, sid in named:
+        text = str(sid)
+        if "/" in text or "\\" in text or ".." in text or not text.isprintable():
+            raise fail(
+                where,
+                f"session id {sid!r} is not a name: it becomes part of file names"
+                " (no '/', no '..', no control characters)",
+            )
+
+
 def _files(path: Path, raw: dict[str, Any], fail: Fail) -> Seed:
     """``files:``: each path inside the project (or the run's HOME), each ``from:`` found
-    beside the scenario; ``git`` true or its commits."""
+    in the scenario's folder; ``git`` true or its commits."""
     git = raw.get("git", False)
     files = tuple(
         _seed_file(path, name, value, ["files", name], fail)
         for name, value in raw.items()
         if name != "git"
     )
+    _check_compatible(files, ["files"], fail)
     commits: list[Commit] = []
     for k, commit in enumerate(git.get("commits", []) if isinstance(git, dict) else []):
         where: list[str | int] = ["files", "git", "commits", k, "files"]
         seeded = [_seed_file(path, n, v, [*where, n], fail) for n, v in commit["files"].items()]
+        _check_compatible(seeded, where, fail)
         for file in seeded:
             if project_path(file.path)[0]:
                 raise fail(
@@ -260,18 +288,66 @@ def _files(path: Path, raw: dict[str, Any], fail: Fail) -> Seed:
     return Seed(files, git is not False, tuple(commits))
 
 
+def _check_compatible(files: Sequence[SeedFile], where: list[str | int], fail: Fail) -> None:
+    """No entry of one ``files:`` list is inside another that is a file (its text, or a copy of
+    a file): both cannot be. The later of the two is blamed."""
+    order = {project_path(f.path): k for k, f in enumerate(files)}
+    for k, file in enumerate(files):
+        is_file = file.text is not None or (file.source is not None and not file.source.is_dir())
+        if not is_file:
+            continue
+        home, inside = project_path(file.path)
+        for other in files:
+            other_home, other_inside = project_path(other.path)
+            if other_home != home or inside not in other_inside.parents:
+                continue
+            if order[(other_home, other_inside)] > k:
+                raise fail(
+                    [*where, other.path], f"files: {other.path}: {inside} is a file of files: too"
+                )
+            raise fail(
+                [*where, file.path], f"files: {file.path}: a folder of files: too ({other.path})"
+            )
+
+
 def _seed_file(path: Path, name: str, value: Any, where: list[str | int], fail: Fail) -> SeedFile:
     """One file of ``files:`` (text, ``{from: PATH}``, or null: deleted in a commit)."""
     try:
         project_path(name)
     except ValueError as e:
         raise fail(where, f"files: {e}") from None
+    at = str(fail(where, "")).removesuffix(": ")
     if not isinstance(value, dict):
-        return SeedFile(name, text=value)
-    source = path.absolute().parent / value["from"]
-    if not source.exists():
+        return SeedFile(name, text=value, at=at)
+    return SeedFile(name, source=_source(path, name, value["from"], where, fail), at=at)
+
+
+def _source(path: Path, name: str, text: str, where: list[str | int], fail: Fail) -> Path:
+    """``from:``: a file or folder in the scenario's folder (never reached through a link
+    out of it), holding only files, folders and links."""
+    folder = path.absolute().parent
+    said = f"files: {name}: from: {text!r}"
+    if text.startswith("/"):
+        raise fail(
+            where, f"{said} is absolute: from: names a file or folder in the scenario's folder"
+        )
+    if any(part == ".." for part in Path(os.path.normpath(text)).parts):
+        raise fail(where, f"{said} leaves the scenario's folder (..)")
+    source = folder / text
+    if not os.path.lexists(source):
         raise fail(where, f"files: {name}: from: no file or folder {source}")
-    return SeedFile(name, source=source)
+    real = Path(os.path.realpath(source))
+    if not real.is_relative_to(os.path.realpath(folder)):
+        raise fail(where, f"{said} leads out of the scenario's folder (to {real})")
+    unsafe = unsafe_entries(real)
+    if unsafe:
+        entry, kind = unsafe[0]
+        shown = Path(text, entry.relative_to(real)) if entry != real else Path(text)
+        raise fail(
+            where,
+            f"files: {name}: from: {shown} is {kind}: only files, folders and links are copied",
+        )
+    return real
 
 
 def _temporary_ttl(data: dict[str, Any], fail: Fail) -> float:

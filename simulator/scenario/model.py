@@ -70,6 +70,7 @@ class SeedFile:
     path: str  # relative to the project, or ~/PATH in the run's HOME (``project_path``)
     text: str | None = None
     source: Path | None = None  # ``from:``, resolved against the scenario's folder
+    at: str = ""  # where the entry is, for messages: ``FILE:LINE``
 
 
 @dataclass(frozen=True)
