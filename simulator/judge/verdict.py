@@ -6,10 +6,12 @@ raw results come here; bad input never raises, it becomes the outcome's ``error`
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 from ..hosts import DEFAULT_HOST, HOSTS, Host
+from ..printable import one_line
 from ..replay.runner import SetupError, no_hooks, own_hooks, run_scenario
 from ..scenario import Scenario, ScenarioError, load_scenario
 from . import builtin_checks, expect
@@ -35,10 +37,35 @@ def run_on(
     except SetupError as e:
         return Outcome(scenario.path, scenario.name, [], error=str(e),
                        seconds=time.monotonic() - started, tool=label)  # fmt: skip
+    except Exception as e:  # one scenario that breaks the run never stops the others
+        return Outcome(scenario.path, scenario.name, [], error=_stopped(scenario, e),
+                       seconds=time.monotonic() - started, tool=label)  # fmt: skip
     # A built-in check names a cause (a hook crashed, timed out); expectations often its effect.
     failures = builtin_checks.check(result) + expect.check(result)
     return Outcome(scenario.path, scenario.name, failures, result,
                    seconds=time.monotonic() - started, tool=label)  # fmt: skip
+
+
+def _stopped(scenario: Scenario, error: Exception) -> str:
+    """One line for a run that stopped on an error of the file system (the work directory
+    deleted by a hook, a seeded file where a host needs a folder) or of hooksim: the scenario's
+    name and the file the error names, as a path of the run (``project/...``, ``~/...``)."""
+    if isinstance(error, OSError):
+        said = error.strerror or str(error)
+        if error.filename is not None:
+            said += f": {_in_run(str(error.filename))}"
+    else:
+        said = f"{type(error).__name__}: {error}"
+    return f"{scenario.path}: the run stopped: {one_line(said)}"
+
+
+def _in_run(path: str) -> str:
+    """A path of a run's work directory as the scenario knows it (its project, its HOME)."""
+    found = re.search(r"/hooksim-[^/]+/(project|home)(/.*)?$", path)
+    if found is None:
+        return path
+    rest = (found.group(2) or "/").lstrip("/")
+    return (rest or ".") if found.group(1) == "project" else f"~/{rest}"
 
 
 def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> str | None:

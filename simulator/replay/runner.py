@@ -393,10 +393,15 @@ def run_scenario(
         )
     block, source, said = _hooks_block(scenario, host, hooks_config)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-", dir=workdir_root))
+    run = None
     try:
         run = ScenarioRun(scenario, block, workdir, host, source)
         run.result.notes += said
         return run.run()
+    except BaseException:
+        if run is not None:  # a run that stopped halfway leaves no process of its hooks behind
+            run.launcher.kill_leftovers()
+        raise
     finally:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -233,6 +233,14 @@ def _plugin_folder(
     folder = path.absolute().parent / name
     if not folder.is_dir():
         raise fail(where, f"{key}: {name}: no folder {folder}")
+    unsafe = unsafe_entries(folder)
+    if unsafe:
+        entry, kind = unsafe[0]
+        raise fail(
+            where,
+            f"{key}: {name}: {entry.relative_to(folder)} is {kind}: a plugin holds only files,"
+            " folders and links",
+        )
     try:
         host.read_plugin(folder)
     except ValueError as e:
