@@ -20,6 +20,7 @@ from typing import TextIO
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..judge.expect import expected_warning
 from ..judge.outcome import Outcome
+from ..printable import one_line
 from ..judge.verdict import run_one
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
@@ -319,14 +320,16 @@ def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
     if args.quiet and not outcome.bad:
         return
     if outcome.skipped is not None:
-        print(f"SKIP  {outcome.label}  {outcome.name}  (not applicable: {outcome.skipped})")
+        name, why = one_line(outcome.name), one_line(outcome.skipped)
+        print(f"SKIP  {outcome.label}  {name}  (not applicable: {why})")
         return
-    print(f"{outcome.verdict:<5} {outcome.label}  {outcome.name}  ({outcome.seconds:.1f}s)")
+    name = one_line(outcome.name)  # a name is the scenario author's: it prints as one line
+    print(f"{outcome.verdict:<5} {outcome.label}  {name}  ({outcome.seconds:.1f}s)")
     result = outcome.result
     if result is not None:
         for warning in result.warnings:
             if not expected_warning(result, warning):
-                print(f"  warning: {warning}")
+                print(f"  warning: {one_line(warning)}")
     if not outcome.passed:
         print(failure_text(outcome, stdin=args.show_timeline, notes=args.verbose))
     elif result is not None and (args.show_timeline or result.scenario.timeline == "always"):

@@ -246,3 +246,18 @@ def test_compare_shows_a_scenario_name_and_a_file_name_escaped(tmp_path: Path) -
     lines = result.stdout.splitlines()
     assert lines[0] == rf"odd \x1b]0;title\x07 name  ({path})"
     assert " " * 23 + r"=> Write ran: created 'a\rb.txt'" in lines
+
+
+def test_a_scenario_name_and_a_warning_with_controls_stay_one_escaped_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        'name: "red\\e[31m\\nname"\ntool: claude-code\n'
+        "hooks: {UserPromptSubmit: [{hooks: [{type: command, command: 'true'}]}],"
+        ' "Odd\\e[2J": [{hooks: [{type: command, command: "true"}]}]}\n'
+        "turns: [{user: hi, assistant: ok}]\n"
+    )
+    result = console("hooksim", "run", path)
+    assert "\x1b" not in result.stdout + result.stderr
+    header = result.stdout.splitlines()[0]
+    assert "  'red\\x1b[31m\\nname'  (" in header, header
+    assert any("warning:" in line and "\\x1b[2J" in line for line in result.stdout.splitlines())
