@@ -20,8 +20,8 @@ from typing import TextIO
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..judge.expect import expected_warning
 from ..judge.outcome import Outcome
-from ..printable import one_line
 from ..judge.verdict import run_one
+from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
 from ..report.formats import (
