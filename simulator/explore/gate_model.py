@@ -244,12 +244,13 @@ def _timeline(scenario: Scenario) -> list[_Event]:
             process=process,
         )
         sessions.append(host.session(info, fire_in(k)))
-    back_s = 0.0
-    for offset, items in itertools.groupby(scenario.schedule, key=lambda s: s.offset_s):
+    # A step's clock_back moves the clock from that step on (its ``clock_s``): one set back
+    # without an after is an instant of its own, after the step before it, as the runner has it.
+    instants = itertools.groupby(scenario.schedule, key=lambda s: (s.offset_s, s.clock_s))
+    for (_, clock_s), items in instants:
         group += 1
         steps = list(items)
-        back_s += sum(item.step.clock_back_s for item in steps)
-        now_ms = start_ms + int((offset - back_s) * 1000)
+        now_ms = start_ms + int(clock_s * 1000)
         for item in steps:
             turn = item.turn
             # The model knows what the assistant said from the scenario itself, not from the

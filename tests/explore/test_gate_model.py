@@ -130,6 +130,21 @@ def test_failed_save_skips_the_gate_and_failed_compaction_is_retried() -> None:
     assert want.last_compaction_ms == T0 + 2 * MIN
 
 
+def test_clock_back_without_after_leaves_the_turn_before_at_its_instant() -> None:
+    """A step that sets the clock back with no after of its own moves the clock from that step
+    on: the turn before it keeps its instant, as the runner gives it."""
+    sc = session(
+        Turn("a", "b"), Turn("c", "d", clock_back_s=5 * 60),
+        WAGGLE_HERMES_COMPACT_ON_STOP="1",
+    )  # fmt: skip
+    want = expected(sc)
+    assert want.tools_by_turn() == {
+        1: ["start_session", "save_memory", "save_memory", "cleanup_frames"],
+        2: ["save_memory", "save_memory"],
+    }
+    assert want.last_compaction_ms == T0
+
+
 def test_stop_without_response_and_unreadable_payload() -> None:
     """A Stop with nothing to save still compacts; a payload the hook cannot read calls nothing."""
     sc = session(
