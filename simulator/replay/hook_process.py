@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
+import selectors
 import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
+from typing import IO
 
 from ..hosts import HookRun, HookSpec, Host
 from .leaks import LeakWatch, stopping
@@ -22,6 +26,116 @@ from .workspace import Workspace
 
 # The work directories of the runs of this process, removed when a signal stops it.
 workdirs: set[str] = set()
+
+# What is kept in memory of each stream of a hook or a shell call (a hook printing a gigabyte
+# would otherwise take several); the rest is counted, and written to ``output/`` in a kept
+# work directory.
+OUTPUT_CAP = 1024 * 1024
+_CHUNK = 64 * 1024
+
+
+class Output:
+    """One stream of a process: its first ``OUTPUT_CAP`` bytes, a count of the rest, and (if
+    ``spill`` is open) the whole of it in a file."""
+
+    def __init__(self, spill: int | None = None) -> None:
+        self.kept = bytearray()
+        self.more = 0
+        self._spill = spill
+
+    def add(self, data: bytes) -> None:
+        room = OUTPUT_CAP - len(self.kept)
+        self.kept += data[:room]
+        self.more += max(0, len(data) - room)
+        if self._spill is not None:
+            try:
+                os.write(self._spill, data)  # a regular file: written whole
+            except OSError:  # the disk is full, the directory went: the file stops there
+                self.close()
+
+    def close(self) -> None:
+        if self._spill is not None:
+            os.close(self._spill)
+            self._spill = None
+
+    def text(self) -> str:
+        """What was kept, and a note of how much more there was."""
+        text = self.kept.decode("utf-8", "replace")
+        return text + f"\n… [hooksim: {self.more} bytes more not kept]" if self.more else text
+
+
+def spill_files(root: Path, name: str) -> tuple[int | None, int | None]:
+    """``root/output/NAME.stdout`` and ``.stderr``, created new; (None, None) if they cannot be.
+
+    The directory is opened without following a link, and the files are created, never
+    opened if there: a hook that put a link there cannot have us write outside the run.
+    """
+    folder = root / "output"
+    with contextlib.suppress(FileExistsError, OSError):
+        folder.mkdir()
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None, None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    files: list[int | None] = []
+    try:
+        for stream in ("stdout", "stderr"):
+            try:
+                files.append(os.open(f"{name}.{stream}", flags, 0o600, dir_fd=fd))
+            except OSError:
+                files.append(None)
+    finally:
+        os.close(fd)
+    return files[0], files[1]
+
+
+def communicate(
+    proc: subprocess.Popen[bytes], stdin: bytes, timeout: float | None, out: Output, err: Output
+) -> None:
+    """``proc.communicate(stdin, timeout)``, keeping the output in ``out`` and ``err``.
+
+    Reads in this thread as ``communicate`` does (stdin written in chunks a pipe takes whole),
+    so memory stays bounded and the timeout is the same: ``TimeoutExpired`` once it passes,
+    whether the process or something holding its pipes is still going.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    sent = 0
+    pipes: dict[int, tuple[IO[bytes], Output | None]] = {}
+    if proc.stdin is not None:
+        if stdin:
+            pipes[proc.stdin.fileno()] = (proc.stdin, None)
+        else:
+            proc.stdin.close()
+    for pipe, stream in ((proc.stdout, out), (proc.stderr, err)):
+        if pipe is not None:
+            pipes[pipe.fileno()] = (pipe, stream)
+    with selectors.DefaultSelector() as selector:
+        for fd, (_, reads) in pipes.items():
+            selector.register(fd, selectors.EVENT_WRITE if reads is None else selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(proc.args, timeout or 0)
+            for key, _ in selector.select(left):
+                pipe, output = pipes[key.fd]
+                if output is None:
+                    try:
+                        sent += os.write(key.fd, stdin[sent : sent + select.PIPE_BUF])
+                    except BrokenPipeError:  # the hook closed its stdin: the rest is not read
+                        sent = len(stdin)
+                    if sent < len(stdin):
+                        continue
+                    data = b""
+                else:
+                    data = os.read(key.fd, _CHUNK)
+                    output.add(data)
+                if not data:
+                    selector.unregister(key.fd)
+                    with contextlib.suppress(BrokenPipeError):
+                        pipe.close()
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    proc.wait(timeout=left)
 
 
 class HookLauncher:
@@ -38,6 +152,8 @@ class HookLauncher:
         self._lock = threading.Lock()
         self._left_behind: list[int] = []  # process groups of hooks killed on timeout
         self.leaks = LeakWatch()
+        self.keep_output = False  # the work directory is kept: whole outputs go to output/
+        self._outputs = 0
         workdirs.add(str(workspace.root))
 
     def spawn(self, spec: HookSpec, stdin: bytes, env: dict[str, str], run: HookRun) -> None:
@@ -75,19 +191,33 @@ class HookLauncher:
             run.spawn_error = f"cannot start ({e})"
             return
         run.pid = proc.pid
+        out, err = Output(), Output()
+        if self.keep_output:
+            out, err = map(Output, spill_files(self.workspace.root, self._next_output()))
         try:
-            out, err = proc.communicate(stdin, timeout=timeout)
+            communicate(proc, stdin, timeout, out, err)
         except subprocess.TimeoutExpired:
             run.timed_out = True
-            out, err = self._stop_after_timeout(proc)
+            out.kept.clear()
+            err.kept.clear()
+            out.more = err.more = 0
+            self._stop_after_timeout(proc)
+        finally:
+            out.close()
+            err.close()
         run.duration_s = time.monotonic() - started
         self.leaks.ended(env, proc.pid)
         self.leaks.scan()
         run.exit_code = proc.returncode
-        run.stdout = out.decode("utf-8", "replace")
-        run.stderr = err.decode("utf-8", "replace")
+        run.stdout = out.text()
+        run.stderr = err.text()
 
-    def _stop_after_timeout(self, proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+    def _next_output(self) -> str:
+        with self._lock:
+            self._outputs += 1
+            return str(self._outputs)
+
+    def _stop_after_timeout(self, proc: subprocess.Popen[bytes]) -> None:
         """Stop a hook as its host does, and discard its output.
 
         SIGKILL (or SIGTERM, then SIGKILL after the host's grace period) to the hook itself,
@@ -108,7 +238,6 @@ class HookLauncher:
                 pipe.close()
         with self._lock:
             self._left_behind.append(proc.pid)
-        return b"", b""
 
     def kill_leftovers(self) -> None:
         """What the hooks left running (found one last time) dies with the run."""

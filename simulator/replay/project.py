@@ -35,6 +35,7 @@ from ..scenario.load import line_of_key
 from ..scenario.model import SeedFile, project_path
 from ..steps import ToolCall
 from .file_tools import Place, apply
+from .hook_process import OUTPUT_CAP, Output
 from .result import FileState
 from .workspace import SetupError, Workspace
 
@@ -209,8 +210,9 @@ def _run(
     argv: list[str], cwd: os.PathLike[str], env: dict[str, str], timeout: float | None
 ) -> tuple[int, str]:
     """Run one process to its end: its exit code (-1: it could not start, -2: killed on
-    timeout) and its output, stdout and stderr as they came. The output goes to a file, not a
-    pipe, so a process it leaves behind cannot hold the run; what it leaves is killed with it."""
+    timeout) and its output, stdout and stderr as they came, up to ``OUTPUT_CAP``. The output
+    goes to a file, not a pipe, so a process it leaves behind cannot hold the run; what it
+    leaves is killed with it."""
     with tempfile.TemporaryFile() as out:
         try:
             proc = subprocess.Popen(
@@ -227,7 +229,10 @@ def _run(
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         out.seek(0)
-        return code, out.read().decode("utf-8", "replace")
+        output = Output()
+        output.add(out.read(OUTPUT_CAP))
+        output.more = max(0, os.fstat(out.fileno()).st_size - OUTPUT_CAP)
+        return code, output.text()
 
 
 def file_states(scenario: Scenario, workspace: Workspace, turn: int = 0) -> dict[

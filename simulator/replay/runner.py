@@ -396,6 +396,7 @@ def run_scenario(
     run = None
     try:
         run = ScenarioRun(scenario, block, workdir, host, source)
+        run.launcher.keep_output = keep_workdir
         run.result.notes += said
         return run.run()
     except BaseException:

@@ -1,5 +1,5 @@
 """A run stopped by a signal: nothing the hooks started outlives hooksim, the work directory goes,
-one line says so."""
+one line says so; and a loud hook's output is kept up to a cap."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from hooksim.replay.hook_process import OUTPUT_CAP
+from hooksim.replay.runner import run_scenario
+from hooksim.scenario import load_scenario
 
 from tests.processes import alive
 
@@ -116,3 +119,50 @@ def test_a_hook_that_signals_hooksim_cannot_cut_the_cleanup_short(tmp_path: Path
     assert "Traceback" not in out
     assert not alive(int(wait_for(pids)))
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_loud_hook_keeps_its_output_up_to_the_cap_and_says_how_much_more(
+    tmp_path: Path,
+) -> None:
+    """A hook printing 5 MB keeps the first OUTPUT_CAP bytes of stdout, then a note of the rest."""
+    size = 5_000_000
+    result = run_scenario(
+        load_scenario(scenario(tmp_path, f"head -c {size} /dev/zero | tr '\\0' y"))
+    )
+    (run,) = result.runs
+    kept, note = run.stdout[:OUTPUT_CAP], run.stdout[OUTPUT_CAP:]
+    assert kept == "y" * OUTPUT_CAP
+    assert note == f"\n… [hooksim: {size - OUTPUT_CAP} bytes more not kept]"
+    assert run.exit_code == 0
+
+
+def test_a_kept_workdir_holds_a_loud_hooks_whole_output(tmp_path: Path) -> None:
+    """With the work directory kept, what was not kept in memory is in ``output/`` there."""
+    size = 3_000_000
+    path = scenario(tmp_path, f"head -c {size} /dev/zero | tr '\\0' y; echo done >&2")
+    result = run_scenario(load_scenario(path), keep_workdir=True, workdir_root=tmp_path)
+    assert result.workdir is not None
+    assert (result.workdir / "output" / "1.stdout").read_bytes() == b"y" * size
+    assert result.runs[0].stderr == "done\n"
+
+
+def test_a_shell_calls_output_is_kept_up_to_the_cap(tmp_path: Path) -> None:
+    """A ``run: true`` call's output is cut at the cap too, with the same note."""
+    size = 2 * OUTPUT_CAP + 10
+    tools = (
+        "    tools: [{shell: "
+        + json.dumps(f"head -c {size} /dev/zero | tr '\\0' y")
+        + ", run: true}]\n"
+    )
+    hooks = "cat > ~/post.json"
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: loud\ntool: claude-code\nhooks:\n  PostToolUse:\n"
+        f"    - hooks: [{{type: command, command: {json.dumps(hooks)}}}]\n"
+        f"turns:\n  - user: hi\n{tools}    assistant: ok\n"
+    )
+    result = run_scenario(load_scenario(path), keep_workdir=True, workdir_root=tmp_path)
+    assert result.workdir is not None
+    post = json.loads((result.workdir / "home" / "post.json").read_text())
+    stdout = post["tool_response"]["stdout"]
+    assert stdout == "y" * OUTPUT_CAP + f"\n… [hooksim: {size - OUTPUT_CAP} bytes more not kept]"
