@@ -200,23 +200,7 @@ def start(tool: str, config: Path | None, out: Path) -> str:
     state = _read_state(out)
     if state and state.get("active"):
         raise RecordError(f"{out}: a recording is already running; hooksim record stop --out {out}")
-    try:
-        # Opened without blocking (a FIFO) and read up to a bound (a device, a huge file).
-        old = read_regular_file(str(real), CONFIG_LIMIT + 1)
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file; {tool} has no hooks to record there") from None
-    except UnsafeFileError as e:
-        raise RecordError(str(e)) from None
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read ({e.strerror})") from None
-    if len(old) > CONFIG_LIMIT:
-        raise RecordError(
-            f"{path}: larger than {CONFIG_LIMIT >> 20} MiB, not a config file; left unchanged"
-        )
-    try:
-        text = old.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not UTF-8 text; left unchanged") from None
+    old, text = _read_config(tool, path, real)
     backup = Path(str(path) + BACKUP_SUFFIX)
     _refuse_a_recorded_config(path, text, backup, old)
     new, original, count = _tapped_text(tool, path, text, out)
@@ -252,6 +236,27 @@ def start(tool: str, config: Path | None, out: Path) -> str:
     if consent:
         line += f"\n{consent}"
     return line
+
+
+def _read_config(tool: str, path: Path, real: Path) -> tuple[bytes, str]:
+    """The config's bytes and text: opened without blocking (a FIFO) and read up to a bound (a
+    device, a huge file); anything else is one line."""
+    try:
+        old = read_regular_file(str(real), CONFIG_LIMIT + 1)
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file; {tool} has no hooks to record there") from None
+    except UnsafeFileError as e:
+        raise RecordError(str(e)) from None
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read ({e.strerror})") from None
+    if len(old) > CONFIG_LIMIT:
+        raise RecordError(
+            f"{path}: larger than {CONFIG_LIMIT >> 20} MiB, not a config file; left unchanged"
+        )
+    try:
+        return old, old.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not UTF-8 text; left unchanged") from None
 
 
 def _refuse_a_recorded_config(path: Path, text: str, backup: Path, old: bytes) -> None:
