@@ -123,12 +123,17 @@ def _marker(pid: int) -> str | None:
     return None
 
 
-def _command(pid: int) -> str:
-    try:
+def _command(pid: int, known: str = "(starting)") -> str:
+    """What ``pid`` runs: its argv, else its name (a process that is exiting has no argv), else
+    ``known`` (it is gone: what it was last seen running)."""
+    with contextlib.suppress(OSError):
         argv = (_PROC / str(pid) / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
-    except OSError:
-        return "?"
-    return " ".join(a.decode(errors="replace") for a in argv) or "?"
+        if command := " ".join(a.decode(errors="replace") for a in argv).strip():
+            return command
+    with contextlib.suppress(OSError):
+        if name := (_PROC / str(pid) / "comm").read_bytes().decode(errors="replace").strip():
+            return name
+    return known
 
 
 def _descendants(root: int, skip: set[int]) -> list[int]:
@@ -243,6 +248,8 @@ class LeakWatch:
     def kill_all(self, timeout_s: float = 5.0) -> None:
         """Kill every leaked process and what it started, and reap them (the scenario has ended)."""
         with self._lock:
+            for leak in self.found:  # one caught between fork and exec has run something since
+                leak.command = _command(leak.pid, leak.command)
             roots = {leak.pid for leak in self.found}
         if not roots:
             return

@@ -7,10 +7,13 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hooksim.cli import main
+from hooksim.hosts.records import HookRun
+from hooksim.replay import leaks
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
@@ -171,3 +174,37 @@ def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
     monkeypatch.setattr(leaks, "_marker", marker_then_the_hook_ends)
     assert watch.scan() == []
     assert started[0].returncode == 0
+
+
+def test_a_leak_caught_before_it_execs_is_named_by_what_it_runs(tmp_path: Path) -> None:
+    """A process found between fork and exec is named again when the run ends: by the
+    command it runs then, never '?'."""
+    watch = leaks.LeakWatch()
+    run = HookRun(1, "Stop", "a hook", 0, None, "", "", 0.0)
+    env = {**os.environ, **watch.tag(run)}
+    go = tmp_path / "go"
+    # The leaked child waits for ``go`` before it execs ``sleep``: the scan sees it as Python.
+    child = (
+        "import os, time\n"
+        f"while not os.path.exists({str(go)!r}): time.sleep(0.01)\n"
+        "os.execvp('sleep', ['sleep', '3607'])\n"
+    )
+    hook_code = (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', {child!r}], start_new_session=False)\n"
+    )
+    with watch.spawning():
+        hook = subprocess.Popen([sys.executable, "-c", hook_code], env=env, start_new_session=True)
+        watch.started(env, hook.pid)
+    hook.wait()
+    watch.ended(env, hook.pid)
+    (leak,) = watch.scan()
+    assert leak.command.startswith(sys.executable)
+    go.touch()
+    deadline = time.monotonic() + 120
+    while Path(f"/proc/{leak.pid}/cmdline").read_bytes() != b"sleep\x003607\x00":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    watch.kill_all()
+    assert leak.command == "sleep 3607"
+    assert not alive(leak.pid)
