@@ -14,7 +14,9 @@ a blocked stop), a hook's context goes beside the dialogue, the context is compa
   new session replaces it, the way the host does (its profile says how).
 
 Each model request's messages are kept for the turn it belongs to (``sent``): the last of a
-turn is the conversation the model was sent at that turn.
+turn is the conversation the model was sent at that turn. A request keeps only what changed
+since the one before (``Sent``), so a run's memory grows with its messages, not with turns
+times messages.
 
 The hosts stage, so profiles can say what happened; it imports only the step kinds.
 """
@@ -22,8 +24,11 @@ The hosts stage, so profiles can say what happened; it imports only the step kin
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, SupportsIndex, overload
 
 from ..steps import ToolCall
 
@@ -75,6 +80,99 @@ class Said:
     blocking: tuple[str, ...] = ()  # a stop's hooks: the command of each that blocked
 
 
+class Sent(Sequence[Message]):
+    """The messages one model request carried: the first ``keep`` of the request before it
+    (``before``), then ``tail``. Read back whole each time it is read."""
+
+    __slots__ = ("before", "keep", "tail")
+
+    def __init__(self, before: Sent | None, keep: int, tail: tuple[Message, ...]) -> None:
+        self.before, self.keep, self.tail = before, keep, tail
+
+    def messages(self) -> tuple[Message, ...]:
+        """The request's messages, in order (walking back to the last request that shares
+        none of its messages with the one before)."""
+        pieces: list[tuple[Message, ...]] = []
+        node: Sent | None = self
+        limit = len(self)
+        while node is not None and limit > 0:
+            pieces.append(node.tail[: max(0, limit - node.keep)])
+            limit = min(limit, node.keep)
+            node = node.before
+        return tuple(chain.from_iterable(reversed(pieces)))
+
+    def __len__(self) -> int:
+        return self.keep + len(self.tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Message, ...]: ...
+    def __getitem__(self, index: int | slice) -> Message | tuple[Message, ...]:
+        return self.messages()[index]
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self.messages())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sent):
+            return self.messages() == other.messages()
+        return isinstance(other, tuple) and self.messages() == other
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, but not one
+
+    def __repr__(self) -> str:
+        return f"Sent{self.messages()!r}"
+
+
+class _Messages(list[Message]):
+    """The messages of the next request, knowing how many leading ones (``unchanged``) are
+    still those the last request carried: appending changes none of them, anything else may."""
+
+    unchanged = 0
+
+    def pop(self, index: SupportsIndex = -1) -> Message:
+        at = operator.index(index)
+        self.unchanged = max(0, min(self.unchanged, at + len(self) if at < 0 else at))
+        return super().pop(index)
+
+    def _changed(self) -> None:
+        self.unchanged = 0
+
+    def __setitem__(self, *args: Any) -> None:
+        self._changed()
+        super().__setitem__(*args)
+
+    def __delitem__(self, *args: Any) -> None:
+        self._changed()
+        super().__delitem__(*args)
+
+    def __imul__(self, times: SupportsIndex) -> _Messages:
+        self._changed()
+        super().__imul__(times)
+        return self
+
+    def insert(self, *args: Any) -> None:
+        self._changed()
+        super().insert(*args)
+
+    def remove(self, *args: Any) -> None:
+        self._changed()
+        super().remove(*args)
+
+    def clear(self) -> None:
+        self._changed()
+        super().clear()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._changed()
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:
+        self._changed()
+        super().reverse()
+
+
 @dataclass
 class Conversation:
     """The session's conversation; ``turn`` is set by whoever drives the session."""
@@ -82,9 +180,19 @@ class Conversation:
     now_ms: Callable[[], int]
     turn: int = 0
     said: list[Said] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)
-    sent: dict[int, tuple[Message, ...]] = field(default_factory=dict)
+    sent: dict[int, Sent] = field(default_factory=dict)
     listeners: list[Callable[[Said], None]] = field(default_factory=list)
+    _messages: _Messages = field(default_factory=_Messages, repr=False)
+    _last: Sent | None = field(default=None, repr=False)  # the last request sent
+
+    @property
+    def messages(self) -> list[Message]:
+        """What the next model request carries; change it in place or replace it whole."""
+        return self._messages
+
+    @messages.setter
+    def messages(self, messages: Iterable[Message]) -> None:
+        self._messages = _Messages(messages)
 
     def listen(self, heard: Callable[[Said], None]) -> None:
         """Hand every later entry to ``heard`` as it is added."""
@@ -99,7 +207,10 @@ class Conversation:
 
     def requested(self) -> None:
         """A model request goes out now, carrying the messages so far."""
-        self.sent[self.turn] = tuple(self.messages)
+        messages = self._messages
+        keep = messages.unchanged if self._last is not None else 0
+        self._last = self.sent[self.turn] = Sent(self._last, keep, tuple(messages[keep:]))
+        messages.unchanged = len(messages)
 
     # --- what the host's session loop says ----------------------------------------------
     def started(self, source: str, session_id: str) -> None:
@@ -214,5 +325,6 @@ __all__ = [
     "Conversation",
     "Message",
     "Said",
+    "Sent",
     "counted",
 ]

@@ -128,11 +128,11 @@ def _hook_id(spec: HookSpec) -> str:
     return ".".join(str(k) for k in spec.where if k != "hooks")
 
 
-def sent_per_turn(dialect: str, requests: list[dict[str, Any]]) -> dict[int, tuple[Message, ...]]:
+def sent_per_turn(dialect: str, requests: list[dict[str, Any]]) -> dict[int, Sequence[Message]]:
     """What the model was sent at each turn: the conversation of the turn's last main-loop
     request, read from the fake model's request log as the host's API lists it."""
     reader = DIALECTS[dialect]()
-    sent: dict[int, tuple[Message, ...]] = {}
+    sent: dict[int, Sequence[Message]] = {}
     for request in requests:
         body = request.get("body")
         if request.get("kind") == "main" and isinstance(body, dict):

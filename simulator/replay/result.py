@@ -6,6 +6,7 @@ explore and the real-host comparison.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -52,4 +53,4 @@ class RunResult:
     # The files expect.files names, by path and turn (0: at the end of the run).
     files: dict[tuple[str, int], FileState] = field(default_factory=dict)
     # What the model was sent at each turn: its last request's messages.
-    conversations: dict[int, tuple[Message, ...]] = field(default_factory=dict)
+    conversations: dict[int, Sequence[Message]] = field(default_factory=dict)
