@@ -242,6 +242,7 @@ class HookLauncher:
     def kill_leftovers(self) -> None:
         """What the hooks left running (found one last time) dies with the run."""
         self.leaks.scan()
+        self.leaks.adopt_orphans()
         self.leaks.kill_all()
         with self._lock:
             groups, self._left_behind = self._left_behind, []

@@ -14,7 +14,10 @@ How, on Linux:
   environment; a process inherits it through fork, exec and ``setsid``, so its
   ``/proc/PID/environ`` names the hook that started it, even when several hooks run at once.
   A process that cleared its environment is attributed by its session (each hook starts one
-  of its own), and is not attributed at all if it also left that session.
+  of its own); one that also left that session is known only as an orphan hooksim inherited,
+  and counted as left by an unknown hook (``adopt_orphans``).
+- a shell call (``run: true``) carries a mark of its own; what it leaves is killed when it ends
+  (``kill_marked``).
 - only the processes of hooks that had exited before the scan began are counted: a bridge call
   still running under a live hook is not a leak, nor is a hook (or its child) that ends while
   another hook's scan is under way.
@@ -34,6 +37,8 @@ import sys
 import threading
 import time
 import uuid
+import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +52,10 @@ _lock = threading.Lock()
 _live_hooks: set[int] = set()  # pids of hook processes not yet waited for, across all runs
 _hook_pids: set[int] = set()  # every hook process started: their sessions are hooks' sessions
 _subreaper: bool | None = None
+_watches: weakref.WeakSet[LeakWatch] = (
+    weakref.WeakSet()
+)  # runs of this process whose hooks may still leave processes
+_adopted: set[int] = set()  # orphans a run has claimed as left by an unknown hook
 stopping = threading.Event()  # set when a signal stops the run: no new hook starts
 
 
@@ -87,6 +96,7 @@ class _Proc:
     ppid: int
     state: str
     session: int
+    started: int  # clock ticks since boot
 
 
 def _stat(pid: int) -> _Proc | None:
@@ -96,7 +106,12 @@ def _stat(pid: int) -> _Proc | None:
         return None
     # The command name is in parentheses and may hold anything, spaces and ')' included.
     fields = raw[raw.rindex(b")") + 2 :].split()
-    return _Proc(pid, int(fields[1]), fields[0].decode(), int(fields[3]))
+    return _Proc(pid, int(fields[1]), fields[0].decode(), int(fields[3]), int(fields[19]))
+
+
+def _now_ticks() -> int:
+    """The time since boot in the clock ticks of ``/proc/PID/stat``'s start time."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
 
 
 def _children(pid: int) -> list[int]:
@@ -111,10 +126,25 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
-def _marker(pid: int) -> str | None:
+def _environ(pid: int) -> bytes | None:
     try:
-        environ = (_PROC / str(pid) / "environ").read_bytes()
+        return (_PROC / str(pid) / "environ").read_bytes()
     except OSError:
+        return None
+
+
+def _cleared(environ: bytes | None) -> bool:
+    """An environment that was cleared (``env -i``): no ``PATH``, no hook's marker; a shell
+    it ran may have set ``PWD`` and the like again."""
+    if environ is None:
+        return False
+    names = {entry.partition(b"=")[0] for entry in environ.split(b"\0")}
+    return not names & {b"PATH", MARKER.encode()}
+
+
+def _marker(pid: int) -> str | None:
+    environ = _environ(pid)
+    if environ is None:
         return None
     prefix = MARKER.encode() + b"="
     for entry in environ.split(b"\0"):
@@ -163,6 +193,9 @@ class LeakWatch:
         self._session_of: dict[str, int] = {}
         self._finished: set[str] = set()
         self._seen: set[int] = set()
+        self._began = _now_ticks() if self.available else 0
+        with _lock:
+            _watches.add(self)
 
     def tag(self, run: HookRun) -> dict[str, str]:
         """The variable that marks every process this hook starts; add it to its environment."""
@@ -233,13 +266,56 @@ class LeakWatch:
                 new.append(leak)
         return new
 
+    def adopt_orphans(self) -> list[LeakedProcess]:
+        """Claim what a hook left that names neither its hook nor its session, and return it.
+
+        ``env -i setsid`` in a double-forked daemon clears the marker and leaves the hook's
+        session; all that is left is that hooksim, the subreaper, inherited it. An orphan of
+        ours with a cleared environment, started since this run began, is taken as left by an
+        unknown hook, when this is the only run of the process still going (with others, the
+        last one to end claims it).
+        """
+        if not self.available:
+            return []
+        me = os.getpid()
+        with _lock:
+            _watches.discard(self)
+            if _watches:
+                return []
+            skip = set(_live_hooks)
+        new: list[LeakedProcess] = []
+        for pid in _descendants(me, skip):
+            proc = _stat(pid)
+            if (
+                proc is None
+                or proc.ppid != me
+                or proc.state == "Z"
+                or proc.started < self._began
+                or pid in _hook_pids
+                or pid in self._seen
+                or not _cleared(_environ(pid))
+            ):
+                continue
+            with _lock:
+                if pid in _adopted:
+                    continue
+                _adopted.add(pid)
+            with self._lock:
+                self._seen.add(pid)
+                leak = LeakedProcess(pid, _command(pid), None, True)
+                self.found.append(leak)
+            new.append(leak)
+        return new
+
     def _reap_if_ours(self, proc: _Proc) -> None:
         """Collect a zombie hooksim inherited, if it came from a hook (never a hook itself)."""
         if proc.ppid != os.getpid():
             return
         with _lock:
-            ours = proc.pid in self._seen or (
-                proc.session in _hook_pids and proc.pid not in _hook_pids
+            ours = (
+                proc.pid in self._seen
+                or proc.pid in _adopted
+                or (proc.session in _hook_pids and proc.pid not in _hook_pids)
             )
             if ours and proc.pid not in _live_hooks:
                 with contextlib.suppress(ChildProcessError):
@@ -253,29 +329,43 @@ class LeakWatch:
             roots = {leak.pid for leak in self.found}
         if not roots:
             return
-        victims: set[int] = set()
-        for pid in roots:
-            victims.add(pid)
-            victims.update(_descendants(pid, set()))
-        for pid in victims:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        # A killed process's children are re-parented to us as it dies; reap each as it becomes ours.
-        deadline = time.monotonic() + timeout_s
-        remaining = set(victims)
-        while remaining and time.monotonic() < deadline:
-            for pid in list(remaining):
-                proc = _stat(pid)
-                if proc is None:
-                    remaining.discard(pid)
-                elif proc.ppid == os.getpid():
-                    with contextlib.suppress(ChildProcessError):
-                        if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                            remaining.discard(pid)
-                elif proc.state == "Z":
-                    continue  # its parent, also killed, has not been re-parented yet
-            if remaining:
-                time.sleep(0.005)
+        _kill(roots, timeout_s)
+
+
+def _kill(roots: Iterable[int], timeout_s: float) -> None:
+    """Kill ``roots`` and what each started, and reap each as it becomes ours."""
+    victims: set[int] = set()
+    for pid in roots:
+        victims.add(pid)
+        victims.update(_descendants(pid, set()))
+    for pid in victims:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    # A killed process's children are re-parented to us as it dies; reap each as it becomes ours.
+    deadline = time.monotonic() + timeout_s
+    remaining = set(victims)
+    while remaining and time.monotonic() < deadline:
+        for pid in list(remaining):
+            proc = _stat(pid)
+            if proc is None:
+                remaining.discard(pid)
+            elif proc.ppid == os.getpid():
+                with contextlib.suppress(ChildProcessError):
+                    if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                        remaining.discard(pid)
+            elif proc.state == "Z":
+                continue  # its parent, also killed, has not been re-parented yet
+        if remaining:
+            time.sleep(0.005)
+
+
+def kill_marked(marker: str) -> None:
+    """Kill what a process run with ``MARKER=marker`` in its environment left running under
+    this one (a daemon a shell call detached), and what it started; and reap them."""
+    roots = [pid for pid in _descendants(os.getpid(), set(_live_hooks)) if _marker(pid) == marker]
+    if not roots:
+        return
+    _kill(roots, 5.0)
 
 
 def kill_everything(timeout_s: float = 5.0) -> int:

@@ -23,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +35,7 @@ from ..scenario import Scenario
 from ..scenario.load import line_of_key
 from ..scenario.model import SeedFile, project_path
 from ..steps import ToolCall
+from . import leaks
 from .file_tools import Place, apply
 from .hook_process import OUTPUT_CAP, Output
 from .result import FileState
@@ -212,7 +214,10 @@ def _run(
     """Run one process to its end: its exit code (-1: it could not start, -2: killed on
     timeout) and its output, stdout and stderr as they came, up to ``OUTPUT_CAP``. The output
     goes to a file, not a pipe, so a process it leaves behind cannot hold the run; what it
-    leaves is killed with it."""
+    leaves is killed with it, in its process group or (a daemon) wherever it carries the
+    call's mark."""
+    mark = f"shell.{uuid.uuid4().hex[:12]}"
+    env = {**env, leaks.MARKER: mark}
     with tempfile.TemporaryFile() as out:
         try:
             proc = subprocess.Popen(
@@ -228,6 +233,7 @@ def _run(
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        leaks.kill_marked(mark)
         out.seek(0)
         output = Output()
         output.add(out.read(OUTPUT_CAP))

@@ -1,5 +1,6 @@
 """A run stopped by a signal: nothing the hooks started outlives hooksim, the work directory goes,
-one line says so; and a loud hook's output is kept up to a cap."""
+one line says so; at a run's end nothing a hook or a shell call detached is left; a loud hook's
+output is kept up to a cap."""
 
 from __future__ import annotations
 
@@ -119,6 +120,40 @@ def test_a_hook_that_signals_hooksim_cannot_cut_the_cleanup_short(tmp_path: Path
     assert "Traceback" not in out
     assert not alive(int(wait_for(pids)))
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_daemon_a_shell_call_starts_does_not_outlive_the_run(tmp_path: Path) -> None:
+    """A ``run: true`` call that detaches a daemon (``setsid ... &``) leaves nothing running."""
+    pids = tmp_path / "pids"
+    tools = (
+        "    tools: [{shell: "
+        + json.dumps(
+            f"setsid sh -c 'echo $$ > {pids}.part; exec sleep 3606' </dev/null >/dev/null 2>&1 &"
+            f" while [ ! -s {pids}.part ]; do sleep 0.01; done; mv {pids}.part {pids}"
+        )
+        + ", run: true}]\n"
+    )
+    hooksim = start(tmp_path, str(scenario(tmp_path, "true", tools)))
+    out, _ = hooksim.communicate(timeout=120)
+    assert hooksim.returncode == 0, out
+    assert not alive(int(wait_for(pids)))
+
+
+def test_a_double_forked_daemon_that_cleared_its_environment_is_killed_and_reported(
+    tmp_path: Path,
+) -> None:
+    """``(env -i setsid sleep &)`` names neither its hook nor its session: it is still killed at
+    the end, and counted as left by an unknown hook."""
+    pids = tmp_path / "pids"
+    command = f"(env -i setsid sh -c 'echo $$ > {pids}.part; exec sleep 3602' </dev/null >/dev/null 2>&1 &)"
+    command += f"; while [ ! -s {pids}.part ]; do sleep 0.01; done; mv {pids}.part {pids}"
+    path = scenario(tmp_path, command)
+    hooksim = start(tmp_path, str(path))
+    out, _ = hooksim.communicate(timeout=120)
+    assert hooksim.returncode == 1
+    assert "processes left running by hooks: expected 0, got 1 (pid " in out
+    assert "left by an unknown hook" in out
+    assert not alive(int(wait_for(pids)))
 
 
 def test_a_loud_hook_keeps_its_output_up_to_the_cap_and_says_how_much_more(
