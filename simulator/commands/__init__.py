@@ -48,6 +48,23 @@ def report_path(path: str, option: str) -> str | None:
     return None
 
 
+def report_options(parser: argparse.ArgumentParser) -> None:
+    """The report files a run can write (``--junit-xml``, ``--json``, ``--html``)."""
+    parser.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument(
+        "--html", metavar="FILE", help="draw every run as a timeline in one self-contained page"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="write every hook run and bridge call as JSON"
+    )
+
+
+def reports_problem(args: argparse.Namespace) -> str | None:
+    """The first report of ``report_options`` that cannot be written (its line), else None."""
+    reports = [("--junit-xml", args.junit_xml), ("--json", args.json), ("--html", args.html)]
+    return next((p for option, path in reports if path and (p := report_path(path, option))), None)
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1 (``-n 0`` would run nothing)."""
     try:
@@ -71,7 +88,9 @@ __all__ = [
     "CommandError",
     "check_tool",
     "positive_int",
+    "report_options",
     "report_path",
+    "reports_problem",
     "workers_option",
     "write_reports",
 ]

@@ -31,7 +31,15 @@ from ..report.formats import (
 )
 from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
 from ..scenario.selection import PatternError, matches
-from . import AddParser, check_tool, real, report_path, workers_option, write_reports
+from . import (
+    AddParser,
+    check_tool,
+    real,
+    report_options,
+    reports_problem,
+    workers_option,
+    write_reports,
+)
 
 
 def register(add_parser: AddParser) -> None:
@@ -52,13 +60,7 @@ def register(add_parser: AddParser) -> None:
         " config.toml for the others) on the host it belongs to: --tool's, else each scenario's"
         " tool",
     )
-    parser.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
-    parser.add_argument(
-        "--html", metavar="FILE", help="draw every run as a timeline in one self-contained page"
-    )
-    parser.add_argument(
-        "--json", metavar="FILE", help="write every hook run and bridge call as JSON"
-    )
+    report_options(parser)
     parser.add_argument(
         "--keep-workdir",
         action="store_true",
@@ -156,10 +158,7 @@ def _select(paths: list[Path], pattern: str | None) -> tuple[list[Path], dict[Pa
 def _preflight(args: argparse.Namespace) -> str | None:
     """What keeps the run from starting, checked before anything runs; None when all is well."""
     problem = check_tool(args.tool)
-    reports = [("--junit-xml", args.junit_xml), ("--json", args.json), ("--html", args.html)]
-    problem = problem or next(
-        (p for option, path in reports if path and (p := report_path(path, option))), None
-    )
+    problem = problem or reports_problem(args)
     if not problem and args.hooks_config:
         # A broken config file is one line now, not one error per scenario after the run. Without
         # --tool it is read as each scenario's own tool's: here, only that it can be read.
