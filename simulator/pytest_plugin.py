@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from .hosts import DEFAULT_HOST
+from .judge.items import items_of, node_name
 from .judge.verdict import not_applicable, run_on
 from .report.formats import failure_text
 from .scenario import Scenario, ScenarioError, load_scenario
@@ -83,23 +83,16 @@ def _looks_like_a_scenario(path: Path) -> bool:
         return False
 
 
-def node_name(scenario: Scenario) -> str:
-    """The scenario's name as a node id part: runs of spaces and other separators become '-'."""
-    return re.sub(r"[^\w.-]+", "-", scenario.name).strip("-") or scenario.path.stem
-
-
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[ScenarioItem]:
         try:
             scenario = load_scenario(self.path)
         except ScenarioError as e:
             raise self.CollectError(str(e)) from None
-        only = self.config.getoption("hooksim_tool")
-        tools = [only] if only else scenario.tools()
-        labelled = len(tools) > 1 or tools != [DEFAULT_HOST]
-        for tool in tools:
-            name = f"{node_name(scenario)}[{tool}]" if labelled else node_name(scenario)
-            yield ScenarioItem.from_parent(self, name=name, scenario=scenario, tool=tool)
+        for item in items_of(self.path, scenario, self.config.getoption("hooksim_tool")):
+            assert item.tool is not None  # the file loaded
+            name = node_name(scenario) + (f"[{item.tool}]" if item.labelled else "")
+            yield ScenarioItem.from_parent(self, name=name, scenario=scenario, tool=item.tool)
 
 
 class ScenarioItem(pytest.Item):

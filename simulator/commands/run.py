@@ -9,6 +9,7 @@ pass); on a terminal a status line says what is running meanwhile. The summary c
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -18,9 +19,11 @@ from pathlib import Path
 from typing import TextIO
 
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
+from ..judge import shards
 from ..judge.expect import expected_warning
+from ..judge.items import Item, collect, select
 from ..judge.outcome import Outcome
-from ..judge.verdict import run_one
+from ..judge.verdict import run_item
 from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
@@ -29,8 +32,8 @@ from ..report.formats import (
     summary,
     timeline,
 )
-from ..scenario import Scenario, ScenarioError, find_scenarios, load_scenario
-from ..scenario.selection import PatternError, matches
+from ..scenario import find_scenarios
+from ..scenario.selection import PatternError
 from . import (
     AddParser,
     check_tool,
@@ -77,7 +80,21 @@ def register(add_parser: AddParser) -> None:
         help="only scenarios whose name or path contains PATTERN (or matches it as a glob);"
         " words may be combined with and, or, not",
     )
-    workers_option(parser, "scenario files")
+    workers_option(parser, "scenario runs")
+    parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="run only the K-th of N shards of the runs (from 1); default: the shard that"
+        " TEST_TOTAL_SHARDS/TEST_SHARD_INDEX or CI_NODE_TOTAL/CI_NODE_INDEX name, if set",
+    )
+    parser.add_argument(
+        "--durations-file",
+        type=Path,
+        metavar="FILE",
+        help="balance shards by the seconds this file gives each run (pytest-split's format),"
+        " and write this run's seconds into it",
+    )
     parser.add_argument(
         "-x", "--exitfirst", action="store_true", help="start no new scenario after a failure"
     )
@@ -105,17 +122,17 @@ class Status:
         self.done = 0
         self.stream = stream
         self.enabled = enabled
-        self.running: dict[Path, None] = {}
+        self.running: dict[Item, None] = {}
         self._lock = threading.Lock()
         self._shown = False
 
-    def started(self, path: Path) -> None:
+    def started(self, item: Item) -> None:
         with self._lock:
-            self.running[path] = None
+            self.running[item] = None
 
-    def finished(self, path: Path) -> None:
+    def finished(self, item: Item) -> None:
         with self._lock:
-            self.running.pop(path, None)
+            self.running.pop(item, None)
             self.done += 1
 
     def clear(self) -> None:
@@ -127,7 +144,10 @@ class Status:
         if not self.enabled:
             return
         with self._lock:
-            running = ", ".join(map(str, self.running))
+            running = ", ".join(
+                f"{item.path} [{item.label}]" if item.label else str(item.path)
+                for item in self.running
+            )
         if not running:
             return
         self.clear()
@@ -136,23 +156,27 @@ class Status:
         self._shown = True
 
 
-def _select(paths: list[Path], pattern: str | None) -> tuple[list[Path], dict[Path, Scenario]]:
-    """The files ``-k`` selects, and those already loaded to read their names."""
-    if not pattern:
-        return paths, {}
-    chosen, loaded = [], {}
-    for path in paths:
-        names: list[str] = []
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError:
-            pass  # chosen by path only; the run reports the error
-        else:
-            loaded[path] = scenario
-            names = [scenario.name, *scenario.tools()]
-        if matches(pattern, str(path), names):
-            chosen.append(path)
-    return chosen, loaded
+def _shard(text: str) -> shards.Shard:
+    """argparse's type for ``--shard``."""
+    try:
+        return shards.parse(text)
+    except shards.ShardError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _my_shard(args: argparse.Namespace, items: list[Item]) -> list[Item]:
+    """The items of this machine's shard (all when there are no shards); raises ShardError."""
+    shard = args.shard or shards.from_environment()
+    if shard is None:
+        return items
+    status = os.environ.get("TEST_SHARD_STATUS_FILE")
+    if status:  # Bazel asks a test runner to say it understood the shard variables
+        Path(status).touch()
+    durations = shards.read_durations(args.durations_file) if args.durations_file else {}
+    mine = shards.pick(items, shard, durations)
+    nothing = "" if mine else ": nothing to run"
+    print(f"hooksim: shard {shard}: {len(mine)} of {len(items)} runs{nothing}")
+    return mine
 
 
 def _preflight(args: argparse.Namespace) -> str | None:
@@ -179,24 +203,26 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    try:
-        paths, loaded = _select(find_scenarios(args.paths), args.k)
-    except PatternError as e:
-        print(f"hooksim: {e}", file=sys.stderr)
-        return 2
+    paths = find_scenarios(args.paths)
     missing = [p for p in paths if not p.exists()]
     if missing:
         print(f"hooksim: no such file or directory: {missing[0]}", file=sys.stderr)
         return 2
-    if not paths:
+    try:
+        chosen = select(collect(paths, args.tool), args.k)
+        items = _my_shard(args, chosen) if chosen else []
+    except (PatternError, shards.ShardError) as e:
+        print(f"hooksim: {e}", file=sys.stderr)
+        return 2
+    if not chosen:
         where = ", ".join(map(str, args.paths))
         extra = f" matching -k {args.k!r}" if args.k else ""
         print(f"hooksim: no scenario files found in {where}{extra}", file=sys.stderr)
         return 5
     with stopped_by_signals(keep_workdirs=args.keep_workdir):
         if args.real:
-            return real.run(args, paths)
-        outcomes = _run_files(paths, loaded, args)
+            return real.run(args, list(dict.fromkeys(item.path for item in items)))
+        outcomes = _run_items(items, args)
     if not args.verbose:
         for note in _notes_shown(outcomes, args):
             print(f"note: {note}")
@@ -207,75 +233,74 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(o.bad for o in outcomes) else 0
 
 
-def _run_files(
-    paths: list[Path], loaded: dict[Path, Scenario], args: argparse.Namespace
-) -> list[Outcome]:
-    """Run the files (``--workers`` at once), printing each as it finishes; the reports are
-    written whatever happens."""
-    status = Status(len(paths), sys.stdout, sys.stdout.isatty() and not args.quiet)
-    results: dict[Path, list[Outcome]] = {}
+def _run_items(items: list[Item], args: argparse.Namespace) -> list[Outcome]:
+    """Run the items (``--workers`` at once), printing each as it finishes; the reports and the
+    durations file are written whatever happens."""
+    status = Status(len(items), sys.stdout, sys.stdout.isatty() and not args.quiet)
+    results: dict[Item, Outcome] = {}
 
-    def one(path: Path) -> list[Outcome]:
-        status.started(path)
+    def one(item: Item) -> Outcome:
+        status.started(item)
         try:
-            return run_one(
-                path,
-                scenario=loaded.get(path),
-                tool=args.tool,
+            return run_item(
+                item,
+                forced_tool=args.tool,
                 hooks_config=args.hooks_config,
                 keep_workdir=args.keep_workdir,
             )
         finally:
-            status.finished(path)
+            status.finished(item)
 
-    def report(path: Path, batch: list[Outcome]) -> bool:
-        results[path] = batch
+    def report(item: Item, outcome: Outcome) -> bool:
+        results[item] = outcome
         status.clear()
-        for outcome in batch:
-            _print_outcome(outcome, args)
+        _print_outcome(outcome, args)
         status.show()
-        return not any(o.bad for o in batch)
+        return not outcome.bad
 
     try:
         if args.workers == 1:
-            for path in paths:
-                status.started(path)
+            for item in items:
+                status.started(item)
                 status.show()
-                if not report(path, one(path)) and args.exitfirst:
+                if not report(item, one(item)) and args.exitfirst:
                     break
         else:
-            _run_in_parallel(paths, one, report, args.workers, args.exitfirst)
+            _run_in_parallel(items, one, report, args.workers, args.exitfirst)
     finally:
         status.clear()
-        outcomes = [o for path in paths for o in results.get(path, [])]
+        outcomes = [results[item] for item in items if item in results]
         write_reports(outcomes, args)
+        if args.durations_file:
+            measured = {item.id: o.seconds for item, o in results.items() if o.result is not None}
+            shards.write_durations(args.durations_file, measured)
     return outcomes
 
 
 def _run_in_parallel(
-    paths: list[Path],
-    one: Callable[[Path], list[Outcome]],
-    report: Callable[[Path, list[Outcome]], bool],
+    items: list[Item],
+    one: Callable[[Item], Outcome],
+    report: Callable[[Item, Outcome], bool],
     workers: int,
     exitfirst: bool,
 ) -> None:
-    """Up to ``workers`` files at once, each reported as it finishes; -x starts no new one."""
-    pending = iter(paths)
+    """Up to ``workers`` items at once, each reported as it finishes; -x starts no new one."""
+    pending = iter(items)
     with ThreadPoolExecutor(workers) as pool:
-        running: dict[Future[list[Outcome]], Path] = {}
+        running: dict[Future[Outcome], Item] = {}
         stop = False
         while True:
             while not stop and len(running) < workers:
-                path = next(pending, None)
-                if path is None:
+                item = next(pending, None)
+                if item is None:
                     break
-                running[pool.submit(one, path)] = path
+                running[pool.submit(one, item)] = item
             if not running:
                 return
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                path = running.pop(future)
-                if not report(path, future.result()) and exitfirst:
+                item = running.pop(future)
+                if not report(item, future.result()) and exitfirst:
                     stop = True
 
 

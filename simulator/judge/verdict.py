@@ -10,11 +10,12 @@ import re
 import time
 from pathlib import Path
 
-from ..hosts import DEFAULT_HOST, HOSTS, Host
+from ..hosts import HOSTS, Host
 from ..printable import one_line
 from ..replay.runner import SetupError, no_hooks, own_hooks, run_scenario
-from ..scenario import Scenario, ScenarioError, load_scenario
+from ..scenario import Scenario
 from . import builtin_checks, expect
+from .items import Item, items_of
 from .outcome import Outcome
 
 
@@ -86,6 +87,35 @@ def not_applicable(scenario: Scenario, tool: str, config_host: str | None) -> st
     return no_hooks(host)
 
 
+def run_item(
+    item: Item,
+    *,
+    forced_tool: str | None = None,
+    hooks_config: str | None = None,
+    keep_workdir: bool = False,
+) -> Outcome:
+    """Run and check one item (a file on one host); never raises for bad input.
+
+    ``hooks_config`` is a config file of ``forced_tool``'s host (``hooksim run --tool``;
+    default: the scenario's own tool): it stands in for the hooks a scenario does not name on
+    that host and changes nothing else.
+    """
+    scenario, tool = item.scenario, item.tool
+    if scenario is None or tool is None:
+        return Outcome(item.path, item.path.stem, [], error=item.error)
+    config_host = (forced_tool or scenario.tool) if hooks_config else None
+    reason = not_applicable(scenario, tool, config_host)
+    if reason is not None:
+        return Outcome(item.path, scenario.name, [], tool=item.label, skipped=reason)
+    return run_on(
+        scenario,
+        tool,
+        label=item.label,
+        hooks_config=hooks_config if tool == config_host else None,
+        keep_workdir=keep_workdir,
+    )
+
+
 def run_one(
     path: Path,
     *,
@@ -95,36 +125,11 @@ def run_one(
     keep_workdir: bool = False,
 ) -> list[Outcome]:
     """Load (unless given), run and check one scenario file on each of its hosts (or ``tool``);
-    never raises for bad input.
-
-    ``hooks_config`` is a config file of ``tool``'s host (default: the scenario's own tool): it
-    stands in for the hooks a scenario does not name on that host and changes nothing else.
-    """
-    if scenario is None:
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError as e:
-            return [Outcome(path, path.stem, [], error=str(e))]
-    tools = [tool] if tool else scenario.tools()
-    config_host = (tool or scenario.tool) if hooks_config else None
-    labelled = len(tools) > 1 or tools != [DEFAULT_HOST]
-    outcomes = []
-    for name in tools:
-        label = name if labelled else None
-        reason = not_applicable(scenario, name, config_host)
-        if reason is not None:
-            outcomes.append(Outcome(path, scenario.name, [], tool=label, skipped=reason))
-            continue
-        outcomes.append(
-            run_on(
-                scenario,
-                name,
-                label=label,
-                hooks_config=hooks_config if name == config_host else None,
-                keep_workdir=keep_workdir,
-            )
-        )
-    return outcomes
+    never raises for bad input. ``hooks_config``: as ``run_item``'s."""
+    return [
+        run_item(item, forced_tool=tool, hooks_config=hooks_config, keep_workdir=keep_workdir)
+        for item in items_of(path, scenario, tool)
+    ]
 
 
 def hook_warnings(scenario: Scenario, tools: list[str] | None = None) -> list[str]:
