@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..replay.runner import RunResult
 
@@ -20,6 +21,7 @@ class Outcome:
     seconds: float = 0.0
     tool: str | None = None  # set when the file runs on more than Hermes alone
     skipped: str | None = None  # why the file does not apply to the host asked for
+    cached: dict[str, Any] | None = None  # a pass saved by an earlier run: its report entry
 
     @property
     def verdict(self) -> str:
