@@ -208,7 +208,8 @@ def summary(outcomes: list[Outcome], seconds: float) -> str:
     errors = sum(o.error is not None for o in outcomes)
     skipped = sum(o.skipped is not None for o in outcomes)
     failed = len(outcomes) - passed - errors - skipped
-    parts = [f"{passed} passed", f"{failed} failed"]
+    cached = sum(o.cached is not None for o in outcomes)
+    parts = [f"{passed} passed" + (f" ({cached} cached)" if cached else ""), f"{failed} failed"]
     if skipped:
         parts.append(f"{skipped} skipped")
     if errors:
@@ -261,6 +262,9 @@ def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
     """Each outcome as a JSON object: its verdict, and what its run did when it ran."""
     out = []
     for o in outcomes:
+        if o.cached is not None:  # a pass taken from the cache: its run's entry, as saved
+            out.append({**o.cached, "cached": True})
+            continue
         entry: dict[str, Any] = {
             "path": str(o.path),
             "name": o.name,
