@@ -20,6 +20,8 @@ from typing import TextIO
 
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..judge import shards
+from ..judge.cache import Cache, CacheError
+from ..judge.cache import key as cache_key
 from ..judge.expect import expected_warning
 from ..judge.items import Item, collect, select
 from ..judge.outcome import Outcome
@@ -27,11 +29,7 @@ from ..judge.verdict import run_item
 from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
-from ..report.formats import (
-    failure_text,
-    summary,
-    timeline,
-)
+from ..report.formats import failure_text, summary, timeline, to_json
 from ..scenario import find_scenarios
 from ..scenario.selection import PatternError
 from . import (
@@ -88,6 +86,14 @@ def register(add_parser: AddParser) -> None:
         help="run only the K-th of N shards of the runs (from 1); default: the shard that"
         " TEST_TOTAL_SHARDS/TEST_SHARD_INDEX or CI_NODE_TOTAL/CI_NODE_INDEX name, if set",
     )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        metavar="DIR",
+        help="take a run that passed before from DIR while nothing it depends on changed, and"
+        " save new passes there (not with --real, --keep-workdir or --show-timeline)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="run everything, even with --cache")
     parser.add_argument(
         "--durations-file",
         type=Path,
@@ -222,7 +228,12 @@ def run(args: argparse.Namespace) -> int:
     with stopped_by_signals(keep_workdirs=args.keep_workdir):
         if args.real:
             return real.run(args, list(dict.fromkeys(item.path for item in items)))
-        outcomes = _run_items(items, args)
+        try:
+            cache = _cache(args)
+        except CacheError as e:
+            print(f"hooksim: {e}", file=sys.stderr)
+            return 2
+        outcomes = _run_items(items, args, cache)
     if not args.verbose:
         for note in _notes_shown(outcomes, args):
             print(f"note: {note}")
@@ -233,7 +244,29 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(o.bad for o in outcomes) else 0
 
 
-def _run_items(items: list[Item], args: argparse.Namespace) -> list[Outcome]:
+def _cache(args: argparse.Namespace) -> Cache | None:
+    """The cache to use: ``--cache``'s, unless ``--no-cache`` or a run that must really run
+    (its work directory kept, its passing timeline shown). Raises CacheError."""
+    if args.cache is None or args.no_cache or args.keep_workdir or args.show_timeline:
+        return None
+    return Cache(args.cache)
+
+
+def _run_cached(item: Item, args: argparse.Namespace, cache: Cache) -> Outcome:
+    """The item's saved pass, or its run (saved when it passes)."""
+    if item.scenario is None:
+        return run_item(item)
+    key = cache_key(item, forced_tool=args.tool, hooks_config=args.hooks_config)
+    saved = cache.get(key)
+    if saved is not None:
+        return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved)
+    outcome = run_item(item, forced_tool=args.tool, hooks_config=args.hooks_config)
+    if outcome.passed:
+        cache.put(key, to_json([outcome])[0])
+    return outcome
+
+
+def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None) -> list[Outcome]:
     """Run the items (``--workers`` at once), printing each as it finishes; the reports and the
     durations file are written whatever happens."""
     status = Status(len(items), sys.stdout, sys.stdout.isatty() and not args.quiet)
@@ -242,6 +275,8 @@ def _run_items(items: list[Item], args: argparse.Namespace) -> list[Outcome]:
     def one(item: Item) -> Outcome:
         status.started(item)
         try:
+            if cache is not None:
+                return _run_cached(item, args, cache)
             return run_item(
                 item,
                 forced_tool=args.tool,
@@ -348,6 +383,9 @@ def _print_outcome(outcome: Outcome, args: argparse.Namespace) -> None:
         print(f"SKIP  {outcome.label}  {name}  (not applicable: {why})")
         return
     name = one_line(outcome.name)  # a name is the scenario author's: it prints as one line
+    if outcome.cached is not None:
+        print(f"PASS (cached)  {outcome.label}  {name}")
+        return
     print(f"{outcome.verdict:<5} {outcome.label}  {name}  ({outcome.seconds:.1f}s)")
     result = outcome.result
     if result is not None:
