@@ -576,12 +576,17 @@ def check(result: RunResult) -> list[str]:
     ``leaked_processes`` is checked even when not written: a hook must leave nothing running
     unless the scenario says so.
     """
+    return [failure for _, failure in check_each(result)]
+
+
+def check_each(result: RunResult) -> list[tuple[str, str]]:
+    """``check``'s failures, each with the key (of ``expect:`` or ``invariants:``) it is of."""
     sc = result.scenario
     expect = sc.expect
     checks = [(k, v) for k, v in sc.invariants.items() if k not in expect]
-    failures: list[str] = []
+    failures: list[tuple[str, str]] = []
     for key, want in checks + list(expect.items()):
-        failures.extend(CHECKS[key](result, want))
+        failures += [(key, failure) for failure in CHECKS[key](result, want)]
     if "leaked_processes" not in expect:
-        failures.extend(_leaked_processes(result, 0))
+        failures += [("leaked_processes", failure) for failure in _leaked_processes(result, 0)]
     return failures

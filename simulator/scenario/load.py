@@ -99,7 +99,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
     sessions = _sessions(data, fail, doc)
     steps = [] if sessions else _steps(data["turns"], ["turns"], fail, doc)
     ttl = _temporary_ttl(data, fail)
-    hosts = _host_parts(data)
+    hosts = _host_parts(data, doc)
     for where, block in _expect_blocks(data, hosts):
         _check_durations(block, where, fail)
     tools = _tools(data, hosts, fail)
@@ -138,6 +138,7 @@ def _build(path: Path, doc: Any, data: dict[str, Any]) -> Scenario:
         sessions=tuple(sessions),
         files=_files(path, data.get("files", {}), fail),
         plugins=plugins,
+        expect_lines=_key_lines(doc, ["invariants"]) | _key_lines(doc, ["expect"]),
     )
     _check_clock_range(scenario, every, fail)
     return scenario
@@ -366,8 +367,9 @@ def _temporary_ttl(data: dict[str, Any], fail: Fail) -> float:
         raise fail(["bridge", "temporary_ttl"], f"bridge/temporary_ttl: {e}") from None
 
 
-def _host_parts(data: dict[str, Any]) -> dict[str, HostPart]:
-    """The hooks, env, expectations, version and launch of each host under ``hosts:``."""
+def _host_parts(data: dict[str, Any], doc: Any) -> dict[str, HostPart]:
+    """The hooks, env, expectations (and their lines), version and launch of each host under
+    ``hosts:``."""
     return {
         name: HostPart(
             part.get("hooks"),
@@ -375,9 +377,20 @@ def _host_parts(data: dict[str, Any]) -> dict[str, HostPart]:
             dict(part.get("expect", {})),
             part.get("version"),
             part.get("launch"),
+            expect_lines=_key_lines(doc, ["hosts", name, "expect"]),
         )
         for name, part in data.get("hosts", {}).items()
     }
+
+
+def _key_lines(doc: Any, where: list[str | int]) -> dict[str, int]:
+    """The line of each key of the mapping at ``where`` (none when there is no mapping)."""
+    block = doc
+    for key in where:
+        block = block.get(key) if isinstance(block, dict) else None
+    if not isinstance(block, dict):
+        return {}
+    return {str(key): line_of(doc, [*where, key]) for key in block}
 
 
 def _expect_blocks(

@@ -60,6 +60,7 @@ class HostPart:
     version: str | None = None  # the host's version to replay; None: the profile's own
     launch: str | None = None  # how the user runs the host (Codex: exec); None: interactive
     plugins: tuple[Path, ...] | None = None  # its plugin folders; None: not given
+    expect_lines: dict[str, int] = field(default_factory=dict)  # the line of each expect: key
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,9 @@ class Scenario:
     # The tool's plugin (extension) folders, installed as the host installs them; set by on()
     # for the host it runs on (from hosts.NAME.plugins, else plugins: on the scenario's tool).
     plugins: tuple[Path, ...] = ()
+    # The file's line of each key of expect: and invariants: (set by on(): the host's first),
+    # where a report points when that expectation fails.
+    expect_lines: dict[str, int] = field(default_factory=dict)
 
     def tools(self, only: str | None = None) -> list[str]:
         """The hosts this session runs on: ``only`` if given, else its tool and ``hosts:``."""
@@ -195,6 +199,7 @@ class Scenario:
             plugins=plugins,
             env={**self.env, **part.env},
             expect={**self.expect, **part.expect},
+            expect_lines={**self.expect_lines, **part.expect_lines},
             hosts={},
             version=part.version,
             launch=part.launch,
