@@ -10,10 +10,12 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..hosts import UnknownHost, get_host
 from ..judge.outcome import Outcome
-from ..report.formats import to_json, write_json, write_junit
+from ..report.ci import github_annotations, write_sarif
+from ..report.formats import to_json, write_entries, write_junit
 from ..report.picture import write_html
 
 AddParser = Callable[..., argparse.ArgumentParser]
@@ -49,7 +51,8 @@ def report_path(path: str, option: str) -> str | None:
 
 
 def report_options(parser: argparse.ArgumentParser) -> None:
-    """The report files a run can write (``--junit-xml``, ``--json``, ``--html``)."""
+    """The reports a run can give (``--junit-xml``, ``--json``, ``--html``, ``--sarif``,
+    ``--format github``)."""
     parser.add_argument("--junit-xml", metavar="FILE", help="write a JUnit XML report")
     parser.add_argument(
         "--html", metavar="FILE", help="draw every run as a timeline in one self-contained page"
@@ -57,11 +60,26 @@ def report_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", metavar="FILE", help="write every hook run and bridge call as JSON"
     )
+    parser.add_argument(
+        "--sarif",
+        metavar="FILE",
+        help="write a SARIF 2.1.0 log: a result per failure, at its scenario's line",
+    )
+    parser.add_argument(
+        "--format",
+        choices=["github"],
+        help="github: print a GitHub Actions error annotation per failure, at its scenario's line",
+    )
 
 
 def reports_problem(args: argparse.Namespace) -> str | None:
     """The first report of ``report_options`` that cannot be written (its line), else None."""
-    reports = [("--junit-xml", args.junit_xml), ("--json", args.json), ("--html", args.html)]
+    reports = [
+        ("--junit-xml", args.junit_xml),
+        ("--json", args.json),
+        ("--html", args.html),
+        ("--sarif", args.sarif),
+    ]
     return next((p for option, path in reports if path and (p := report_path(path, option))), None)
 
 
@@ -92,6 +110,7 @@ __all__ = [
     "report_path",
     "reports_problem",
     "workers_option",
+    "write_entry_reports",
     "write_reports",
 ]
 
@@ -101,21 +120,34 @@ class CommandError(Exception):
 
 
 def write_reports(outcomes: list[Outcome], args: argparse.Namespace) -> None:
-    """The report files ``run`` was asked for (``--junit-xml``, ``--json``, ``--html``).
+    """The reports ``run`` was asked for (``report_options``), from the outcomes' entries."""
+    if args.junit_xml or args.json or args.html or args.sarif or args.format:
+        write_entry_reports(to_json(outcomes), args)
 
-    Each is written even when another cannot be; then CommandError names those that failed.
+
+def write_entry_reports(entries: list[dict[str, Any]], args: argparse.Namespace) -> list[str]:
+    """The reports of ``report_options`` asked for, from report entries: the files, then
+    ``--format github``'s annotations on stdout. Returns the files written.
+
+    Each file is written even when another cannot be; then CommandError names those that failed.
     """
     writers: list[tuple[str, str | None, Callable[[str], None]]] = [
-        ("--junit-xml", args.junit_xml, lambda path: write_junit(outcomes, path)),
-        ("--json", args.json, lambda path: write_json(outcomes, path)),
-        ("--html", args.html, lambda path: write_html(to_json(outcomes), path)),
+        ("--junit-xml", args.junit_xml, lambda path: write_junit(entries, path)),
+        ("--json", args.json, lambda path: write_entries(entries, path)),
+        ("--html", args.html, lambda path: write_html(entries, path)),
+        ("--sarif", args.sarif, lambda path: write_sarif(entries, path)),
     ]
-    failed = []
+    written, failed = [], []
     for option, path, write in writers:
         if path:
             try:
                 write(path)
+                written.append(path)
             except OSError as e:
                 failed.append(f"{option}: cannot write {path} ({e.strerror or e})")
+    if args.format == "github":
+        for line in github_annotations(entries):
+            print(line)
     if failed:
         raise CommandError("; ".join(failed))
+    return written

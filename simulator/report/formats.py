@@ -13,10 +13,12 @@ import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..hosts import DEFAULT_HOST, Firing, HookRun
+from ..judge import expect
 from ..judge.outcome import Outcome
 from ..printable import escaped, one_line
 from ..replay.leaks import LeakedProcess
@@ -202,45 +204,75 @@ def failure_text(outcome: Outcome, *, stdin: bool = False, notes: bool = True) -
     return "\n".join(parts)
 
 
+VERDICTS = ("PASS", "FAIL", "ERROR", "SKIP")
+
+
 def summary(outcomes: list[Outcome], seconds: float) -> str:
     """``70 passed, 1 failed, 1 error in 68.2s``: errors (could not load or start) apart."""
-    passed = sum(o.passed for o in outcomes)
-    errors = sum(o.error is not None for o in outcomes)
-    skipped = sum(o.skipped is not None for o in outcomes)
-    failed = len(outcomes) - passed - errors - skipped
-    cached = sum(o.cached is not None for o in outcomes)
-    parts = [f"{passed} passed" + (f" ({cached} cached)" if cached else ""), f"{failed} failed"]
-    if skipped:
-        parts.append(f"{skipped} skipped")
-    if errors:
-        parts.append(f"{errors} error{'s' if errors != 1 else ''}")
-    return ", ".join(parts) + f" in {seconds:.1f}s"
+    return tally([o.verdict for o in outcomes], sum(o.cached is not None for o in outcomes)) + (
+        f" in {seconds:.1f}s"
+    )
 
 
-def write_junit(outcomes: list[Outcome], path: str | Path) -> None:
+def tally(verdicts: list[str], cached: int = 0) -> str:
+    """``70 passed (3 cached), 1 failed, 1 error``: how many of each verdict, errors apart."""
+    count = {said: verdicts.count(said) for said in VERDICTS}
+    passed = f"{count['PASS']} passed" + (f" ({cached} cached)" if cached else "")
+    parts = [passed, f"{count['FAIL']} failed"]
+    if count["SKIP"]:
+        parts.append(f"{count['SKIP']} skipped")
+    if count["ERROR"]:
+        parts.append(f"{count['ERROR']} error{'s' if count['ERROR'] != 1 else ''}")
+    return ", ".join(parts)
+
+
+def verdict(entry: dict[str, Any]) -> str:
+    """An entry's PASS, FAIL, ERROR or SKIP (read from its other keys in a report written
+    before entries said it)."""
+    if entry.get("verdict") in VERDICTS:
+        return str(entry["verdict"])
+    if entry.get("skipped") is not None:
+        return "SKIP"
+    return "PASS" if entry.get("passed") else ("ERROR" if entry.get("error") else "FAIL")
+
+
+def shown_host(entry: dict[str, Any]) -> str | None:
+    """The host an entry's run is named by (``name[codex]``), None when the file runs on the
+    default host alone."""
+    label, path = entry.get("label", entry["path"]), entry["path"]
+    return str(entry.get("tool")) if label != path else None
+
+
+def write_junit(entries: list[dict[str, Any]], path: str | Path) -> None:
+    """JUnit XML of report entries (``to_json``): one test case per entry, each case's
+    session (its timeline with every hook's stdin) as its system-out."""
+    verdicts = [verdict(e) for e in entries]
     suite = ET.Element(
         "testsuite",
         name="hooksim",
-        tests=str(len(outcomes)),
-        failures=str(sum(bool(o.failures) for o in outcomes)),
-        skipped=str(sum(o.skipped is not None for o in outcomes)),
-        errors=str(sum(o.error is not None for o in outcomes)),
-        time=f"{sum(o.seconds for o in outcomes):.3f}",
+        tests=str(len(entries)),
+        failures=str(verdicts.count("FAIL")),
+        skipped=str(verdicts.count("SKIP")),
+        errors=str(verdicts.count("ERROR")),
+        time=f"{sum(e.get('seconds', 0) for e in entries):.3f}",
     )
-    for o in outcomes:
-        name = f"{o.name}[{o.tool}]" if o.tool else o.name
-        case = ET.SubElement(
-            suite, "testcase", classname=str(o.path), name=name, time=f"{o.seconds:.3f}"
-        )
-        if o.skipped is not None:
-            ET.SubElement(case, "skipped", message=o.skipped)
-        elif o.error is not None:
-            ET.SubElement(case, "error", message=o.error.splitlines()[0]).text = o.error
-        elif o.failures:
-            ET.SubElement(case, "failure", message=o.failures[0]).text = failure_text(o)
-        if o.result is not None:
+    for e, said in zip(entries, verdicts, strict=True):
+        host = shown_host(e)
+        name = f"{e['name']}[{host}]" if host else str(e["name"])
+        seconds = f"{e.get('seconds', 0):.3f}"
+        case = ET.SubElement(suite, "testcase", classname=e["path"], name=name, time=seconds)
+        if said == "SKIP":
+            ET.SubElement(case, "skipped", message=str(e["skipped"]))
+        elif said == "ERROR":
+            error = str(e.get("error"))
+            ET.SubElement(case, "error", message=(error.splitlines() or [""])[0]).text = error
+        elif said == "FAIL":
+            failures = e.get("failures") or [""]
+            text = e.get("failure_text") or "\n".join(f"  {_line(f)}" for f in failures)
+            ET.SubElement(case, "failure", message=failures[0]).text = text
+        if e.get("timeline") is not None:
             # Every case carries its session, passing ones too: who ran, who called the bridge.
-            ET.SubElement(case, "system-out").text = timeline(o.result, stdin=True)
+            ET.SubElement(case, "system-out").text = e["timeline"]
     for element in suite.iter():
         element.text = None if element.text is None else _xml(element.text)
         for key, value in element.attrib.items():
@@ -259,26 +291,120 @@ def _xml(text: str) -> str:
 
 
 def to_json(outcomes: list[Outcome]) -> list[dict[str, Any]]:
-    """Each outcome as a JSON object: its verdict, and what its run did when it ran."""
-    out = []
-    for o in outcomes:
-        if o.cached is not None:  # a pass taken from the cache: its run's entry, as saved
-            out.append({**o.cached, "cached": True})
-            continue
-        entry: dict[str, Any] = {
-            "path": str(o.path),
-            "name": o.name,
-            "tool": o.tool or DEFAULT_HOST,
-            "passed": o.passed,
-            "failures": o.failures,
-            "error": o.error,
-            "skipped": o.skipped,
-            "seconds": round(o.seconds, 3),
-        }
-        if o.result is not None:
-            entry.update(_run_json(o.result))
-        out.append(capped_all(entry))
-    return out
+    """Each outcome's report ``entry``, in order."""
+    return [entry(o) for o in outcomes]
+
+
+def entry(outcome: Outcome) -> dict[str, Any]:
+    """One outcome as JSON: its verdict, all that every report shows of it, and what its run
+    did, each text ``capped``. JUnit, the HTML picture, SARIF and annotations are drawn from
+    entries alone, so a report drawn from ``--json`` files is the report the run wrote. A pass
+    taken from the cache is the entry its run saved, marked ``cached``.
+
+    - ``label``: the path, and the host in brackets when the file names more than the default;
+    - ``verdict``: PASS, FAIL, ERROR or SKIP;
+    - ``failure_text``: a failure's expectations and timeline (as JUnit and the console show
+      them); ``timeline``: the session with each hook's stdin (a JUnit case's system-out);
+    - ``rules`` and ``lines``: for each failure (or the error), the kind of failure
+      (``expect.KEY``, ``checks.NAME``, ``error``) and its line in the scenario file.
+    """
+    o = outcome
+    if o.cached is not None:  # a pass taken from the cache: its run's entry, as saved
+        return {**o.cached, "cached": True}
+    found = _located(o)
+    data: dict[str, Any] = {
+        "path": str(o.path),
+        "name": o.name,
+        "tool": o.tool or DEFAULT_HOST,
+        "passed": o.passed,
+        "failures": o.failures,
+        "error": o.error,
+        "skipped": o.skipped,
+        "seconds": round(o.seconds, 3),
+        "label": o.label,
+        "verdict": o.verdict,
+        "failure_text": failure_text(o) if o.failures else None,
+        "timeline": None if o.result is None else timeline(o.result, stdin=True),
+        "rules": [rule for rule, _ in found],
+        "lines": [line for _, line in found],
+    }
+    if o.result is not None:
+        data.update(_run_json(o.result))
+    return capped_all(data)  # type: ignore[no-any-return]
+
+
+_BUILTIN = re.compile(r"built-in check (\w+): ")
+
+
+def _located(outcome: Outcome) -> list[tuple[str, int]]:
+    """``(rule, line)`` of each failure of ``outcome`` (or of its error): ``expect.KEY`` at the
+    line of its key, ``checks.NAME`` at the line of the hook it names in the scenario file,
+    ``error`` at the line it starts with; line 1 when none is known."""
+    path = re.escape(str(outcome.path))
+    if outcome.error is not None:
+        said = re.match(rf"{path}:(\d+): ", outcome.error)
+        return [("error", int(said[1]) if said else 1)]
+    result = outcome.result
+    try:
+        keys = {} if result is None else {f: key for key, f in reversed(expect.check_each(result))}
+    except Exception:  # a line is a help, never a reason to lose a report
+        keys = {}
+    lines = {} if result is None else result.scenario.expect_lines
+    found = []
+    for failure in outcome.failures:
+        builtin = _BUILTIN.match(failure)
+        if builtin:
+            named = re.search(rf"\({path}:(\d+)[,)]", failure)
+            found.append((f"checks.{builtin[1]}", int(named[1]) if named else 1))
+        elif failure in keys:
+            found.append((f"expect.{keys[failure]}", lines.get(keys[failure], 1)))
+        else:
+            found.append(("expect", 1))
+    return found
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_HOLDS: dict[str, Callable[[Any], bool]] = {
+    "a text": lambda v: isinstance(v, str),
+    "a text or null": lambda v: v is None or isinstance(v, str),
+    "true or false": lambda v: isinstance(v, bool),
+    "a number": _is_number,
+    f"one of {', '.join(VERDICTS)}": lambda v: v in VERDICTS,
+    "a list of texts": lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+    "a list of whole numbers": lambda v: isinstance(v, list) and all(map(_is_whole, v)),
+    "a list of objects": lambda v: isinstance(v, list) and all(isinstance(i, dict) for i in v),
+}
+# What each key of an entry that reports read holds; "path" and "name" are never missing.
+_ENTRY_KEYS = {
+    **dict.fromkeys(("path", "name", "tool", "label"), "a text"),
+    **dict.fromkeys(("error", "skipped", "failure_text", "timeline"), "a text or null"),
+    **dict.fromkeys(("passed", "cached"), "true or false"),
+    "seconds": "a number",
+    "verdict": f"one of {', '.join(VERDICTS)}",
+    **dict.fromkeys(("failures", "rules"), "a list of texts"),
+    "lines": "a list of whole numbers",
+    **dict.fromkeys(("hooks", "events", "bridge_calls", "leaked_processes"), "a list of objects"),
+}
+
+
+def entry_problem(entry: Any) -> str | None:
+    """What keeps ``entry`` (read from ``--json``) from being a report entry, else None."""
+    if not isinstance(entry, dict):
+        return "not an object"
+    for key in ("path", "name"):
+        if key not in entry:
+            return f"no {key!r}"
+    for key, what in _ENTRY_KEYS.items():
+        if key in entry and not _HOLDS[what](entry[key]):
+            return f"{key!r} is not {what}"
+    return None
 
 
 def _run_json(result: RunResult) -> dict[str, Any]:
@@ -348,10 +474,16 @@ def _leak_json(leak: LeakedProcess, runs: list[HookRun]) -> dict[str, Any]:
 
 
 def write_json(outcomes: list[Outcome], path: str | Path) -> None:
+    """The outcomes' entries (``to_json``) as a JSON file."""
+    write_entries(to_json(outcomes), path)
+
+
+def write_entries(entries: list[dict[str, Any]], path: str | Path) -> None:
+    """Report entries as a JSON file, one indented list."""
     # A lone surrogate (a hook's JSON can hold one, "\\udc80") cannot be encoded: written as
     # its backslash escape, which inside a JSON string is that same character.
     Path(path).write_text(
-        json.dumps(to_json(outcomes), indent=2, ensure_ascii=False) + "\n",
+        json.dumps(entries, indent=2, ensure_ascii=False) + "\n",
         encoding="utf-8",
         errors="backslashreplace",
     )

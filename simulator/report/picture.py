@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hosts import DEFAULT_HOST
-from .formats import capped_all
+from .formats import capped_all, verdict
 
 OUTCOMES = {
     "ok": "#2e9e5b",
@@ -44,7 +44,7 @@ height:11px;border-radius:6px;margin-right:4px;vertical-align:-1px}
 section.run{background:#fff;margin:16px 20px;padding:12px 16px;border:1px solid #ddd;
 border-radius:6px}section.run h2{font-size:16px;margin:0 0 6px}
 .verdict{font-weight:600;padding:1px 7px;border-radius:4px;color:#fff;margin-right:6px}
-.PASS{background:#2e9e5b}.FAIL{background:#d23c3c}.ERROR{background:#7b4fc9}
+.PASS{background:#2e9e5b}.FAIL{background:#d23c3c}.ERROR{background:#7b4fc9}.SKIP{background:#888}
 ul.failures{margin:6px 0 10px;padding-left:20px;color:#a11}ul.failures a{color:#a11}
 .scroll{overflow-x:auto}svg text{font:12px system-ui,sans-serif;fill:#333}
 svg .mark{cursor:pointer;stroke:#fff;stroke-width:1.5}svg .mark.selected{stroke:#000;stroke-width:3}
@@ -103,8 +103,8 @@ def outcome(hook: dict[str, Any]) -> str:
     """ok, blocked, failed or timed out: what the mark's colour says."""
     if hook.get("timed_out"):
         return "timed out"
-    verdict = str(hook.get("verdict") or "")
-    if verdict.startswith(("block", "deny", "continue: false")) or "follow-up" in verdict:
+    reading = str(hook.get("verdict") or "")  # what the host read from the hook
+    if reading.startswith(("block", "deny", "continue: false")) or "follow-up" in reading:
         return "blocked"
     if hook.get("spawn_error") or hook.get("exit_code") not in (0, None):
         return "failed"
@@ -386,9 +386,9 @@ def page(entries: list[dict[str, Any]], title: str = "hooksim run") -> str:
     legend = "".join(f'<span><i style="background:{c}"></i>{o}</span>' for o, c in OUTCOMES.items())
     sections = []
     for i, entry in enumerate(entries):
-        verdict = "PASS" if entry.get("passed") else ("ERROR" if entry.get("error") else "FAIL")
+        said = verdict(entry)
         head = (
-            f'<h2><span class="verdict {verdict}">{verdict}</span>{html.escape(str(entry["name"]))}'
+            f'<h2><span class="verdict {said}">{said}</span>{html.escape(str(entry["name"]))}'
             f' <span class="muted">[{html.escape(str(entry.get("tool")))}] {html.escape(str(entry["path"]))}</span></h2>'
         )
         body = [head]

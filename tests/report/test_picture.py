@@ -66,11 +66,12 @@ def test_the_page_is_self_contained(run_page: tuple[Path, list[dict[str, Any]]])
 def test_show_draws_the_same_page_from_saved_json(
     run_page: tuple[Path, list[dict[str, Any]]], tmp_path: Path
 ) -> None:
-    """hooksim show RUN.json --html draws what hooksim run --html drew."""
+    """hooksim show RUN.json --html draws what hooksim run --html drew (its runs sorted by
+    path, then host), and exits as the run did (1: a scenario failed)."""
     page, entries = run_page
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps(entries))
-    assert main(["show", str(saved), "--html", str(tmp_path / "again.html")]) == 0
+    assert main(["show", str(saved), "--html", str(tmp_path / "again.html")]) == 1
     marks = (tmp_path / "again.html").read_text().count('class="mark"')
     assert marks == page.read_text().count('class="mark"') == sum(len(e["hooks"]) for e in entries)
 
