@@ -148,3 +148,17 @@ def test_show_writes_annotations_and_sarif_from_saved_runs(
     out = capsys.readouterr().out
     assert [line for line in out.splitlines() if line.startswith("::")] == annotations
     assert Path("again.sarif").read_text() == Path("run.sarif").read_text()
+
+
+def test_a_pass_taken_from_the_cache_reports_as_its_run_did(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cached pass is its saved entry: its JUnit case, session included, is the one its run
+    wrote, and show counts it as cached."""
+    args = ["run", "corpus/pass.yaml", "-q", "--cache", "cache"]
+    assert main([*args, "--junit-xml", "first.xml"]) == 0
+    assert main([*args, "--junit-xml", "again.xml", "--json", "again.json"]) == 0
+    assert _cases(Path("again.xml")) == _cases(Path("first.xml"))
+    capsys.readouterr()
+    assert main(["show", "again.json"]) == 0
+    assert capsys.readouterr().out == "1 passed (1 cached), 0 failed\n"

@@ -233,3 +233,30 @@ def test_sarif_stays_valid_whatever_a_hook_prints(
     ((rule, uri, line, message),) = _results(log)
     assert (rule, uri, line) == ("checks.hooks_failed", "a%2Cb%3Ac.yaml", 4)
     assert "exit 1: ::error file=x,line=1::pwned 100%, a: b \\x1b[31m \ufffd;" in message
+
+
+def test_a_hosts_own_expectation_is_annotated_at_its_own_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key under hosts.NAME.expect: replaces the file's on that host: its failure points at
+    the host's line; the other host's failure at the file's."""
+    monkeypatch.chdir(tmp_path)
+    Path("two.yaml").write_text(
+        "name: two hosts\n"
+        "tool: hermes\n"
+        "hosts:\n"
+        "  claude-code:\n"
+        "    hooks: {UserPromptSubmit: [{hooks: [{type: command, command: 'true'}]}]}\n"
+        "    expect:\n"
+        "      compactions_at_turns: [1]\n"  # line 7
+        "turns:\n"
+        "  - {user: hi, assistant: hello}\n"
+        "expect:\n"
+        "  compactions_at_turns: [1]\n"  # line 11
+    )
+    assert main(["run", "two.yaml", "--format", "github"]) == 1
+    found = [(a["file"], a["line"], a["title"]) for a in _annotations(capsys.readouterr().out)]
+    assert found == [
+        ("two.yaml", "11", "FAIL two hosts [hermes]"),
+        ("two.yaml", "7", "FAIL two hosts [claude-code]"),
+    ]
