@@ -31,9 +31,10 @@ def _problems(entries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str, 
         said = verdict(entry)
         if said not in ("FAIL", "ERROR"):
             continue
-        message = str(entry.get("error")) if said == "ERROR" else "\n".join(entry["failures"])
+        failures = entry.get("failures") or []
+        message = str(entry.get("error")) if said == "ERROR" else "\n".join(failures)
         rule = (entry.get("rules") or ["error" if said == "ERROR" else "expect"])[0]
-        found.append((entry, rule, message, (entry.get("lines") or [1])[0]))
+        found.append((entry, rule, message, max(1, (entry.get("lines") or [1])[0])))
     return found
 
 
@@ -107,7 +108,7 @@ def sarif(entries: list[dict[str, Any]]) -> dict[str, Any]:
                     {
                         "physicalLocation": {
                             "artifactLocation": {"uri": _uri(entry["path"])},
-                            "region": {"startLine": max(1, int(line))},
+                            "region": {"startLine": line},
                         }
                     }
                 ],

@@ -162,3 +162,22 @@ def test_a_pass_taken_from_the_cache_reports_as_its_run_did(
     capsys.readouterr()
     assert main(["show", "again.json"]) == 0
     assert capsys.readouterr().out == "1 passed (1 cached), 0 failed\n"
+
+
+def test_show_reports_a_bare_saved_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry with only a path, a name and a failure (as a report older than its other keys
+    wrote it) still gives JUnit, SARIF and an annotation at line 1."""
+    saved = tmp_path / "old.json"
+    saved.write_text('[{"path": "x.yaml", "name": "x", "passed": false, "failures": ["wrong"]}]')
+    sarif = tmp_path / "x.sarif"
+    assert main(["show", str(saved), "--sarif", str(sarif), "--format", "github"]) == 1
+    assert capsys.readouterr().out == (
+        f"::error file=x.yaml,line=1,title=FAIL x::wrong\nhooksim: wrote {sarif}\n0 passed, 1 failed\n"
+    )
+    (result,) = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert (result["ruleId"], result["locations"][0]["physicalLocation"]["region"]) == (
+        "expect",
+        {"startLine": 1},
+    )
