@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
+from ..judge import shards
 from ..scenario import ScenarioError, find_scenarios, load_scenario
 from . import AddParser, check_tool, positive_int, workers_option
 
@@ -60,7 +61,30 @@ def register(add_parser: AddParser) -> None:
         "--max-turns", type=positive_int, metavar="N", help="steps per session, at most (default 6)"
     )
     workers_option(parser, "searches (each with its own seed)")
+    parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="search the K-th of N shards of the seeds (from 1): seed S+K-1, and with -n,"
+        " S+K-1+N, S+K-1+2N...; default: the shard that TEST_TOTAL_SHARDS/TEST_SHARD_INDEX or"
+        " CI_NODE_TOTAL/CI_NODE_INDEX name, if set",
+    )
+    parser.add_argument(
+        "--database",
+        type=Path,
+        metavar="DIR",
+        help="Hypothesis' example database: a failure saved there (by any machine) is the"
+        " first session tried, and the failures found are saved there",
+    )
     parser.set_defaults(func=run)
+
+
+def _shard(text: str) -> shards.Shard:
+    """argparse's type for ``--shard``."""
+    try:
+        return shards.parse(text)
+    except shards.ShardError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _raw(path: Path) -> dict[str, Any]:
@@ -168,6 +192,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"hooksim: --hooks-config: no such file: {args.hooks_config}", file=sys.stderr)
         return 2
     try:
+        shard = args.shard or shards.from_environment()
+    except shards.ShardError as e:
+        print(f"hooksim: {e}", file=sys.stderr)
+        return 2
+    if args.database and args.database.exists() and not args.database.is_dir():
+        print(f"hooksim: --database {args.database}: not a directory", file=sys.stderr)
+        return 2
+    try:
         spaces = _spaces(args)
     except ScenarioError as e:
         print(e, file=sys.stderr)
@@ -188,6 +220,8 @@ def run(args: argparse.Namespace) -> int:
                 seed=seed,
                 workers=args.workers,
                 progress_stream=stream,
+                shard=(shard.number, shard.total) if shard else (1, 1),
+                database=args.database,
             )
         except SetupError as e:
             print(f"hooksim: {e}", file=sys.stderr)

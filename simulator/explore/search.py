@@ -37,6 +37,7 @@ from typing import Any, TextIO
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from ..judge import expect
 from ..replay.runner import RunResult, run_scenario
@@ -89,6 +90,7 @@ class Failure:
     found_s: float = 0.0  # seconds from the start of the exploration to the first failure
     path: Path | None = None
     command: str = ""  # the explore arguments that find it again (one search, this seed)
+    replayed: Path | None = None  # the example database it was first found in, if it was
 
     @property
     def steps(self) -> int:
@@ -103,6 +105,7 @@ class Exploration:
 
     title: str
     seed: int
+    shard: tuple[int, int] = (1, 1)  # (K, N): the K-th of N shards of the seeds
     examples: int = 0
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
@@ -224,7 +227,9 @@ class Explorer:
             )
             return self.judge(scenario, result)
 
-    def search(self, seed: int, budget: int, progress: Progress) -> Failure | None:
+    def search(
+        self, seed: int, budget: int, progress: Progress, database: Path | None = None
+    ) -> Failure | None:
         """One Hypothesis search of ``budget`` examples; its shrunk failure, if any.
 
         A session is run once: drawn again (shrinking draws the same session in many ways),
@@ -232,8 +237,11 @@ class Explorer:
         sessions have run while shrinking, the shrink ends with the smallest failing session so
         far (Hypothesis only tries sessions smaller than the one it holds, so that is the last
         one that failed).
+
+        With a ``database`` (Hypothesis' directory database), the failures saved there for
+        this space run first, and the failures found are saved there.
         """
-        search = _Search(self, progress)
+        search = _Search(self, progress, database)
         failed = search.run(seed, budget)
         if failed is None:
             return None
@@ -241,16 +249,28 @@ class Explorer:
         return Failure(
             failed.findings[0], failed.document, seed, search.found_at, search.count, budget,
             search.found_s, command=command,
+            replayed=database if search.found_at <= search.saved else None,
         )  # fmt: skip
+
+    def database_key(self) -> bytes:
+        """The key of this space's examples in a database: the same on every machine and for
+        every seed and budget, so a failure one search saves is replayed by any other."""
+        space = repr(dataclasses.replace(self.space, examples=0))
+        text = f"{self.tool}\n{space}\n{scenario_text(self.base)}"
+        return hashlib.sha256(text.encode()).hexdigest().encode()
 
 
 class _Search:
     """The state of one search (``Explorer.search``): the sessions run and their verdicts, when
     the first failure was found, and the smallest failing session so far."""
 
-    def __init__(self, explorer: Explorer, progress: Progress) -> None:
+    def __init__(
+        self, explorer: Explorer, progress: Progress, database: Path | None = None
+    ) -> None:
         self.explorer = explorer
         self.progress = progress
+        self.database = None if database is None else DirectoryBasedExampleDatabase(database)
+        self.saved = 0  # examples the database held for this space: the first ones run
         self.count = 0
         self.found_at = 0
         self.found_s = 0.0
@@ -281,16 +301,20 @@ class _Search:
     def run(self, seed: int, budget: int) -> SessionFailed | None:
         """Run the search with Hypothesis; the shrunk failing session, if any."""
         space, base = self.explorer.space, self.explorer.base
+        key = self.explorer.database_key()
+        if self.database is not None:
+            self.saved = sum(1 for _ in self.database.fetch(key))
         wrapped: Callable[[], None] = settings(
             max_examples=budget,
-            database=None,
+            database=self.database,
             deadline=None,
             derandomize=False,
-            phases=(Phase.generate, Phase.shrink),
+            phases=(Phase.reuse, Phase.generate, Phase.shrink),
             report_multiple_bugs=False,
             suppress_health_check=list(HealthCheck),
             verbosity=Verbosity.quiet,
         )(hypothesis_seed(seed)(given(sessions(space, base))(self.test)))
+        wrapped._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
         try:
             wrapped()
         except _SearchEnded:
@@ -390,10 +414,15 @@ def explore(
     seed: int,
     workers: int = 1,
     progress_stream: TextIO | None = None,
+    shard: tuple[int, int] = (1, 1),
+    database: Path | None = None,
 ) -> Exploration:
-    """Run ``workers`` searches side by side (seeds ``seed``, ``seed + 1``, ...), sharing
-    ``examples``; stop them all once one fails."""
+    """Run ``workers`` searches side by side, sharing ``examples``; stop them all once one
+    fails. Shard K of N (``shard``) searches seeds ``seed + K - 1``, then ``+ N`` for each
+    further search: the shards of one seed search disjoint seeds, whatever their ``workers``.
+    ``database``: Hypothesis' example database, shared by the searches (``Explorer.search``)."""
     workers = max(1, min(workers, examples))
+    k, n = shard
     progress = Progress(examples, progress_stream)
     explorer.coverage = Coverage(explorer.base.get("checks", True), explorer.tool)
     shares = [examples // workers + (i < examples % workers) for i in range(workers)]
@@ -402,7 +431,7 @@ def explore(
 
     def one(i: int) -> None:
         try:
-            found[i] = explorer.search(seed + i, shares[i], progress)
+            found[i] = explorer.search(seed + k - 1 + i * n, shares[i], progress, database)
         except BaseException as e:  # re-raised in the caller's thread
             errors.append(e)
             progress.failed.set()
@@ -419,6 +448,7 @@ def explore(
     return Exploration(
         title,
         seed,
+        shard=shard,
         examples=progress.examples,
         seconds=progress.clock() - progress.started,
         failures=failures,
@@ -613,12 +643,14 @@ def summary(exploration: Exploration, replay_options: str = "") -> str:
     lines = [
         f"{exploration.title}: {_plural(exploration.examples, 'example')} in"
         f" {exploration.seconds:.1f}s ({per_min:.0f}/min), seed {exploration.seed}"
+        + (", shard {}/{}".format(*exploration.shard) if exploration.shard[1] > 1 else "")
     ]
     for f in exploration.failures:
+        replayed = f", replayed from {f.replayed}" if f.replayed else ""
         lines.append(f"  FAIL {f.finding.invariant}: {f.finding.lines[0]}")
         lines += [f"       {line}" for line in f.finding.lines[1:4]]
         lines.append(
-            f"       found at example {f.found_at} (seed {f.seed}) after {f.found_s:.1f}s,"
+            f"       found at example {f.found_at} (seed {f.seed}{replayed}) after {f.found_s:.1f}s,"
             f" shrunk to {_plural(f.steps, 'step')} in {_plural(f.runs - f.found_at, 'more run')}"
         )
         if f.path is not None:
