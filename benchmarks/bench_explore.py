@@ -1,6 +1,6 @@
 """What hooksim explore costs per example, what -n 2 buys, and how fast it finds each mutant.
 
-    python benchmarks/bench_explore.py [--examples N] [--seed S] [--mutants a,b]
+    python benchmarks/bench_explore.py [--examples N] [--seed S] [--mutants a,b] [--against REV]
 
 1. The same drawn sessions run as plain ``run_scenario`` calls (baseline) and as explore's
    examples (written as a file, loaded, run, judged by the gate model): the ratio of the two
@@ -14,15 +14,27 @@
 4. The same for the wrong hooks of the shipped explore spaces (``scenarios/explore/``, the
    mutants of ``tests/explore/example_mutants.py``), each with its space's own budget.
 
+5. With ``--against REV`` (a commit, tag or branch): each mutant's search run by ``hooksim
+   explore`` as a subprocess, one search (``-n 1``), the same seed, in this tree and in a git
+   worktree of REV (with REV's own hermes_hooks and mutant hook), one after the other: seconds
+   and examples until the first failure in each, and the ratio of the seconds (this tree over
+   REV: under 1 is faster). The ratio, not the seconds, is the figure to compare.
+
 Times are real seconds on this machine and move with its load; the example counts do not.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
+import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +211,83 @@ def example_mutants(seed: int, workers: int) -> None:
                 )
 
 
+@contextmanager
+def tree_of(rev: str) -> Iterator[tuple[str, Path]]:
+    """(python, mutant hook) of a git worktree of ``rev``: a venv whose hooksim and hermes_hooks
+    are that tree's, everything else this interpreter's packages."""
+    with tempfile.TemporaryDirectory(prefix="bench-explore-") as tmp:
+        tree, venv = Path(tmp, "tree"), Path(tmp, "venv")
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", "-q", str(tree), rev], check=True)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+            python = str(venv / "bin" / "python")
+            purelib = subprocess.run(
+                [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                check=True, capture_output=True, text=True,
+            ).stdout.strip()  # fmt: skip
+            Path(purelib, "zz_bench.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+            Path(purelib, "hooksim").symlink_to(tree / "simulator")
+            Path(purelib, "hermes_hooks").symlink_to(tree / "hermes_hooks")
+            hooks = [tree / "tests" / d / "mutant_hook.py" for d in ("judge", "simulator")]
+            yield python, next(h for h in hooks if h.exists())
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
+
+
+def _config(folder: Path, python: str, hook: Path, mutant: str) -> Path:
+    """A Hermes config.yaml whose three hooks run ``mutant`` of ``hook`` with ``python``."""
+    folder.mkdir(parents=True)
+    lines = ["hooks:"]
+    for event, sub in (
+        ("on_session_start", "session-start"),
+        ("pre_llm_call", "user-prompt-submit"),
+        ("post_llm_call", "stop"),
+    ):
+        command = shlex.join([python, str(hook), mutant, sub])
+        lines += [f"  {event}:", f"    - command: {command!r}"]
+    path = folder / "config.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _time_to_find(python: str, config: Path, seed: int, out: Path) -> tuple[float, int] | None:
+    """Seconds and examples until ``hooksim explore`` (one search) found its first failure."""
+    argv = [python, "-m", "hooksim", "explore", "--hooks-config", str(config)]
+    argv += ["--seed", str(seed), "--out", str(out)]
+    done = subprocess.run(argv, check=False, capture_output=True, text=True, cwd=out.parent)
+    found = re.search(r"found at example (\d+) \(seed \d+[^)]*\) after ([0-9.]+)s", done.stdout)
+    return (float(found[2]), int(found[1])) if found else None
+
+
+def against(rev: str, names: list[str], seed: int) -> None:
+    print(f"5. time to find each mutant, this tree against {rev} (seed {seed}, -n 1):")
+    print(f"   {'mutant':<32}{'here':>9}{'examples':>10}{rev:>10}{'examples':>10}{'ratio':>7}")
+    here_total = there_total = 0.0
+    with tree_of(rev) as (python, hook), tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            rows = []
+            for side, (py, mutant_hook) in (
+                ("here", (sys.executable, ROOT / "tests" / "judge" / "mutant_hook.py")),
+                ("there", (python, hook)),
+            ):
+                config = _config(Path(tmp, side, name), py, mutant_hook, name)
+                rows.append(_time_to_find(py, config, seed, Path(tmp, side, name, "out")))
+            here, there = rows
+            if here is None or there is None:
+                print(f"   {name:<32}{'NOT FOUND' if here is None else f'{here[0]:.1f}s':>9}")
+                continue
+            here_total, there_total = here_total + here[0], there_total + there[0]
+            print(
+                f"   {name:<32}{here[0]:>8.1f}s{here[1]:>10}{there[0]:>9.1f}s{there[1]:>10}"
+                f"{here[0] / there[0]:>7.2f}"
+            )
+    if there_total:
+        print(
+            f"   all found: {here_total:.1f}s against {there_total:.1f}s: {here_total / there_total:.2f}x"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=40, help="examples for parts 1 and 2")
@@ -206,6 +295,9 @@ def main() -> int:
     parser.add_argument("--mutants", default=",".join(MUTANTS))
     parser.add_argument("--skip", default="", help="parts to skip, e.g. 1,2")
     parser.add_argument("--files", action="store_true", help="print each mutant's smallest file")
+    parser.add_argument(
+        "--against", metavar="REV", help="part 5: time to find each mutant here and in REV"
+    )
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     if "1" not in skip:
@@ -217,6 +309,9 @@ def main() -> int:
         mutants(names, args.seed, workers=2, files=args.files)
     if "4" not in skip:
         example_mutants(args.seed, workers=2)
+    if args.against:
+        names = [m for m in args.mutants.split(",") if m]
+        against(args.against, names, args.seed)
     return 0
 
 
