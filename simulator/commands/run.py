@@ -29,7 +29,7 @@ from ..judge.verdict import run_item
 from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
-from ..report.formats import failure_text, summary, timeline, to_json
+from ..report.formats import entry, failure_text, summary, timeline
 from ..scenario import find_scenarios
 from ..scenario.selection import PatternError
 from . import (
@@ -262,7 +262,7 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache) -> Outcome:
         return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved)
     outcome = run_item(item, forced_tool=args.tool, hooks_config=args.hooks_config)
     if outcome.passed:
-        cache.put(key, to_json([outcome])[0])
+        cache.put(key, entry(outcome))
     return outcome
 
 
