@@ -20,7 +20,10 @@ from hypothesis import strategies as st
 
 from ..console import BIN
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc"),
+    pytest.mark.one_python,  # a search: the same on every interpreter
+]
 
 LIMIT_S = 60
 LIMIT_BYTES = 2 * 1024**3
