@@ -43,9 +43,20 @@ def parser() -> argparse.ArgumentParser:
         parser.set_defaults(parser=parser)
         return parser
 
-    from .commands import compare, conformance, explore, hosts, record, run, show, tap, validate
+    from .commands import (
+        compare,
+        conformance,
+        explore,
+        fire,
+        hosts,
+        record,
+        run,
+        show,
+        tap,
+        validate,
+    )
 
-    for module in (run, compare, conformance, validate, hosts, record, show, tap, explore):
+    for module in (run, compare, conformance, validate, hosts, record, show, tap, explore, fire):
         module.register(add_parser)
     return top
 

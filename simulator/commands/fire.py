@@ -1,0 +1,292 @@
+"""``hooksim fire HOST EVENT``: one hook fired once, as HOST fires it, and what HOST makes of its
+output; an answer before a scenario is written.
+
+The firing is a scenario run: a one-step session of HOST, built in memory, whose only hooks are
+the command given after ``--`` (or those of ``--config``), run by ``run_scenario``. So the
+payload, environment, shell, timeout and the host's reading are those of a scenario run, by
+construction; the first firing of EVENT is what is reported. The replay is imported when the
+command runs, not when ``hooksim`` builds its parser.
+
+Exit code: 0 when the hooks ran and HOST read their output (whatever it decided, a block too);
+1 when a hook failed as HOST counts it (a crash, a spawn error), timed out, or printed output
+HOST refuses, or when no hook ran; 2 for an unknown host or event, or arguments that do not go
+together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import AddParser
+
+if TYPE_CHECKING:
+    from ..hosts import Firing, HookRun, Host
+    from ..replay.result import RunResult
+    from ..scenario import Scenario, Step
+
+FIRE_PATH = Path("hooksim-fire")  # what the run's messages call the session it makes
+
+
+def register(add_parser: AddParser) -> None:
+    parser = add_parser(
+        "fire",
+        help="fire one hook once, as HOST does, and say what HOST makes of its output",
+        description="Fire one event of HOST once, with the hook given after -- (or every hook"
+        " of --config that the event selects), and print what HOST does with the output: the"
+        " context it gives the model, a block and its reason, output it refuses, a failure."
+        " Exit 0 when the hooks ran (whatever they decided), 1 when one failed, timed out or"
+        " was refused, 2 for an unknown host or event.",
+    )
+    parser.add_argument("host", metavar="HOST", help="the host that fires it")
+    parser.add_argument("event", metavar="EVENT", help="the event, as HOST names it")
+    parser.add_argument(
+        "--tool", metavar="NAME", help="a tool event's tool (default: HOST's shell tool)"
+    )
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument(
+        "--input", metavar="JSON", help="a tool event's tool input (default: a shell command)"
+    )
+    given.add_argument(
+        "--payload",
+        metavar="FILE",
+        type=Path,
+        help="the hook's whole stdin, as is (the event fires on its own, as a scenario's"
+        " event: step: a hook with a matcher is not selected)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="HOST's hooks config file (settings.json, config.yaml, ...): fire each of its hooks"
+        " that EVENT selects, in HOST's order",
+    )
+    parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+    parser.add_argument(
+        "command",
+        nargs="*",
+        metavar="-- COMMAND",
+        help="the hook's command: one word is the command line as HOST's config holds it,"
+        " several are quoted together",
+    )
+    parser.set_defaults(func=run)
+
+
+class Refusal(Exception):
+    """Arguments ``fire`` cannot run (exit 2); ``str()`` is the line to print."""
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..replay.runner import SetupError
+
+    try:
+        host = _host(args.host)
+        event = _event(host, args.event)
+        scenario = _scenario(host, event, args)
+    except Refusal as e:
+        print(f"hooksim: fire: {e}", file=sys.stderr)
+        return 2
+    try:
+        result = _run(scenario, host, args.config)
+    except SetupError as e:
+        print(f"hooksim: fire: {' '.join(str(e).split())}", file=sys.stderr)
+        return 1
+    firing = next((f for f in result.firings if f.event == event and f.runs), None)
+    if firing is None:
+        print(f"hooksim: fire: no hook of {args.config} runs on {event}", file=sys.stderr)
+        return 1
+    answer = _answer(host, event, result, firing)
+    if args.json:
+        print(json.dumps(answer, indent=2, ensure_ascii=False))
+    else:
+        print(_text(answer))
+    return int(answer["exit_code"])
+
+
+def _host(name: str) -> Host:
+    """The host named ``name``; Refusal with the closest name otherwise."""
+    from ..hosts import HOSTS
+
+    if name in HOSTS:
+        return HOSTS[name]
+    close = difflib.get_close_matches(name, list(HOSTS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f" (hooksim knows: {', '.join(HOSTS)})"
+    raise Refusal(f"unknown host {name!r}{hint}")
+
+
+def _event(host: Host, event: str) -> str:
+    """``event`` when ``host`` can fire it; Refusal with the closest event otherwise."""
+    from ..scenario.events import knows, suggestion
+
+    if not knows(host.name, event):
+        raise Refusal(f"{host.title} has no event {event!r}{suggestion(host.name, event)}")
+    return event
+
+
+def _command(words: list[str]) -> str:
+    """The hook's command line: one word as is, several quoted together as the shell splits
+    them back."""
+    return words[0] if len(words) == 1 else shlex.join(words)
+
+
+def one_hook_block(host: Host, event: str, command: str) -> dict[str, Any]:
+    """The simplest hooks block ``host`` reads as one hook running ``command`` on ``event``:
+    the first of the config shapes the hosts use that its profile parses into one hook."""
+    shapes: list[dict[str, Any]] = [
+        {event: [{"command": command}]},  # a list of hooks per event
+        {event: [{"hooks": [{"type": "command", "command": command}]}]},  # matcher groups
+    ]
+    for block in shapes:
+        specs, warnings = host.parse_hooks(block)
+        if len(specs) == 1 and not warnings:
+            return block
+    raise Refusal(
+        f"{host.title} runs its hooks inside its own process, not as commands: give --config"
+        " with a config file that loads them"
+    )
+
+
+def _scenario(host: Host, event: str, args: argparse.Namespace) -> Scenario:
+    """A one-step session of ``host`` that fires ``event``, with the hook as its hooks."""
+    from ..scenario import Scenario
+
+    if args.command and args.config:
+        raise Refusal("give the hook after --, or --config FILE, not both")
+    if not args.command and not args.config:
+        raise Refusal("give the hook after -- (hooksim fire HOST EVENT -- COMMAND), or --config")
+    hooks = one_hook_block(host, event, _command(args.command)) if args.command else None
+    return Scenario(
+        path=FIRE_PATH,
+        name=f"{event} on {host.title}",
+        steps=_steps(host, event, args),
+        tool=host.name,
+        hooks=hooks,
+        checks=False,
+    )
+
+
+def _steps(host: Host, event: str, args: argparse.Namespace) -> tuple[Step, ...]:
+    """What the session does so that ``host`` fires ``event``: a turn (with one tool call for a
+    tool event), then a compaction for a compaction event, the end of the session for its last
+    event; an event outside the lifecycle fires on its own, as a scenario's ``event:`` step."""
+    from ..scenario import Compact, RawEvent, ToolCall, Turn
+    from ..steps import SHELL
+
+    if args.payload is not None:
+        return (RawEvent(event, _read(args.payload)),)
+    point = next((p for p, name in host.events.items() if name == event), None)
+    if point is None:
+        return (RawEvent(event),)
+    tools: tuple[ToolCall, ...] = ()
+    if point in ("pre_tool", "post_tool") or args.tool or args.input:
+        name = args.tool or SHELL
+        default = {"command": "true"} if name == SHELL else {}
+        tools = (ToolCall(name, _input(args.input) if args.input else default),)
+    turn = Turn(user="hello", assistant="Done.", tools=tools)
+    if point in ("pre_compact", "post_compact"):
+        return (turn, Compact("manual"))
+    return (turn,)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise Refusal(f"--payload: {path}: {e.strerror or e}") from None
+
+
+def _input(text: str) -> dict[str, Any]:
+    """``--input``: a JSON object."""
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise Refusal(f"--input: not JSON ({e})") from None
+    if not isinstance(value, dict):
+        raise Refusal('--input: give the tool\'s input as a JSON object, such as \'{"path": "a"}\'')
+    return value
+
+
+def _run(scenario: Scenario, host: Host, config: str | None) -> RunResult:
+    from ..replay.runner import run_scenario
+
+    return run_scenario(scenario, host=host, hooks_config=config)
+
+
+def _answer(host: Host, event: str, result: RunResult, firing: Firing) -> dict[str, Any]:
+    """What ``hooksim fire`` says, as data: the firing's outcome, each hook's, the timeline."""
+    from dataclasses import replace
+
+    from ..report.formats import timeline
+
+    hooks = [_hook(run) for run in firing.runs]
+    failed = any(h["fault"] is not None for h in hooks)
+    return {
+        "host": host.name,
+        "event": event,
+        "match": firing.match,
+        "exit_code": 1 if failed else 0,
+        "decision": _decision(firing),
+        "blocked": firing.blocked,
+        "reason": firing.reason,
+        "context": firing.context,
+        "shown": firing.shown,
+        "stop": firing.stop,
+        "followup": firing.followup,
+        "effect": firing.effect,
+        "hooks": hooks,
+        "timeline": timeline(replace(result, firings=[firing]), notes=False),
+    }
+
+
+def _decision(firing: Firing) -> str:
+    """What the host does next because of the hooks: stop, block, follow up, or go on."""
+    if firing.stop:
+        return "stop"
+    if firing.blocked:
+        return "block"
+    if firing.followup is not None:
+        return "follow-up"
+    return "go on"
+
+
+def _hook(run: HookRun) -> dict[str, Any]:
+    """One hook run as ``hooksim run --json`` reports it, with how it went wrong (``fault``)
+    and what the model gets of its block (``told``)."""
+    return {
+        "command": run.command,
+        "exit_code": run.exit_code,
+        "timed_out": run.timed_out,
+        "spawn_error": run.spawn_error,
+        "stdout": run.stdout,
+        "stderr": run.stderr,
+        "context": run.context,
+        "shown": run.shown,
+        "told": run.told,
+        "verdict": run.verdict,
+        "fault": run.fault,
+        "stdin": run.stdin.decode("utf-8", "replace"),
+    }
+
+
+def _text(answer: dict[str, Any]) -> str:
+    """The answer for a person: the timeline, then the decision and each hook's fault."""
+    from ..hosts.records import FAULTS
+
+    lines = [answer["timeline"]]
+    decision = answer["decision"]
+    if answer["blocked"] and answer["reason"]:
+        decision += f": {answer['reason']}"
+    elif answer["followup"] is not None:
+        decision += f": {answer['followup']}"
+    lines.append(f"decision: {decision}")
+    lines += [f"context: {text!r}" for text in answer["context"]]
+    for hook in answer["hooks"]:
+        if hook["fault"] is not None:
+            lines.append(
+                f"{hook['fault'].replace('_', ' ')}: {hook['command']} ({FAULTS[hook['fault']]})"
+            )
+    return "\n".join(lines)
