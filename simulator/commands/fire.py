@@ -33,18 +33,34 @@ if TYPE_CHECKING:
 FIRE_PATH = Path("hooksim-fire")  # what the run's messages call the session it makes
 
 
+USAGE = (
+    "hooksim fire HOST EVENT [--tool NAME] [--input JSON | --payload FILE] [--config FILE]"
+    " [--json] [-- COMMAND...]"
+)
+
+
 def register(add_parser: AddParser) -> None:
     parser = add_parser(
         "fire",
+        usage=USAGE,
         help="fire one hook once, as HOST does, and say what HOST makes of its output",
-        description="Fire one event of HOST once, with the hook given after -- (or every hook"
-        " of --config that the event selects), and print what HOST does with the output: the"
-        " context it gives the model, a block and its reason, output it refuses, a failure."
-        " Exit 0 when the hooks ran (whatever they decided), 1 when one failed, timed out or"
-        " was refused, 2 for an unknown host or event.",
+        description="Fire EVENT of HOST once, with the hook COMMAND given after -- (one word is"
+        " the command line as HOST's config holds it, several are quoted together) or every"
+        " hook of --config that the event selects, and print what HOST does with the output:"
+        " the context it gives the model, a block and its reason, output it refuses, a"
+        " failure. Exit 0 when the hooks ran (whatever they decided), 1 when one failed, timed"
+        " out or was refused, 2 for an unknown host or event.",
     )
-    parser.add_argument("host", metavar="HOST", help="the host that fires it")
-    parser.add_argument("event", metavar="EVENT", help="the event, as HOST names it")
+    _options(parser)
+    # argparse hands every positional its words at the first of them, so a command after the
+    # options (HOST EVENT --tool X -- COMMAND) would be left over: the words are kept whole
+    # here and parsed again with options and positionals intermixed (``_parsed``).
+    parser.add_argument("words", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.set_defaults(func=run)
+
+
+def _options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``fire``."""
     parser.add_argument(
         "--tool", metavar="NAME", help="a tool event's tool (default: HOST's shell tool)"
     )
@@ -66,14 +82,16 @@ def register(add_parser: AddParser) -> None:
         " that EVENT selects, in HOST's order",
     )
     parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
-    parser.add_argument(
-        "command",
-        nargs="*",
-        metavar="-- COMMAND",
-        help="the hook's command: one word is the command line as HOST's config holds it,"
-        " several are quoted together",
-    )
-    parser.set_defaults(func=run)
+
+
+def _parsed(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with HOST, EVENT and COMMAND, and the options given among them."""
+    inner = argparse.ArgumentParser(prog="hooksim fire", usage=USAGE)
+    _options(inner)
+    inner.add_argument("host")
+    inner.add_argument("event")
+    inner.add_argument("command", nargs="*")
+    return inner.parse_intermixed_args(args.words, namespace=args)
 
 
 class Refusal(Exception):
@@ -83,6 +101,7 @@ class Refusal(Exception):
 def run(args: argparse.Namespace) -> int:
     from ..replay.runner import SetupError
 
+    args = _parsed(args)
     try:
         host = _host(args.host)
         event = _event(host, args.event)

@@ -1,0 +1,300 @@
+"""``hooksim fire HOST EVENT -- COMMAND``: one hook fired once as HOST fires it, and HOST's
+reading of its output, the same reading a scenario run gives."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hooksim.cli import main
+
+from ..console import console
+
+ROOT = Path(__file__).parents[2]
+PROBES = sorted((ROOT / "scenarios" / "probes").glob("*.yaml"))
+
+
+def fire(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, str, str]:
+    """``hooksim fire WORDS``: its exit code, stdout and stderr."""
+    code = main(["fire", *words])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def fire_json(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, dict[str, Any]]:
+    """``hooksim fire --json WORDS``: its exit code and its one JSON object."""
+    code, out, err = fire(capsys, "--json", *words)
+    assert err == ""
+    return code, json.loads(out)
+
+
+BLOCK = '{"decision": "block", "reason": "finish the tests"}'
+
+
+@pytest.mark.parametrize(
+    ("words", "reading"),
+    [
+        (
+            ["hermes", "pre_tool_call", "--", "echo", '{"action": "block", "message": "no"}'],
+            {"decision": "block", "reason": "no"},
+        ),
+        (
+            ["claude-code", "UserPromptSubmit", "--", "echo", "plain context"],
+            {"decision": "go on", "context": ["plain context"]},
+        ),
+        (
+            ["codex", "Stop", "--", "echo", BLOCK],
+            {"decision": "block", "reason": "finish the tests"},
+        ),
+        (
+            ["cursor", "stop", "--", "echo", '{"followup_message": "and the docs"}'],
+            {"decision": "follow-up", "followup": "and the docs"},
+        ),
+        (["gemini-cli", "AfterAgent", "--", "true"], {"decision": "go on", "context": []}),
+    ],
+    ids=["hermes", "claude-code", "codex", "cursor", "gemini-cli"],
+)
+def test_each_host_reads_its_hook(
+    capsys: pytest.CaptureFixture[str], words: list[str], reading: dict[str, Any]
+) -> None:
+    """Each host fires the command on its event and reads its output as a scenario run does."""
+    code, answer = fire_json(capsys, *words)
+    assert code == 0
+    assert {key: answer[key] for key in reading} == reading
+    assert [hook["exit_code"] for hook in answer["hooks"]] == [0]
+
+
+def test_openclaw_fires_the_plugins_of_its_config(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """OpenClaw's hooks run in its own process: ``--config`` names its plugins, and their
+    handlers of the event run; a command after -- is refused in one line."""
+    plugin = ROOT / "scenarios" / "openclaw" / "plugins" / "scripted"
+    config = tmp_path / "openclaw.json"
+    config.write_text(
+        json.dumps(
+            {
+                "plugins": {
+                    "load": {"paths": [str(plugin)]},
+                    "entries": {
+                        "scripted": {
+                            "hooks": {"allowConversationAccess": True},
+                            "config": {"handlers": [{"hook": "before_prompt_build"}]},
+                        }
+                    },
+                }
+            }
+        )
+    )
+    code, answer = fire_json(capsys, "openclaw", "before_prompt_build", "--config", str(config))
+    assert code == 0
+    assert answer["event"] == "before_prompt_build"
+    assert [hook["exit_code"] for hook in answer["hooks"]] == [0]
+    assert answer["decision"] == "go on"
+    code, out, err = fire(capsys, "openclaw", "before_prompt_build", "--", "true")
+    assert (code, out) == (2, "")
+    assert err == (
+        "hooksim: fire: OpenClaw runs its hooks inside its own process, not as commands: give"
+        " --config with a config file that loads them\n"
+    )
+
+
+def test_a_block_decision_is_printed_with_its_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Stop hook printing a block: the timeline line, the reading and the decision, then what
+    the model is given (Claude Code's wrapping of the reason); exit 0."""
+    code, out, err = fire(capsys, "claude-code", "Stop", "--", "echo", BLOCK)
+    assert (code, err) == (0, "")
+    pad = " " * 38
+    lines = out.splitlines()
+    assert lines[:2] == [
+        f"  turn   1  2026-06-01 09:00:00  Stop                 exit 0     echo '{BLOCK}'",
+        f"{pad}Claude Code reads it as: block: finish the tests",
+    ]
+    assert lines[3:5] == [
+        f"{pad}=> the model continues (continuation 1)",
+        "decision: block: finish the tests",
+    ]
+    assert lines[5].startswith('context: "<system-reminder>\\n')
+    assert lines[5].endswith('\\nStop hook feedback:\\nfinish the tests\\n</system-reminder>"')
+
+
+def test_a_hook_exiting_2_blocks_with_its_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """On Claude Code, exit 2 from a PreToolUse hook denies the call with stderr as the reason:
+    the hook ran and was read, so fire exits 0."""
+    code, answer = fire_json(
+        capsys, "claude-code", "PreToolUse", "--tool", "Bash", "--", "echo not here >&2; exit 2"
+    )
+    assert code == 0
+    assert answer["decision"] == "block"
+    assert answer["reason"] == "not here"
+    assert answer["match"] == "Bash"
+    assert answer["hooks"][0]["exit_code"] == 2
+
+
+def test_a_gemini_cli_hook_printing_json_gives_context(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Gemini CLI reads a BeforeAgent hook's JSON: its additionalContext reaches the model."""
+    said = {"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "ctx-1"}}
+    code, answer = fire_json(capsys, "gemini-cli", "BeforeAgent", "--", "echo", json.dumps(said))
+    assert code == 0
+    assert answer["hooks"][0]["context"] is not None
+    assert "ctx-1" in answer["hooks"][0]["context"]
+    assert answer["hooks"][0]["fault"] is None
+
+
+def test_a_failed_hook_exits_1_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A hook that crashes (a command not found) is a failure: fire exits 1 and names it."""
+    code, out, err = fire(capsys, "claude-code", "Stop", "--", "no-such-command-here")
+    assert (code, err) == (1, "")
+    assert out.splitlines()[-1] == ("failed: no-such-command-here (the host counts it as failed)")
+
+
+def test_refused_output_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """Output Codex's strict schema refuses on PreToolUse: the hook ran, its answer counts for
+    nothing, and fire exits 1."""
+    code, answer = fire_json(
+        capsys, "codex", "PreToolUse", "--", "echo", '{"suppressOutput": true}'
+    )
+    assert code == 1
+    assert answer["hooks"][0]["fault"] == "refused"
+    assert answer["decision"] == "go on"
+
+
+def test_tool_and_input_fill_the_payload(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--tool`` and ``--input`` are the tool call the payload carries."""
+    code, answer = fire_json(
+        capsys, "claude-code", "PreToolUse", "--tool", "Bash", "--input", '{"command": "ls -a"}',
+        "--", "true",
+    )  # fmt: skip
+    assert code == 0
+    stdin = json.loads(answer["hooks"][0]["stdin"])
+    assert (stdin["tool_name"], stdin["tool_input"]) == ("Bash", {"command": "ls -a"})
+
+
+def test_payload_is_the_hooks_stdin(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``--payload FILE``: the file's bytes are the hook's stdin, as they are."""
+    payload = tmp_path / "payload.json"
+    payload.write_bytes(b'{"hook_event_name": "Stop", "odd": 1}')
+    code, answer = fire_json(capsys, "claude-code", "Stop", "--payload", str(payload), "--", "true")
+    assert code == 0
+    assert answer["hooks"][0]["stdin"] == '{"hook_event_name": "Stop", "odd": 1}'
+
+
+def test_config_fires_each_hook_the_event_selects_in_order(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--config``: every hook of the file on the event, in the host's order; the hooks of other
+    events and of other tools do not run."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"},
+                                          {"type": "command", "command": "true # two"}]},
+            {"matcher": "Read", "hooks": [{"type": "command", "command": "echo read"}]},
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
+    }}))  # fmt: skip
+    code, answer = fire_json(
+        capsys, "claude-code", "PreToolUse", "--tool", "Bash", "--config", str(settings)
+    )
+    assert code == 0
+    assert [hook["command"] for hook in answer["hooks"]] == ["true", "true # two"]
+    code, out, err = fire(capsys, "claude-code", "PreCompact", "--config", str(settings))
+    assert (code, out) == (1, "")
+    assert err == f"hooksim: fire: no hook of {settings} runs on PreCompact\n"
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["claud-code", "Stop", "--", "true"], "unknown host 'claud-code'; did you mean 'claude-code'?"),
+        (["claude-code", "Stp", "--", "true"], "Claude Code has no event 'Stp' (did you mean 'Stop'?)"),
+        (["codex", "Stop"], "give the hook after -- (hooksim fire HOST EVENT -- COMMAND), or --config"),
+        (["codex", "Stop", "--input", "[1]", "--", "true"],
+         "--input: give the tool's input as a JSON object, such as '{\"path\": \"a\"}'"),
+    ],
+    ids=["host", "event", "no-hook", "input"],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], words: list[str], said: str
+) -> None:
+    """An unknown host or event gets the closest name; bad arguments one line; exit 2."""
+    assert fire(capsys, *words) == (2, "", f"hooksim: fire: {said}\n")
+
+
+def test_the_console_script_fires_a_hook(tmp_path: Path) -> None:
+    """The installed ``hooksim`` runs ``fire`` in a real process."""
+    done = console("hooksim", "fire", "cursor", "stop", "--", "true", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.endswith("\ndecision: go on\n")
+
+
+# --- fire answers as a scenario run does: every shipped probe ------------------------------
+
+# The probe hooks fire cannot answer for, by probe and the start of the command, and why: what
+# they print depends on more than the host, the event, the payload and their own output.
+NOT_MAPPED = {
+    ("claude-code-environment", 'kill -0 "$CLAUDE_PID"'): (
+        "the probe runs Claude Code as claude -p (launch: print), whose variables say so;"
+        " fire fires as the interactive host"
+    ),
+    ("claude-code-plugin-root-in-settings", "export CLAUDE_PLUGIN_ROOT="): (
+        "the hook reads a file the probe seeds in the project (files:); fire's project is empty"
+    ),
+    ("gemini-cli-sequential-and-environment", "until [ -e .quick-ran ]"): (
+        "the hook waits for another hook of the same firing, run beside it"
+    ),
+}
+# A hook's reading, as the run's report entry and fire's answer both give it.
+READING = ("exit_code", "timed_out", "spawn_error", "context", "shown", "verdict")
+WORKDIR = re.compile(r"/[^\s'\"]*hooksim-[A-Za-z0-9_]+")
+
+
+def _first_firings(entry: dict[str, Any]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The first firing of each event in a run's report entry, with its awaited hook runs."""
+    seen, found = set(), []
+    for firing in entry["events"]:
+        if firing["event"] in seen or not firing["hooks"] or not firing["waited"]:
+            continue
+        seen.add(firing["event"])
+        runs = [
+            hook for hook in entry["hooks"]
+            if (hook["turn"], hook["event"], hook["virtual_ms"])
+            == (firing["turn"], firing["event"], firing["virtual_ms"])
+            and not hook["verdict"].startswith("not awaited")
+        ][: firing["hooks"]]  # fmt: skip
+        found.append((firing, runs))
+    return found
+
+
+def _reading(hook: dict[str, Any]) -> dict[str, Any]:
+    return {key: WORKDIR.sub("WORKDIR", hook[key]) if isinstance(hook[key], str) else hook[key]
+            for key in READING}  # fmt: skip
+
+
+@pytest.mark.parametrize("probe", PROBES, ids=[p.stem for p in PROBES])
+def test_fire_reads_each_probe_hook_as_the_probe_run_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, probe: Path
+) -> None:
+    """For each hook of the first firing of each event of a probe, ``fire`` with that hook's
+    command, event and payload bytes gives the same reading as the probe's run."""
+    report = tmp_path / "run.json"
+    main(["run", str(probe), "--json", str(report), "--no-cache"])
+    capsys.readouterr()
+    for entry in json.loads(report.read_text()):
+        for firing, runs in _first_firings(entry):
+            for hook in runs:
+                if any(probe.stem == stem and hook["command"].startswith(start)
+                       for stem, start in NOT_MAPPED):  # fmt: skip
+                    continue
+                payload = tmp_path / "payload"
+                payload.write_text(hook["stdin"])
+                _, answer = fire_json(
+                    capsys, entry["tool"], firing["event"], "--payload", str(payload),
+                    "--", hook["command"],
+                )  # fmt: skip
+                assert _reading(answer["hooks"][0]) == _reading(hook), (firing, hook["command"])
