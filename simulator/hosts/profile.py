@@ -123,6 +123,11 @@ class Host:
         None: nothing."""
         return None
 
+    def unconsented(self, spec: HookSpec, home: Path) -> str | None:
+        """Why the host skips ``spec`` for want of its user's approval, ``home`` being the folder
+        its config is in (where it keeps what was approved); None: it runs it, or asks none."""
+        return None
+
     def at_version(self, version: str) -> Host:
         """This host as a given version behaved; a profile that models one version refuses."""
         raise ValueError(

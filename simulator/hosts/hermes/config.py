@@ -3,10 +3,28 @@ not load."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from ..records import HookSpec
 from .constants import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, TOOL_EVENTS, VALID_HOOKS
+
+# The file in HERMES_HOME that lists the hooks its user approved (shell_hooks.py
+# ALLOWLIST_FILENAME): ``{"approvals": [{"event": ..., "command": ..., ...}]}``.
+ALLOWLIST = "shell-hooks-allowlist.json"
+
+
+def approvals(path: Path) -> set[tuple[str, str]]:
+    """The ``(event, command)`` pairs an allowlist file approves (none when it cannot be read)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return set()
+    entries = data.get("approvals") if isinstance(data, dict) else None
+    return {
+        (str(e.get("event")), str(e.get("command"))) for e in entries or [] if isinstance(e, dict)
+    }
 
 
 def _timeout(raw: dict[str, Any], where: str, warnings: list[str]) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from ..profile import Host
 from ..records import ConfigError, HookRun, HookSpec, Verdict
 from ..session import SessionInfo
-from .config import parse_hooks_block
+from .config import ALLOWLIST, approvals, parse_hooks_block
 from .constants import CLI_TOOL_ENV, DEFAULT_TIMEOUT_S
 from .facts import FACTS
 from .hook_package import SOURCE, gate_state, installed_hooks
@@ -93,6 +93,16 @@ class Hermes(Host):
     def hook_state(self, home: Path) -> str | None:
         """The compaction gate's state file, which the hook package keeps in the home."""
         return gate_state(home)
+
+    def unconsented(self, spec: HookSpec, home: Path) -> str | None:
+        """v0.19.0 registers a hook whose event and command are in the home's allowlist file; at
+        a terminal it asks for another, elsewhere it skips it (``--accept-hooks`` approves)."""
+        if (spec.event, spec.command) in approvals(home / ALLOWLIST):
+            return None
+        return (
+            f"Hermes has not consented to it (no {spec.event} entry for this command in"
+            f" {ALLOWLIST}): it skips the hook unless started with --accept-hooks"
+        )
 
     def load_config(self, path: Path) -> Any:
         """The ``hooks:`` block of a Hermes ``config.yaml``."""
