@@ -46,9 +46,11 @@ def parser() -> argparse.ArgumentParser:
     from .commands import (
         compare,
         conformance,
+        explain,
         explore,
         fire,
         hosts,
+        lint,
         record,
         run,
         show,
@@ -56,7 +58,8 @@ def parser() -> argparse.ArgumentParser:
         validate,
     )
 
-    for module in (run, compare, conformance, validate, hosts, record, show, tap, explore, fire):
+    modules = (run, compare, conformance, validate, hosts, record, show, tap, explore, fire)
+    for module in (*modules, explain, lint):
         module.register(add_parser)
     return top
 

@@ -1,0 +1,31 @@
+"""Answers about a user's real hook configs before any scenario is written: which hooks a
+host runs for a firing and why the others do not (``explain``), and named findings with a fix
+each (``lint``).
+
+``configs`` finds and reads the files each host reads (its profile says where and how),
+``explain`` and ``lint`` ask the profile its rules, ``output`` writes the findings for people
+and for CI services.
+"""
+
+from __future__ import annotations
+
+from .configs import Config, ConfigFile, Unreadable, closest, host_of, layers, named, read
+from .explain import Answer, Hook, explain
+from .lint import RULES, Finding, lint
+
+__all__ = [
+    "RULES",
+    "Answer",
+    "Config",
+    "ConfigFile",
+    "Finding",
+    "Hook",
+    "Unreadable",
+    "closest",
+    "explain",
+    "host_of",
+    "layers",
+    "lint",
+    "named",
+    "read",
+]

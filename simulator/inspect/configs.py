@@ -1,0 +1,192 @@
+"""A user's real hook config files: where each host reads them, and what they hold.
+
+``layers`` finds the files a host reads, home first, then the project's in the host's order
+(``Host.config_files``, ``Host.project_configs``; the host's home variable moves its user
+file). ``read`` loads one with the host's own ``load_config`` and ``parse_hooks``, each hook
+with the file and line it is written at, and the events the file names that the host does not
+have. Nothing here re-states a host's rules: the profile answers.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..hosts import HOSTS, ConfigError, HookSpec, Host
+
+
+class Unreadable(Exception):
+    """A config file that cannot be read; ``str()`` is the one line to print."""
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One file a host reads hooks from: its path, its layer (``user`` or ``project``), and
+    its name as printed (``~/...`` under HOME, relative under the working directory)."""
+
+    path: Path
+    layer: str
+
+    @property
+    def shown(self) -> str:
+        return shown(self.path)
+
+
+@dataclass(frozen=True)
+class Config:
+    """A file's hooks as the host reads them (each with ``source`` and ``line``), the events it
+    names that the host does not have (event, its line, its hooks' commands), and the host's
+    warnings."""
+
+    file: ConfigFile
+    specs: list[HookSpec]
+    unknown: list[tuple[str, int, list[str]]]
+    warnings: list[str]
+
+
+def shown(path: Path) -> str:
+    """``path`` as the user knows it: relative to the working directory, else under ``~``."""
+    absolute = Path(os.path.abspath(path))
+    for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+        try:
+            return prefix + absolute.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return absolute.as_posix()
+
+
+def user_files(host: Host, env: Mapping[str, str]) -> list[Path]:
+    """The files in the user's home the host reads hooks from (``~/...`` of its config files);
+    its home variable, when set, is the folder they are in."""
+    names = [f.split()[0] for f in host.config_files if f.startswith("~/")]
+    moved = env.get(host.home_variable) if host.home_variable else None
+    if moved:
+        return [Path(moved) / Path(name).name for name in names]
+    return [Path.home() / name[2:] for name in names]
+
+
+def layers(host: Host, project: Path, env: Mapping[str, str]) -> list[ConfigFile]:
+    """Every file the host reads hooks from, in its order: the user's, then the project's."""
+    return [ConfigFile(p, "user") for p in user_files(host, env)] + [
+        ConfigFile(project / name, "project") for name in host.project_configs
+    ]
+
+
+def named(path: Path, host: Host) -> ConfigFile:
+    """A file the user names, in the layer its name says (a project file, else the user's)."""
+    posix = Path(os.path.abspath(path)).as_posix()
+    project = any(posix.endswith("/" + name) for name in host.project_configs)
+    return ConfigFile(path, "project" if project else "user")
+
+
+def host_of(path: Path) -> Host | None:
+    """The host that reads a file of this name (its home or project config), when one does."""
+    posix = "/" + Path(os.path.abspath(path)).as_posix().lstrip("/")
+    found = []
+    for host in HOSTS.values():
+        names = [f.split()[0][1:] for f in host.config_files if f.startswith("~/")]
+        names += ["/" + name for name in host.project_configs]
+        if not host.in_process and any(posix.endswith(name) for name in names):
+            found.append(host)
+    return found[0] if len(found) == 1 else None
+
+
+def closest(host: Host, event: str) -> str | None:
+    """The host's event closest to ``event`` (its lifecycle's, by spelling or case), if any."""
+    known = [e for e in host.events.values() if e]
+    lowered = {e.lower(): e for e in known}
+    if event.lower() in lowered:
+        return lowered[event.lower()]
+    close = difflib.get_close_matches(event, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def suggestion(host: Host, event: str) -> str:
+    """`` (did you mean 'X'?)`` for the host's event closest to ``event``, or ""."""
+    close = closest(host, event)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
+def read(host: Host, file: ConfigFile) -> Config:
+    """The file's hooks as the host reads them; Unreadable when it cannot be read."""
+    if not file.path.is_file():
+        raise Unreadable(f"{file.shown}: no such file")
+    try:
+        block = host.load_config(file.path)
+    except ConfigError as e:
+        raise Unreadable(str(e).replace(str(file.path), file.shown, 1)) from None
+    specs, warnings = host.parse_hooks(block)
+    lines = _Lines(file.path)
+    specs = [
+        replace(
+            s, source=file.shown, line=lines.of(["hooks", *s.where], s.command), layer=file.layer
+        )
+        for s in specs
+    ]
+    unknown = [
+        (event, lines.of(["hooks", event], f"{event}"), _commands(entries))
+        for event, entries in (block.items() if isinstance(block, dict) else [])
+        if isinstance(event, str) and not host.knows(event) and isinstance(entries, list)
+    ]
+    return Config(file, specs, unknown, warnings)
+
+
+def _commands(entries: list[Any]) -> list[str]:
+    """The commands of an event's entries, matcher groups or hooks."""
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        handlers: list[Any] = entry["hooks"] if isinstance(entry.get("hooks"), list) else [entry]
+        found += [str(h["command"]) for h in handlers if isinstance(h, dict) and "command" in h]
+    return found
+
+
+class _Lines:
+    """Line numbers in a config file: by the keys that lead to a node (JSON and YAML, read as
+    YAML with its positions kept), else the first line holding a text (TOML)."""
+
+    def __init__(self, path: Path) -> None:
+        self.text = path.read_text(encoding="utf-8", errors="replace")
+        self.doc: Any = None
+        if path.suffix in (".json", ".yaml", ".yml"):
+            from ruamel.yaml import YAML
+            from ruamel.yaml.error import YAMLError
+
+            try:
+                self.doc = YAML(typ="rt", pure=True).load(self.text.replace("\t", " "))
+            except YAMLError:
+                self.doc = None
+
+    def of(self, keys: list[str | int], text: str) -> int:
+        """The 1-based line of the node at ``keys`` (a mapping's ``command`` when it has one),
+        else of ``text``; 0 when neither is found."""
+        node, line = self.doc, None
+        for key in keys:
+            position = self._position(node, key)
+            if position is None:
+                return self._search(text)
+            line, node = position
+        if line is None:
+            return self._search(text)
+        command = self._position(node, "command")
+        return (command[0] if command else line) + 1
+
+    @staticmethod
+    def _position(node: Any, key: str | int) -> tuple[int, Any] | None:
+        lc: Any = getattr(node, "lc", None)
+        try:
+            at = lc.key(key) if isinstance(key, str) else lc.item(key)
+            return int(at[0]), node[key]
+        except (AttributeError, KeyError, IndexError, TypeError):
+            return None
+
+    def _search(self, text: str) -> int:
+        for n, line in enumerate(self.text.splitlines(), 1):
+            if text and text in line:
+                return n
+        return 0

@@ -1,0 +1,295 @@
+"""Named findings about a host's hook configs, each at a file and line with a one-line fix.
+
+Every rule asks the profile: its tools (``shell_tool``, ``file_tools``) and matcher rule
+(``matches``), its events (``knows``), the unit of its timeouts (``config_timeout_unit``),
+whether it runs a command in a shell (``spawn``, ``argv``), what it runs once (``dedupe``) and
+what its user has not approved (``unconsented``). ``RULES`` holds each rule's summary, the
+anchor of its section in docs/answers.md being its id.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..hosts import HookSpec, Host
+from .configs import Config, closest, shown
+from .explain import anchoring
+
+DOCS = "docs/answers.md"
+
+RULES = {
+    "dead-matcher": "a tool matcher that selects none of the host's tools",
+    "matcher-case": "a name in a matcher list written in the wrong case",
+    "unanchored-matcher": "a regex matcher the host tests unanchored, selecting longer names too",
+    "unknown-event": "an event the host does not have: its hooks never run",
+    "timeout-unit": "a timeout in the wrong unit (Gemini CLI's are milliseconds)",
+    "not-executable": "a script a command runs that has no execute bit",
+    "no-shebang": "a script a command runs that has no #! line",
+    "unquoted-path-variable": "a path variable outside quotes",
+    "plugin-variable-outside-plugin": "a plugin's variable in a settings file's hook",
+    "hermes-no-shell-form": "shell syntax in a command Hermes runs without a shell",
+    "hermes-not-consented": "a hook Hermes has not been allowed to run",
+    "duplicate-hook": "the same hook twice",
+    "ignored-entry": "an entry or key the host skips or ignores",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule's finding at a file (as shown, and its path) and line."""
+
+    rule: str
+    level: str  # "error" or "warning"
+    file: str
+    line: int
+    message: str
+    fix: str
+    path: Path
+
+    @property
+    def doc(self) -> str:
+        return f"{DOCS}#{self.rule}"
+
+    def data(self) -> dict[str, object]:
+        return {"rule": self.rule, "level": self.level, "file": self.file, "line": self.line,
+                "message": self.message, "fix": self.fix, "doc": self.doc}  # fmt: skip
+
+
+def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
+    """Every finding in a host's config files, file by file in its order, by line."""
+    found: list[tuple[int, int, int, Finding]] = []
+    seen: dict[tuple[str, str | None, str], HookSpec] = {}
+    for rank, config in enumerate(configs):
+        at = _At(config)
+        for spec in config.specs:
+            key = (spec.event, spec.matcher, spec.command)
+            for finding in _hook(host, spec, seen.get(key), project, at):
+                found.append((rank, spec.line, len(found), finding))
+            seen.setdefault(key, spec)
+        for event, line, _ in config.unknown:
+            close = closest(host, event)
+            fix = f"rename it {close}" if close else "use one of the host's events"
+            message = f"{host.title} has no event {event!r}; its hooks never run"
+            found.append((rank, line, len(found), at("unknown-event", "error", line, message, fix)))
+        for warning in config.warnings:
+            if not warning.startswith("unknown "):
+                line = _warning_line(config, warning)
+                fix = "correct or remove the entry"
+                found.append((rank, line, len(found), at("ignored-entry", "warning", line, warning, fix)))  # fmt: skip
+    return [f for *_, f in sorted(found, key=lambda n: n[:3])]
+
+
+class _At:
+    """Findings in one config file."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def __call__(self, rule: str, level: str, line: int, message: str, fix: str) -> Finding:
+        file = self.config.file
+        return Finding(rule, level, file.shown, line, message, fix, file.path)
+
+
+def _hook(
+    host: Host, spec: HookSpec, first: HookSpec | None, project: Path, at: _At
+) -> list[Finding]:
+    """The findings about one hook, ``first`` the same hook written before (None: none)."""
+    found: list[tuple[str, str, str, str]] = []
+    if first is not None:
+        where = f"{first.source}:{first.line}" if first.line else first.source
+        runs = "once" if host.dedupe else "twice"
+        found.append(("duplicate-hook", "warning",
+                      f"the same hook as {where}; {host.title} runs it {runs}",
+                      "delete one of the two"))  # fmt: skip
+    found += _matcher(host, spec) + _timeout(host, spec)
+    plugin = re.search(r"\$\{?(\w+_PLUGIN_(?:ROOT|DATA))\b", spec.command)
+    if plugin:
+        found.append(("plugin-variable-outside-plugin", "error",
+                      f"{plugin[1]} is set only for a plugin's hooks, not a settings file's",
+                      "name the script by an absolute path, or move the hook into the plugin"))  # fmt: skip
+    else:
+        found += _command(host, spec, project, at.config.file.path.parent)
+    return [at(rule, level, spec.line, message, fix) for rule, level, message, fix in found]
+
+
+def _tools(host: Host) -> list[str]:
+    return [host.shell_tool, *host.file_tools]
+
+
+def _matcher(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
+    """dead-matcher, matcher-case and unanchored-matcher for a tool event's matcher."""
+    tool_events = {host.events.get("pre_tool"), host.events.get("post_tool")}
+    if spec.matcher is None or spec.event not in tool_events:
+        return []
+    matcher, tools = spec.matcher, _tools(host)
+    selected = [t for t in tools if host.matches(spec, t)]
+    if not selected:
+        return [("dead-matcher", "error", *why) for why in [_dead(host, spec, tools)] if why]
+    found = []
+    for part in re.split(r"[|,]", matcher):
+        cased = [t for t in tools if part.strip().lower() == t.lower() != part.strip()]
+        if cased and not any(host.matches(replace(spec, matcher=part.strip()), t) for t in tools):
+            found.append(("matcher-case", "warning",
+                          f"{part.strip()!r} in matcher {matcher!r} selects no {host.title} tool:"
+                          " tool names are case-sensitive", f"write {cased[0]}"))  # fmt: skip
+    longer = [t for t in selected if host.matches(spec, f"x{t}x")]
+    if longer:
+        found.append(("unanchored-matcher", "warning",
+                      f"matcher {matcher!r} is a regex {host.title} tests unanchored: it also"
+                      f" selects any tool whose name contains {longer[0]!r}",
+                      f"write matcher: ^({matcher})$"))  # fmt: skip
+    return found
+
+
+def _dead(host: Host, spec: HookSpec, tools: list[str]) -> tuple[str, str] | None:
+    """Why a matcher that selects none of the host's known tools never selects one, when the
+    rule explains it (its case, ``*``, anchoring); None: it may name a tool hooksim does not
+    list (an MCP server's)."""
+    matcher = str(spec.matcher)
+    said = f"matcher {matcher!r} never selects a {host.title} tool"
+    cased = [t for t in tools if host.matches(replace(spec, matcher=matcher.lower()), t.lower())]
+    if cased:
+        fix = f"write matcher: {cased[0]}" if matcher.lower() == cased[0].lower() else (
+            f"write the tool's name as {cased[0]}")  # fmt: skip
+        return f"{said}: tool names are case-sensitive", fix
+    if matcher == "*" and "*" not in host.match_all:
+        return f"{said}: '*' is a regex that selects nothing here", "drop the matcher"
+    anchored = next((a for t in tools if (a := anchoring(host, matcher, t))), "")
+    if anchored:
+        return f"{said}: {host.title} anchors a matcher at both ends", f"write matcher: {anchored}"
+    return None
+
+
+def _timeout(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
+    """timeout-unit: milliseconds too few to run a hook in, or seconds that look like ms."""
+    if spec.timeout_s is None:
+        return []
+    if host.config_timeout_unit == "ms":
+        written = round(spec.timeout_s * 1000)
+        if written < 1000:
+            return [("timeout-unit", "error",
+                     f"timeout {written} is {written} ms: {host.title} reads timeouts in"
+                     " milliseconds", f"write timeout: {written * 1000} for {written} seconds")]  # fmt: skip
+        return []
+    if spec.timeout_s >= 1000:
+        seconds = spec.timeout_s
+        return [("timeout-unit", "warning",
+                 f"timeout {seconds:g} is {seconds / 3600:.1f} hours: {host.title} reads timeouts"
+                 " in seconds", f"write timeout: {seconds / 1000:g} for {seconds / 1000:g} seconds")]  # fmt: skip
+    return []
+
+
+SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>&1", "2>"})
+PATH_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*(?:_DIR|_ROOT|_DATA|HOME))\}?")
+
+
+def _command(
+    host: Host, spec: HookSpec, project: Path, config_home: Path
+) -> list[tuple[str, str, str, str]]:
+    """The rules on the command: its shell form where there is no shell, consent, the script
+    it names, and path variables outside quotes."""
+    found = []
+    if host.spawn == "exec":
+        said = _no_shell(host, spec.command)
+        if said:
+            found.append(("hermes-no-shell-form", "error",
+                          f"{host.title} runs this command without a shell: {said}",
+                          "name the script by an absolute path, or write sh -c '...'"))  # fmt: skip
+    unapproved = host.unconsented(spec, config_home)
+    if unapproved:
+        found.append(("hermes-not-consented", "warning", unapproved,
+                      "start Hermes once with --accept-hooks (or answer y at its prompt)"))  # fmt: skip
+    found += _script(host, spec.command, project)
+    if host.spawn == "shell":
+        bare = _unquoted_variable(spec.command)
+        if bare:
+            found.append(("unquoted-path-variable", "warning",
+                          f"${bare} is not quoted: a path with a space breaks the command",
+                          f'write "${bare}"/... (the variable in double quotes)'))  # fmt: skip
+    return found
+
+
+def _no_shell(host: Host, command: str) -> str:
+    """What a shell would have done to ``command`` that the host's argv does not ("": none)."""
+    try:
+        argv = host.argv(command, {"HOME": str(Path.home())})
+    except ValueError as e:
+        return f"it cannot be split into words ({e})"
+    for word in argv:
+        variable = re.search(r"\$\{?(\w+)", word)
+        if variable:
+            return f"'${variable[1]}' is not expanded"
+        if word in SHELL_OPERATORS or "`" in word:
+            return f"{word!r} is passed to the program as a word"
+    return ""
+
+
+def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str, str]]:
+    """not-executable and no-shebang for the file the command starts, when it names one."""
+    try:
+        words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
+            shlex.split(command))  # fmt: skip
+    except ValueError:
+        return []
+    if not words:
+        return []
+    first = os.path.expanduser(_expand(words[0], project))
+    if "/" not in first or "$" in first:
+        return []
+    path = Path(first) if os.path.isabs(first) else project / first
+    if not path.is_file():
+        return []
+    name = shown(path)
+    if not os.access(path, os.X_OK):
+        return [("not-executable", "error", f"{name} is not executable", f"chmod +x {name}")]
+    with path.open("rb") as f:
+        start = f.read(4)
+    if start[:2] == b"#!" or start == b"\x7fELF":
+        return []
+    if host.spawn == "exec":
+        said = f"{host.title} cannot start it (exec format error)"
+        return [("no-shebang", "error", f"{name} has no #! line: {said}", _SHEBANG)]
+    return [("no-shebang", "warning", f"{name} has no #! line: the shell runs it as a sh script",
+             _SHEBANG)]  # fmt: skip
+
+
+_SHEBANG = "add a first line naming its interpreter, such as #!/bin/sh"
+
+
+def _expand(word: str, project: Path) -> str:
+    """A command's first word with the home and project variables the hosts set put in."""
+
+    def value(found: re.Match[str]) -> str:
+        if found[1] == "HOME":
+            return str(Path.home())
+        return str(project) if found[1].endswith("_PROJECT_DIR") else found[0]
+
+    return PATH_VARIABLE.sub(value, word)
+
+
+def _unquoted_variable(command: str) -> str:
+    """The first path variable of ``command`` outside quotes ("": none)."""
+    quote = ""
+    for i, char in enumerate(command):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "$":
+            found = PATH_VARIABLE.match(command, i)
+            if found:
+                return found[1]
+    return ""
+
+
+def _warning_line(config: Config, warning: str) -> int:
+    """The line of the entry a host's warning names (``hooks.EVENT[i]``), else 0."""
+    found = re.match(r"hooks\.(\w+)\[(\d+)\]", warning)
+    if not found:
+        return 0
+    lines = [s.line for s in config.specs if s.where[:2] == (found[1], int(found[2]))]
+    return lines[0] if lines else 0

@@ -1,0 +1,232 @@
+"""hooksim lint: named findings about a user's hook configs, each at its file and line with a
+fix and a doc anchor; exit 1 on an error, 2 on input it cannot read."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+
+from tests.console import console
+
+# The mistakes of a hook author's first week, as their config files hold them.
+CLAUDE = """\
+{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "bash", "hooks": [{"type": "command", "command": "echo guard"}]}
+    ],
+    "PreToolCall": [{"hooks": [{"type": "command", "command": "echo misspelt"}]}]
+  }
+}
+"""
+GEMINI = """\
+{
+  "hooks": {
+    "BeforeTool": [
+      {
+        "matcher": "^run_shell_command$",
+        "hooks": [{"type": "command", "command": "echo slow", "timeout": 30}]
+      }
+    ]
+  }
+}
+"""
+HERMES = """\
+hooks:
+  pre_tool_call:
+    - command: '"$HOOKSIM_SCENARIO_DIR/guard.sh"'
+      matcher: terminal
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder as the working directory, HOME a folder beside it."""
+    home = tmp_path / "home"
+    folder = tmp_path / "project"
+    home.mkdir()
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def write(path: Path, text: str, mode: int = 0o644) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def mistakes(project: Path) -> None:
+    write(project / ".claude" / "settings.json", CLAUDE)
+    write(project / ".gemini" / "settings.json", GEMINI)
+    write(Path.home() / ".hermes" / "config.yaml", HERMES)
+
+
+def test_lint_names_the_first_week_mistakes(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The dead matcher, the misspelt event, Gemini CLI's millisecond timeout and Hermes' shell
+    form, each with its rule, file:line, fix and anchor; errors make it exit 1."""
+    mistakes(project)
+    assert main(["lint"]) == 1
+    out = capsys.readouterr().out
+    assert out == (
+        "~/.hermes/config.yaml:3: error hermes-no-shell-form: Hermes runs this command without"
+        " a shell: '$HOOKSIM_SCENARIO_DIR' is not expanded\n"
+        "  fix: name the script by an absolute path, or write sh -c '...'"
+        " (docs/answers.md#hermes-no-shell-form)\n"
+        "~/.hermes/config.yaml:3: warning hermes-not-consented: Hermes has not consented to"
+        " it (no pre_tool_call entry for this command in shell-hooks-allowlist.json): it skips"
+        " the hook unless started with --accept-hooks\n"
+        "  fix: start Hermes once with --accept-hooks (or answer y at its prompt)"
+        " (docs/answers.md#hermes-not-consented)\n"
+        ".claude/settings.json:4: error dead-matcher: matcher 'bash' never selects a Claude Code"
+        " tool: tool names are case-sensitive\n"
+        "  fix: write matcher: Bash (docs/answers.md#dead-matcher)\n"
+        ".claude/settings.json:6: error unknown-event: Claude Code has no event 'PreToolCall';"
+        " its hooks never run\n"
+        "  fix: rename it PreToolUse (docs/answers.md#unknown-event)\n"
+        ".gemini/settings.json:6: error timeout-unit: timeout 30 is 30 ms: Gemini CLI reads"
+        " timeouts in milliseconds\n"
+        "  fix: write timeout: 30000 for 30 seconds (docs/answers.md#timeout-unit)\n"
+        "4 errors, 1 warning in 3 files\n"
+    )
+
+
+def test_lint_json(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json: each finding's rule, level, file, line, message, fix and doc anchor."""
+    write(project / ".claude" / "settings.json", CLAUDE)
+    assert main(["lint", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert findings[0] == {
+        "rule": "dead-matcher",
+        "level": "error",
+        "file": ".claude/settings.json",
+        "line": 4,
+        "message": "matcher 'bash' never selects a Claude Code tool: tool names are case-sensitive",
+        "fix": "write matcher: Bash",
+        "doc": "docs/answers.md#dead-matcher",
+    }
+    assert [f["rule"] for f in findings] == ["dead-matcher", "unknown-event"]
+
+
+def test_lint_github_and_sarif(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--format github writes workflow annotations; --sarif FILE a SARIF log with each rule."""
+    write(project / ".claude" / "settings.json", CLAUDE)
+    sarif = project / "lint.sarif"
+    assert main(["lint", "--format", "github", "--sarif", str(sarif)]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "::error file=.claude/settings.json,line=4,title=dead-matcher::matcher 'bash' never"
+        " selects a Claude Code tool: tool names are case-sensitive%0Afix: write matcher: Bash"
+    )
+    log = json.loads(sarif.read_text())
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["dead-matcher", "unknown-event"]
+    assert run["results"][0]["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": ".claude/settings.json"},
+        "region": {"startLine": 4},
+    }
+
+
+SCRIPTS = """\
+{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/hooks/plain.sh"},
+        {"type": "command", "command": "\\"$CLAUDE_PROJECT_DIR\\"/hooks/bare.sh"},
+        {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/x.sh"}
+      ]},
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "\\"$CLAUDE_PROJECT_DIR\\"/hooks/bare.sh"}
+      ]}
+    ]
+  }
+}
+"""
+
+
+def test_lint_scripts_the_commands_name(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A script without its execute bit or a shebang, an unquoted path variable, a plugin's
+    variable outside a plugin, and the same hook twice."""
+    write(project / "hooks" / "plain.sh", "#!/bin/sh\nexit 0\n")
+    write(project / "hooks" / "bare.sh", "exit 0\n", mode=0o755)
+    write(project / ".claude" / "settings.local.json", SCRIPTS)
+    assert main(["lint", ".claude/settings.local.json"]) == 1
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if not line.startswith("  fix: ")]
+    assert lines == [
+        ".claude/settings.local.json:5: error not-executable: hooks/plain.sh is not executable",
+        ".claude/settings.local.json:5: warning unquoted-path-variable: $CLAUDE_PROJECT_DIR is"
+        " not quoted: a path with a space breaks the command",
+        ".claude/settings.local.json:6: warning no-shebang: hooks/bare.sh has no #! line:"
+        " the shell runs it as a sh script",
+        ".claude/settings.local.json:7: error plugin-variable-outside-plugin:"
+        " CLAUDE_PLUGIN_ROOT is set only for a plugin's hooks, not a settings file's",
+        ".claude/settings.local.json:10: warning duplicate-hook: the same hook as"
+        " .claude/settings.local.json:6; Claude Code runs it once",
+        ".claude/settings.local.json:10: warning no-shebang: hooks/bare.sh has no #! line:"
+        " the shell runs it as a sh script",
+        "2 errors, 4 warnings in 1 file",
+    ]
+    assert "  fix: chmod +x hooks/plain.sh (docs/answers.md#not-executable)" in out
+    assert os.access(project / "hooks" / "bare.sh", os.X_OK)
+
+
+def test_lint_clean_config_exits_0(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No finding: one line saying so, exit 0."""
+    write(
+        project / ".gemini" / "settings.json", GEMINI.replace('"timeout": 30', '"timeout": 30000')
+    )
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out == "no findings in 1 file\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "text", "said"),
+    [
+        (["missing.json"], None, "hooksim: missing.json: no such file\n"),
+        (["notes.json"], "{}", "hooksim: notes.json: which host reads it? name it with --tool\n"),
+    ],
+)
+def test_lint_unreadable_input_exits_2(
+    project: Path, files: list[str], text: str | None, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that is missing or that no host reads by that name: one line, exit 2."""
+    if text is not None:
+        write(project / files[0], text)
+    assert main(["lint", *files]) == 2
+    assert capsys.readouterr().err == said
+
+
+def test_lint_tool_names_the_host(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--tool reads a file of any name as that host's config."""
+    write(project / "mine.json", CLAUDE)
+    assert main(["lint", "mine.json", "--tool", "claude-code", "--json"]) == 1
+    assert [f["file"] for f in json.loads(capsys.readouterr().out)["findings"]] == [
+        "mine.json",
+        "mine.json",
+    ]
+
+
+def test_lint_bad_json_exits_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A config that does not parse: one line naming it, exit 2."""
+    write(project / ".claude" / "settings.json", "{")
+    assert main(["lint"]) == 2
+    err = capsys.readouterr().err
+    assert "settings.json: not valid JSON" in err
+    assert err.count("\n") == 1
+
+
+def test_lint_console_script(project: Path) -> None:
+    """The installed ``hooksim lint`` runs as a real process, with the same exit code."""
+    mistakes(project)
+    done = console("hooksim", "lint", cwd=project)
+    assert done.returncode == 1
+    assert done.stdout.endswith("4 errors, 1 warning in 3 files\n")
