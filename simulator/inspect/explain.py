@@ -66,7 +66,7 @@ def explain(host: Host, event: str, value: str | None, configs: list[Config]) ->
             not_run += [(rank, line, Hook(config.file.shown, line, name, c, why)) for c in commands]
     parallel = host.parallel and not any(spec.sequential for spec, _ in runs)
     notes = []
-    if host.trust and any(spec.layer == "project" for spec, _ in runs):
+    if host.trust and runs:  # the profile's words say which hooks its trust gate holds
         notes.append(f"note: {host.trust}")
     return Answer(
         host, event, value, [h for _, h in runs],

@@ -80,7 +80,8 @@ def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
                 line = _warning_line(config, warning)
                 fix = "correct or remove the entry"
                 found.append((rank, line, len(found), at("ignored-entry", "warning", line, warning, fix)))  # fmt: skip
-    return [f for *_, f in sorted(found, key=lambda n: n[:3])]
+    # A matcher group's hooks share its matcher and line: one finding about it, not one each.
+    return list(dict.fromkeys(f for *_, f in sorted(found, key=lambda n: n[:3])))
 
 
 class _At:
@@ -131,10 +132,11 @@ def _matcher(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
         return [("dead-matcher", "error", *why) for why in [_dead(host, spec, tools)] if why]
     found = []
     for part in re.split(r"[|,]", matcher):
-        cased = [t for t in tools if part.strip().lower() == t.lower() != part.strip()]
-        if cased and not any(host.matches(replace(spec, matcher=part.strip()), t) for t in tools):
+        name = part.strip()
+        cased = [t for t in tools if name.lower() == t.lower() and name != t]
+        if cased and not any(host.matches(replace(spec, matcher=name), t) for t in tools):
             found.append(("matcher-case", "warning",
-                          f"{part.strip()!r} in matcher {matcher!r} selects no {host.title} tool:"
+                          f"{name!r} in matcher {matcher!r} selects no {host.title} tool:"
                           " tool names are case-sensitive", f"write {cased[0]}"))  # fmt: skip
     longer = [t for t in selected if host.matches(spec, f"x{t}x")]
     if longer:

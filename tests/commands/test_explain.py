@@ -210,3 +210,40 @@ def test_explain_console_script(project: Path) -> None:
     assert done.stdout.startswith(
         "Claude Code runs 1 hook for Stop, in parallel:\n  .claude/settings.json:7  echo done\n"
     )
+
+
+def test_explain_codex_toml_and_trust(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Codex's config.toml: the hook's line found by its command, and the host's trust rule
+    said under the hooks that run."""
+    toml = '[[hooks.PreToolUse]]\nmatcher = "shell"\n[[hooks.PreToolUse.hooks]]\ncommand = "echo codex"\n'
+    write(project / ".codex" / "config.toml", toml)
+    assert main(["explain", "codex", "PreToolUse", "shell"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == [
+        "Codex CLI runs 1 hook for PreToolUse (shell), in parallel:",
+        "  .codex/config.toml:4  echo codex",
+    ]
+    assert out[2].startswith("note: hooks run only once reviewed and trusted")
+
+
+def test_explain_gemini_sequential_group_and_a_missing_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Gemini CLI group with sequential: true runs its hooks one after another; without a
+    name, a hook with a matcher cannot be said to run."""
+    group = {"matcher": "^run_shell_command$", "sequential": True, "hooks": [
+        {"type": "command", "command": "echo 1"}, {"type": "command", "command": "echo 2"}]}  # fmt: skip
+    write(project / ".gemini" / "settings.json", json.dumps({"hooks": {"BeforeTool": [group]}}))
+    assert main(["explain", "gemini-cli", "BeforeTool", "run_shell_command"]) == 0
+    assert capsys.readouterr().out.splitlines()[:3] == [
+        "Gemini CLI runs 2 hooks for BeforeTool (run_shell_command), one after another:",
+        "  1. .gemini/settings.json:1  echo 1",
+        "  2. .gemini/settings.json:1  echo 2",
+    ]
+    write(project / ".claude" / "settings.json", LOCAL_CLAUDE)
+    assert main(["explain", "claude-code", "PreToolUse"]) == 0
+    assert capsys.readouterr().out == (
+        "Claude Code runs no hook for PreToolUse\nnot run:\n"
+        "  .claude/settings.json:1  echo both: its matcher 'Bash' selects by name: give one"
+        " (hooksim explain claude-code PreToolUse NAME)\n"
+    )

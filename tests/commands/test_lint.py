@@ -230,3 +230,41 @@ def test_lint_console_script(project: Path) -> None:
     done = console("hooksim", "lint", cwd=project)
     assert done.returncode == 1
     assert done.stdout.endswith("4 errors, 1 warning in 3 files\n")
+
+
+MATCHERS = """\
+{"hooks": {"PreToolUse": [
+  {"matchr": "Bash", "hooks": [{"type": "command", "command": "echo a"}]},
+  {"matcher": "Bash|write", "hooks": [{"type": "command", "command": "echo b"}]},
+  {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "echo c"}]}
+]}}
+"""
+
+
+def test_lint_matchers_that_select_less_or_more(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelt matcher key, a list with a name in the wrong case, and a regex Claude Code
+    tests unanchored: warnings, exit 0."""
+    write(project / ".claude" / "settings.json", MATCHERS)
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out.splitlines()[::2] == [
+        ".claude/settings.json:2: warning ignored-entry: hooks.PreToolUse[0]: unknown key"
+        " 'matchr' (did you mean 'matcher'?); ignored",
+        ".claude/settings.json:3: warning matcher-case: 'write' in matcher 'Bash|write' selects"
+        " no Claude Code tool: tool names are case-sensitive",
+        ".claude/settings.json:4: warning unanchored-matcher: matcher 'Edit.*' is a regex"
+        " Claude Code tests unanchored: it also selects any tool whose name contains 'Edit'",
+        "0 errors, 3 warnings in 1 file",
+    ]
+
+
+def test_lint_reports_a_group_once(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A matcher group of two hooks is one finding about its matcher, not two."""
+    group = {"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "echo 1"}, {"type": "command", "command": "echo 2"}]}  # fmt: skip
+    write(project / ".gemini" / "settings.json", json.dumps({"hooks": {"BeforeTool": [group]}}))
+    assert main(["lint", "--json"]) == 0
+    assert [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]] == [
+        "unanchored-matcher"
+    ]
