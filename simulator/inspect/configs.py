@@ -84,15 +84,24 @@ def named(path: Path, host: Host) -> ConfigFile:
 
 
 def host_of(path: Path) -> Host | None:
-    """The host that reads a file of this name (its home or project config), when one does."""
+    """The host that reads a file of this name, when one does: the one whose home or project
+    config it is (``.claude/settings.json``), else the only one with a file of its base name
+    (``config.yaml``: Hermes reads it in any ``HERMES_HOME``)."""
     posix = "/" + Path(os.path.abspath(path)).as_posix().lstrip("/")
-    found = []
-    for host in HOSTS.values():
-        names = [f.split()[0][1:] for f in host.config_files if f.startswith("~/")]
-        names += ["/" + name for name in host.project_configs]
-        if not host.in_process and any(posix.endswith(name) for name in names):
-            found.append(host)
-    return found[0] if len(found) == 1 else None
+    hosts = [h for h in HOSTS.values() if not h.in_process]
+    names = {h.name: _names(h) for h in hosts}
+    for whole in (True, False):
+        found = [h for h in hosts if any(posix.endswith(n if whole else "/" + n.rpartition("/")[2])
+                                         for n in names[h.name])]  # fmt: skip
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _names(host: Host) -> list[str]:
+    """The host's config files as path endings (``/.claude/settings.json``)."""
+    names = [f.split()[0][1:] for f in host.config_files if f.startswith("~/")]
+    return names + ["/" + name for name in host.project_configs]
 
 
 def closest(host: Host, event: str) -> str | None:
@@ -118,7 +127,8 @@ def read(host: Host, file: ConfigFile) -> Config:
     try:
         block = host.load_config(file.path)
     except ConfigError as e:
-        raise Unreadable(str(e).replace(str(file.path), file.shown, 1)) from None
+        # One line: a YAML parser's message spans several (the place, a caret).
+        raise Unreadable(" ".join(str(e).replace(str(file.path), file.shown, 1).split())) from None
     specs, warnings = host.parse_hooks(block)
     lines = _Lines(file.path)
     specs = [

