@@ -168,36 +168,39 @@ def _overridden(space: Space, args: argparse.Namespace) -> Space:
     return dataclasses.replace(space, **changes)
 
 
+def _problem(args: argparse.Namespace) -> str | None:
+    """What keeps the search from starting (the line to print), checked first; None: nothing."""
+    problem = check_tool(args.tool)
+    if problem:
+        return problem
+    if args.tool and HOSTS[args.tool].in_process and not args.paths and not args.hooks_config:
+        return (
+            f"hooksim: explore --tool {args.tool}: name a scenario file with its plugins (or"
+            " --hooks-config with its config): the default space explores the hooks"
+            f" hermes-hooks installs, which {HOSTS[args.tool].title} does not run"
+        )
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        return f"hooksim: no such file or directory: {missing[0]}"
+    if args.hooks_config and not Path(args.hooks_config).is_file():
+        return f"hooksim: --hooks-config: no such file: {args.hooks_config}"
+    if args.database and args.database.exists() and not args.database.is_dir():
+        return f"hooksim: --database {args.database}: not a directory"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..explore.search import explore, summary, write_failure
     from ..replay.runner import SetupError
 
-    problem = check_tool(args.tool)
+    problem = _problem(args)
     if problem:
         print(problem, file=sys.stderr)
-        return 2
-    if args.tool and HOSTS[args.tool].in_process and not args.paths and not args.hooks_config:
-        print(
-            f"hooksim: explore --tool {args.tool}: name a scenario file with its plugins (or"
-            " --hooks-config with its config): the default space explores the hooks"
-            f" hermes-hooks installs, which {HOSTS[args.tool].title} does not run",
-            file=sys.stderr,
-        )
-        return 2
-    missing = [p for p in args.paths if not Path(p).exists()]
-    if missing:
-        print(f"hooksim: no such file or directory: {missing[0]}", file=sys.stderr)
-        return 2
-    if args.hooks_config and not Path(args.hooks_config).is_file():
-        print(f"hooksim: --hooks-config: no such file: {args.hooks_config}", file=sys.stderr)
         return 2
     try:
         shard = args.shard or shards.from_environment()
     except shards.ShardError as e:
         print(f"hooksim: {e}", file=sys.stderr)
-        return 2
-    if args.database and args.database.exists() and not args.database.is_dir():
-        print(f"hooksim: --database {args.database}: not a directory", file=sys.stderr)
         return 2
     try:
         spaces = _spaces(args)

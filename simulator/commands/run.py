@@ -79,6 +79,28 @@ def register(add_parser: AddParser) -> None:
         " words may be combined with and, or, not",
     )
     workers_option(parser, "scenario runs")
+    _scale_options(parser)
+    parser.add_argument(
+        "-x", "--exitfirst", action="store_true", help="start no new scenario after a failure"
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only runs that did not pass, and the summary",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the hosts' notes (unverified facts, trust) in every timeline, not once",
+    )
+    real.add_run_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _scale_options(parser: argparse.ArgumentParser) -> None:
+    """Shards across machines, the durations that balance them, and the result cache."""
     parser.add_argument(
         "--shard",
         type=_shard,
@@ -101,23 +123,6 @@ def register(add_parser: AddParser) -> None:
         help="balance shards by the seconds this file gives each run (pytest-split's format),"
         " and write this run's seconds into it",
     )
-    parser.add_argument(
-        "-x", "--exitfirst", action="store_true", help="start no new scenario after a failure"
-    )
-    parser.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="print only runs that did not pass, and the summary",
-    )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="print the hosts' notes (unverified facts, trust) in every timeline, not once",
-    )
-    real.add_run_option(parser)
-    parser.set_defaults(func=run)
 
 
 class Status:
