@@ -27,6 +27,7 @@ RULES = {
     "unanchored-matcher": "a regex matcher the host tests unanchored, selecting longer names too",
     "unknown-event": "an event the host does not have: its hooks never run",
     "timeout-unit": "a timeout in the wrong unit (Gemini CLI's are milliseconds)",
+    "missing-script": "a script a command runs by a path that does not exist",
     "not-executable": "a script a command runs that has no execute bit",
     "no-shebang": "a script a command runs that has no #! line",
     "unquoted-path-variable": "a path variable outside quotes",
@@ -231,7 +232,8 @@ def _no_shell(host: Host, command: str) -> str:
 
 
 def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str, str]]:
-    """not-executable and no-shebang for the file the command starts, when it names one."""
+    """missing-script, not-executable and no-shebang for the file the command starts, when it
+    names one by a path."""
     try:
         words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
             shlex.split(command))  # fmt: skip
@@ -243,9 +245,12 @@ def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str
     if "/" not in first or "$" in first:
         return []
     path = Path(first) if os.path.isabs(first) else project / first
+    name = shown(path)
+    if not os.path.lexists(path) and os.path.isabs(first):  # a relative one: from where it runs
+        return [("missing-script", "error", f"{name} does not exist: the command fails"
+                 " (exit 127)", "correct the path")]  # fmt: skip
     if not path.is_file():
         return []
-    name = shown(path)
     if not os.access(path, os.X_OK):
         return [("not-executable", "error", f"{name} is not executable", f"chmod +x {name}")]
     with path.open("rb") as f:

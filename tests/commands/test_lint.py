@@ -297,3 +297,17 @@ def test_lint_reports_a_group_once(project: Path, capsys: pytest.CaptureFixture[
     assert [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]] == [
         "unanchored-matcher"
     ]
+
+
+def test_lint_a_script_that_is_not_there(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command that starts a script by a path that does not exist (a typo): an error."""
+    write(project / "hooks" / "guard.sh", "#!/bin/sh\n", mode=0o755)
+    hooks = [{"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/hooks/gaurd.sh'}]
+    settings = {"hooks": {"Stop": [{"hooks": hooks}]}}
+    write(project / ".claude" / "settings.json", json.dumps(settings))
+    assert main(["lint"]) == 1
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        ".claude/settings.json:1: error missing-script: hooks/gaurd.sh does not exist: the"
+        " command fails (exit 127)",
+        "  fix: correct the path (docs/answers.md#missing-script)",
+    ]
