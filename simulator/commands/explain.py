@@ -44,6 +44,11 @@ def explain(args: argparse.Namespace) -> int:
         host = get_host(args.host)
     except UnknownHost as e:
         return _refuse(str(e))
+    if host.in_process:
+        return _refuse(
+            f"{host.title}'s hooks are handlers its plugins register in its own process;"
+            " explain reads hook commands only"
+        )
     if not host.knows(args.event):
         close = closest(host, args.event)
         mean = f" (did you mean {close!r}?)" if close else ""

@@ -178,6 +178,11 @@ def test_explain_gemini_names_no_hooks(project: Path, capsys: pytest.CaptureFixt
             "hooksim: Claude Code has no event 'PreToolCall' (did you mean 'PreToolUse'?)\n",
         ),
         (
+            ["explain", "openclaw", "before_tool_call"],
+            "hooksim: OpenClaw's hooks are handlers its plugins register in its own process;"
+            " explain reads hook commands only\n",
+        ),
+        (
             ["explain", "claude-code", "Stop", "--config", "missing.json"],
             "hooksim: missing.json: no such file\n",
         ),
