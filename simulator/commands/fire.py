@@ -126,6 +126,21 @@ def run(args: argparse.Namespace) -> int:
     return int(answer["exit_code"])
 
 
+def answer(host_name: str, event: str, command: str) -> dict[str, Any]:
+    """What ``hooksim fire --json HOST EVENT -- COMMAND`` prints, as data: ``command`` (the
+    command line as HOST's config holds it) fired once on EVENT of HOST, in a run's throwaway
+    home. Refusal for an unknown host or event, or a host whose hooks are no commands;
+    SetupError when the run cannot start."""
+    args = argparse.Namespace(command=[command], config=None, tool=None, input=None, payload=None)
+    host = _host(host_name)
+    event = _event(host, event)
+    result = _run(_scenario(host, event, args), host, None)
+    firing = next((f for f in result.firings if f.event == event and f.runs), None)
+    if firing is None:
+        raise Refusal(f"{host.title} ran no hook on {event}")
+    return _answer(host, event, result, firing)
+
+
 def _host(name: str) -> Host:
     """The host named ``name``; Refusal with the closest name otherwise."""
     from ..hosts import HOSTS
