@@ -1,19 +1,26 @@
 """``hooksim conformance HOST --versions V1,V2``: releases of a real host against their profiles.
 
-Each release is installed from npm into hooksim's cache (``real.install``; never globally),
-then every scenario is run on it for real and replayed by hooksim as that release behaved
-(the profile at ``hosts.HOST.version``), as ``compare --real`` does. A table of what the runs
-showed, release by release, closes the output (``real.facts``); ``--update FILE`` writes it
-into FILE between the markers of this host, so a page of the docs carries the latest one.
+Each release is installed from its registry into hooksim's cache (``real.install``: npm, or a
+venv for a Python package; never globally), then every scenario is run on it for real and
+replayed by hooksim as that release behaved (the profile at ``hosts.HOST.version``; a profile
+that models one release replays that one), as ``compare --real`` does. A table of what the
+runs showed, release by release, closes the output (``real.facts``); ``--update FILE`` writes it
+into FILE between the markers of this host, so a page of the docs carries the latest one. The
+exit status is 0 only when every release ran every scenario with its expectations met and no
+difference from the replay outside the profile's tolerances.
 
-The exit status is 0 only when every release ran every scenario with its expectations met and
-no difference from the replay outside the profile's tolerances.
+``--latest`` (``--next``: a pre-release, where the host publishes one) is the canary of a new
+release: it asks the registry for the newest one (``real.releases``), runs it on the scenario
+files of the host's table in ``--against FILE`` (docs/host-versions.md), and compares its facts
+with the newest release of that table. The exit status is 1, naming each fact that changed,
+or 0 with "no change against VERSION".
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import platform
 import re
 import sys
 import time
@@ -21,18 +28,29 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
+from ..hosts.profile import Host
 from ..real.compare import compare_real
 from ..real.driver import Driver, RealHostError
-from ..real.facts import ReleaseRun, ScenarioRun, table
-from ..real.install import InstallError, default_cache, install_release, node_version
+from ..real.facts import Recorded, ReleaseRun, ScenarioRun, changes, column, recorded, table
+from ..real.install import (
+    InstallError,
+    Source,
+    default_cache,
+    install_release,
+    node_version,
+    source_of,
+)
+from ..real.releases import newest
 from ..real.session import DRIVERS
 from ..scenario import ScenarioError, find_scenarios, load_scenario
 from ..scenario.model import HostPart
 from . import AddParser, CommandError
 from .real import check
 
-# The drivers of hosts that ship on npm (Hermes is a Python package).
-NPM_HOSTS = {name: d for name, d in DRIVERS.items() if d.package.startswith("@")}
+# The drivers of hosts whose releases hooksim can install.
+RELEASED = {name: d for name, d in DRIVERS.items() if source_of(d) is not None}
+DEFAULT_PATHS = ["scenarios/probes", "scenarios/across"]
+RECORD = Path("docs/host-versions.md")
 SECTION_START = "<!-- hooksim conformance {host} -->"
 SECTION_END = "<!-- end hooksim conformance {host} -->"
 
@@ -42,16 +60,33 @@ def register(add_parser: AddParser) -> None:
         "conformance",
         help="install releases of a real host and compare each with its profile, fact by fact",
     )
-    parser.add_argument("host", help=f"the host ({', '.join(NPM_HOSTS)})")
+    parser.add_argument("host", help=f"the host ({', '.join(RELEASED)})")
     parser.add_argument(
         "paths",
         nargs="*",
-        default=["scenarios/probes", "scenarios/across"],
         help="scenario files or folders, before the options; those that run on HOST are used"
-        " (default: scenarios/probes scenarios/across)",
+        " (default: scenarios/probes scenarios/across; with --latest or --next, the files of"
+        " the host's table in --against)",
+    )
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--versions", metavar="V1,V2", help="the releases to install and run")
+    which.add_argument(
+        "--latest",
+        action="store_true",
+        help="the newest release on the registry, compared with the newest in --against",
+    )
+    which.add_argument(
+        "--next",
+        action="store_true",
+        help="the newest pre-release (npm's next or beta tag, a pre-release on the package"
+        " index), compared with the newest in --against",
     )
     parser.add_argument(
-        "--versions", required=True, metavar="V1,V2", help="the releases to install and run"
+        "--against",
+        metavar="FILE",
+        type=Path,
+        default=RECORD,
+        help=f"the page holding the host's table, for --latest and --next (default: {RECORD})",
     )
     parser.add_argument(
         "--cache",
@@ -66,15 +101,18 @@ def register(add_parser: AddParser) -> None:
 
 
 def conformance(args: argparse.Namespace) -> int:
+    if args.latest or args.next:
+        return _canary(args)
     try:
-        driver, versions, paths = _checked(args)
+        host, driver, paths = _host_and_paths(args, args.paths or DEFAULT_PATHS)
+        versions = _versions(host, str(args.versions))
     except CommandError as e:  # nothing ran: a usage error
         print(f"hooksim: {e}", file=sys.stderr)
         return 2
     cache = (args.cache or default_cache()).absolute()  # the host runs in a folder of its own
     releases: list[ReleaseRun] = []
     for version in versions:
-        releases.append(_release(driver, version, paths, cache))
+        releases.append(_release(host, driver, version, paths, cache))
         if args.update is not None:  # after each release: a long run keeps what it found
             _update(args.update, driver.name, _section(driver, releases, paths))
     print(_section(driver, releases, paths), end="")
@@ -83,30 +121,115 @@ def conformance(args: argparse.Namespace) -> int:
     return 1 if any(r.failing for r in releases) else 0
 
 
-def _checked(args: argparse.Namespace) -> tuple[type[Driver], list[str], list[Path]]:
-    """The host's driver, its releases and the scenario files, or CommandError with the line."""
+def _canary(args: argparse.Namespace) -> int:
+    """The newest release (or pre-release) against the newest of the host's table: 1 and each
+    fact that changed, or 0 and "no change"."""
+    try:
+        if args.update is not None:
+            raise CommandError("--update goes with --versions: --latest and --next only compare")
+        host, driver, _ = _host_and_paths(args, None)
+        record = _record(args.against, driver.name)
+        given = args.paths or record.paths or DEFAULT_PATHS
+        host, driver, paths = _host_and_paths(args, given)
+        source = source_of(driver)
+        assert source is not None
+        version = newest(source, pre=args.next)
+    except CommandError as e:
+        print(f"hooksim: {e}", file=sys.stderr)
+        return 2
+    except LookupError as e:
+        print(f"hooksim: {driver.name}: {e}", file=sys.stderr)
+        return 2
+    if version is None:
+        print(f"no pre-release of {driver.name} on {_registry(source)}")
+        return 0
+    cache = (args.cache or default_cache()).absolute()
+    release = _release(host, driver, version.removeprefix("v"), paths, cache)
+    print(_section(driver, [release], paths), end="")
+    changed = changes(record.facts, column(release))
+    if not changed:
+        print(f"no change against {record.version}")
+        return 0
+    print(f"{driver.name} {release.version}: {len(changed)} facts changed against"
+          f" {record.version} ({args.against}):")  # fmt: skip
+    for line in changed:
+        print(f"  {line}")
+    return 1
+
+
+def _registry(source: Source) -> str:
+    return "npm (no next or beta tag)" if source.registry == "npm" else "the package index"
+
+
+def _record(page: Path, host: str) -> Recorded:
+    """The host's table in ``page``, read back; CommandError when there is none."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CommandError(f"--against: cannot read {page} ({e.strerror})") from None
+    found = recorded(text, SECTION_START.format(host=host), SECTION_END.format(host=host))
+    if found is None:
+        raise CommandError(f"--against: {page} has no {host} table; write one with"
+                           f" hooksim conformance {host} --versions V1,V2 --update {page}")  # fmt: skip
+    return found
+
+
+def _host_and_paths(
+    args: argparse.Namespace, given: list[str] | None
+) -> tuple[Host, type[Driver], list[Path]]:
+    """The host, its driver and the scenario files of ``given`` that run on it (none asked
+    for: no files), or CommandError with the line."""
     try:
         host = get_host(args.host)
     except UnknownHost as e:
         raise CommandError(str(e)) from None
-    driver = NPM_HOSTS.get(host.name)
+    driver = RELEASED.get(host.name)
     if driver is None:
-        raise CommandError(f"conformance installs releases from npm: {', '.join(NPM_HOSTS)};"
+        raise CommandError(f"conformance installs releases of {', '.join(RELEASED)};"
                            f" not {host.name}")  # fmt: skip
-    versions = [v.strip().removeprefix("v") for v in str(args.versions).split(",") if v.strip()]
+    if given is None:
+        return host, driver, []
+    wanted: list[str | Path] = [*given]
+    paths = [p for p in find_scenarios(wanted) if _runs_on(p, host.name)]
+    if not paths:
+        raise CommandError(f"no scenario in {' '.join(given)} runs on {host.name}")
+    return host, driver, paths
+
+
+def _versions(host: Host, given: str) -> list[str]:
+    """The releases of ``--versions``, each one hooksim can replay, or CommandError."""
+    versions = [v.strip().removeprefix("v") for v in given.split(",") if v.strip()]
     if not versions:
         raise CommandError("--versions: give one or more releases, such as 1.2.3,1.4.0")
     for version in versions:
         if not re.fullmatch(r"\d+\.\d+\.\d+", version):
             raise CommandError(f"--versions: {version!r} is not a release like 1.2.3")
-        try:
-            host.at_version(version)
-        except ValueError as e:
-            raise CommandError(f"--versions: {e}") from None
-    paths = [p for p in find_scenarios(args.paths) if _runs_on(p, host.name)]
-    if not paths:
-        raise CommandError(f"no scenario in {' '.join(args.paths)} runs on {host.name}")
-    return driver, versions, paths
+        if _models_versions(host):
+            try:
+                host.at_version(version)
+            except ValueError as e:
+                raise CommandError(f"--versions: {e}") from None
+    return versions
+
+
+def _models_versions(host: Host) -> bool:
+    """Whether the profile replays older releases (``at_version``); one that models a single
+    release replays that one for each."""
+    return type(host).at_version is not Host.at_version
+
+
+def _replayed_as(host: Host, version: str) -> str | None:
+    """The version hooksim replays a release as: its numbers (a pre-release's too) when the
+    profile models them, else the profile as it stands (None: a single-release profile, or a
+    release newer than it knows, whose baseline is then the newest it models)."""
+    numbers = re.match(r"\d+\.\d+\.\d+", version)
+    if numbers is None or not _models_versions(host):
+        return None
+    try:
+        host.at_version(numbers.group(0))
+    except ValueError:
+        return None
+    return numbers.group(0)
 
 
 def _runs_on(path: Path, host: str) -> bool:
@@ -117,7 +240,9 @@ def _runs_on(path: Path, host: str) -> bool:
         return True
 
 
-def _release(driver: type[Driver], version: str, paths: list[Path], cache: Path) -> ReleaseRun:
+def _release(
+    host: Host, driver: type[Driver], version: str, paths: list[Path], cache: Path
+) -> ReleaseRun:
     """One release: installed (or found in the cache), then every scenario on it."""
     try:
         installed = install_release(driver, version, cache)
@@ -126,7 +251,7 @@ def _release(driver: type[Driver], version: str, paths: list[Path], cache: Path)
         return ReleaseRun(version, error=str(e))
     release = ReleaseRun(version, installed)
     for path in paths:
-        run = _scenario(driver.name, version, path, str(installed.binary))
+        run = _scenario(driver.name, _replayed_as(host, version), path, str(installed.binary))
         release.runs.append(run)
         verdict = "ERROR" if run.error else "FAIL" if (run.failures or (
             run.comparison and run.comparison.failing)) else "PASS"  # fmt: skip
@@ -134,13 +259,16 @@ def _release(driver: type[Driver], version: str, paths: list[Path], cache: Path)
     return release
 
 
-def _scenario(host: str, version: str, path: Path, binary: str) -> ScenarioRun:
-    """One scenario on one release, compared with the replay of that release."""
+def _scenario(host: str, version: str | None, path: Path, binary: str) -> ScenarioRun:
+    """One scenario on one release, compared with the replay of that release (``version``;
+    None: of the profile as it stands)."""
     started = time.monotonic()
     try:
         scenario = load_scenario(path)
-        part = scenario.hosts.get(host, HostPart())
-        scenario = replace(scenario, hosts={**scenario.hosts, host: replace(part, version=version)})
+        if version is not None:
+            part = scenario.hosts.get(host, HostPart())
+            hosts = {**scenario.hosts, host: replace(part, version=version)}
+            scenario = replace(scenario, hosts=hosts)
         comparison = compare_real(scenario, host, binary)
     except (ScenarioError, RealHostError, ValueError) as e:
         return ScenarioRun(str(path), error=str(e), seconds=time.monotonic() - started)
@@ -153,10 +281,20 @@ def _section(driver: type[Driver], releases: list[ReleaseRun], paths: list[Path]
     versions = ",".join(r.version for r in releases)
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
     files = " ".join(str(p) for p in paths)
+    source = source_of(driver)
+    assert source is not None
     return (
-        f"`hooksim conformance {driver.name} --versions {versions}` ({driver.package}, Node"
-        f" {node_version()}, {today}) on {files}:\n\n{table(releases)}"
+        f"`hooksim conformance {driver.name} --versions {versions}` ({source.package},"
+        f" {_runtime(source, releases)}, {today}) on {files}:\n\n{table(releases)}"
     )
+
+
+def _runtime(source: Source, releases: list[ReleaseRun]) -> str:
+    """What ran the releases: the Python of their venvs, or the Node beside them or on PATH."""
+    if source.registry == "pypi":
+        return f"Python {platform.python_version()}"
+    beside = [r.installed.binary.parent / "node" for r in releases if r.installed is not None]
+    return f"Node {node_version(str(beside[0]) if beside and beside[0].exists() else 'node')}"
 
 
 def _update(path: Path, host: str, text: str) -> None:

@@ -14,18 +14,21 @@ advance: every fact is read from what the runs recorded.
 - each difference outside the tolerances, with the real value and hooksim's.
 
 ``table`` lays the facts out with one column per release, oldest first, and a last column
-saying from which release on the newest value holds.
+saying from which release on the newest value holds. The table is also the record a later run
+is checked against: ``recorded`` reads it back from a page (the newest column of a host's
+table, and the scenario files it was made on), ``column`` reads one release's facts the same
+way, and ``changes`` names each fact that differs between the two.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..hosts import HookRun, contains
-from ..hosts.profile import parse_version
 from .compare import Comparison
 from .hook_recorder import PROBE
 from .install import Installed
@@ -69,6 +72,8 @@ class ReleaseRun:
         ) + bool(self.error)
 
 
+# What a release's package asks of its runtime, by the tool that installed it.
+_NEEDS = {"npm": "engines.node of its package", "pip": "Requires-Python of its package"}
 # Each group of facts, in the table's order; a group's missing value (a fact one release did
 # not show at all).
 _GROUPS = {
@@ -106,8 +111,8 @@ def _release_facts(release: ReleaseRun) -> dict[tuple[str, str], str]:
     ran = sum(r.seconds for r in release.runs)
     return {
         ("release", "--version says"): ", ".join(sorted(versions)) or "-",
-        ("release", "engines.node of its package"): release.installed.engines_node,
-        ("release", "npm install"): f"{release.installed.seconds:.0f}s"
+        ("release", _NEEDS[release.installed.by]): release.installed.needs,
+        ("release", f"{release.installed.by} install"): f"{release.installed.seconds:.0f}s"
         if release.installed.seconds
         else "cached",
         ("release", "scenarios run"): f"{len(release.runs)} in {ran:.0f}s",
@@ -215,7 +220,7 @@ def _json(text: str) -> dict[str, Any]:
 def table(releases: list[ReleaseRun]) -> str:
     """The facts of every release as a Markdown table: a row per fact, a column per release
     (oldest first), and the release from which on the newest value holds."""
-    ordered = sorted(releases, key=lambda r: parse_version("release", r.version))
+    ordered = sorted(releases, key=lambda r: release_key(r.version))
     found = [facts(r) for r in ordered]
     keys = sorted({k for f in found for k in f}, key=lambda k: (list(_GROUPS).index(k[0]), k[1]))
     head = ["fact", *(r.version for r in ordered), "holds from"]
@@ -262,3 +267,84 @@ def _cell(text: str, *, cut: bool = True) -> str:
     if cut and len(one) > _CELL:
         one = one[: _CELL - 3] + "..."
     return one.replace("|", "\\|")
+
+
+def release_key(version: str) -> tuple[tuple[int, ...], bool, str]:
+    """Orders releases by their numbers; a pre-release (``2026.9.1-beta.1``, ``0.20.0rc1``)
+    comes before the final release of its numbers."""
+    numbers = re.match(r"\d+(?:\.\d+)*", version)
+    head = numbers.group(0) if numbers else ""
+    rest = version[len(head) :]
+    return tuple(int(p) for p in head.split(".") if p), not rest, rest
+
+
+# Rows that differ from one run to the next with nothing changed in the host: its version, how
+# long its install and its scenarios took.
+_VOLATILE = ("--version says", "npm install", "pip install", "scenarios run")
+_MISSING_BY_WORD = {"fires": "no", "difference": "same"}
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A host's table as a page holds it: its newest release, that release's facts by row
+    name, and the scenario files the table was made on."""
+
+    version: str
+    facts: dict[str, str]
+    paths: list[str]
+
+
+def recorded(page: str, start: str, end: str) -> Recorded | None:
+    """The table between the markers ``start`` and ``end`` of ``page``, read back (None: the
+    page has no such part, or no table in it)."""
+    if start not in page or end not in page:
+        return None
+    part = page.split(start, 1)[1].split(end, 1)[0]
+    made_on = re.search(r"\) on (.+?):\n", part)
+    parsed = _rows(part)
+    if not parsed:
+        return None
+    head, rows = parsed
+    newest = len(head) - 2  # the last release's column; "holds from" follows it
+    facts = {name: cells[newest - 1] for name, cells in rows.items() if len(cells) >= newest}
+    return Recorded(head[newest], facts, made_on.group(1).split() if made_on else [])
+
+
+def column(release: ReleaseRun) -> dict[str, str]:
+    """One release's facts by row name, as its table shows them."""
+    parsed = _rows(table([release]))
+    assert parsed is not None
+    return {name: cells[0] for name, cells in parsed[1].items()}
+
+
+def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """Each fact that differs, as ``NAME: BEFORE -> AFTER`` (a side without the row has the
+    table's value for a fact not shown: ``no``, ``same`` or ``-``), ``_VOLATILE`` left out."""
+    found = []
+    for name in sorted(before.keys() | after.keys()):
+        if name in _VOLATILE:
+            continue
+        missing = _MISSING_BY_WORD.get(name.split(":", 1)[0], "-")
+        old, new = before.get(name, missing), after.get(name, missing)
+        if old != new:
+            found.append(f"{name}: {old} -> {new}")
+    return found
+
+
+def _rows(text: str) -> tuple[list[str], dict[str, list[str]]] | None:
+    """The first Markdown table of ``text``: its head and its rows by their first cell."""
+    head: list[str] | None = None
+    rows: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if not line.startswith("| "):
+            if head is not None and rows:
+                break
+            continue
+        cells = [
+            c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\) \| ", line.strip()[2:-2])
+        ]
+        if head is None:
+            head = cells
+        else:
+            rows[cells[0]] = cells[1:]
+    return None if head is None else (head, rows)

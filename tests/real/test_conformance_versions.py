@@ -189,9 +189,9 @@ def test_an_npm_failure_is_one_line_and_leaves_nothing_in_the_cache(
     [
         (["nope", "--versions", "1.0.0"],
          f"hooksim: unknown tool 'nope' (hooksim knows: {', '.join(HOSTS)})"),
-        (["hermes", "--versions", "0.19.0"],
-         "hooksim: conformance installs releases from npm: claude-code, codex, gemini-cli;"
-         " not hermes"),
+        (["cursor", "--versions", "1.0.0"],
+         "hooksim: conformance installs releases of claude-code, codex, gemini-cli, hermes,"
+         " openclaw; not cursor"),
         (["codex", "--versions", "0.150,latest"],
          "hooksim: --versions: '0.150' is not a release like 1.2.3"),
         (["codex", "--versions", "0.150.0,0.1x.0"],

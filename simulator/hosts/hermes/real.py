@@ -13,6 +13,7 @@ from typing import Any
 
 from ...hosts import Firing, Host
 from ...real.driver import After, LineDriver, RealHostError, Session
+from ...real.install import Source
 from ...real.observable import payload_of
 from ...real.tools import Offer
 from ...scenario import Turn
@@ -28,6 +29,7 @@ class HermesDriver(LineDriver):
     dialect = "openai-chat"
     binary = "hermes"
     package = "hermes-agent"
+    release_source = Source("pypi", "hermes-agent")  # each release in a venv of its own
 
     @classmethod
     def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:

@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -35,6 +36,7 @@ from typing import Any, TextIO
 
 from ....hosts import Host
 from ....real.driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
+from ....real.install import Source
 from ....real.models.reply import ModelScript, Reply, ToolUse
 from ....real.models.server import ModelServer
 from ....real.result import RealRun
@@ -48,6 +50,8 @@ from ..config import loadout
 from . import spy
 from .result import attach_shown, build_result, mark_timeouts, read_log
 
+NODE_RELEASE = "24.22.3"  # the Node installed beside each release by hooksim conformance
+NODE_ARCH = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
 NODE_AT_LEAST = (24, 16)  # package.json "engines": ">=24.16.0 <25 || >=26.1.0"
 TURN_TIMEOUT_S = 600.0  # a cold turn takes 20-80 s on a loaded 2-core machine
 READY_TIMEOUT_S = 300.0
@@ -68,6 +72,12 @@ class OpenClawDriver(Driver):
     dialect = "openai-chat"
     binary = "openclaw"
     package = "openclaw (npm) and a Node 24 beside it or on PATH"
+    # Each release with a Node of its own beside it (the registry's node-linux-ARCH packages
+    # ship the binary; ``find_node`` runs it). Install scripts are skipped: OpenClaw's only
+    # check the Node running npm and prepare bundled plugins it does not need offline.
+    release_source = Source(
+        "npm", "openclaw", (f"node-linux-{NODE_ARCH}@{NODE_RELEASE}",), ("--ignore-scripts",)
+    )
 
 
 def _version_of(node: str) -> tuple[int, ...] | None:

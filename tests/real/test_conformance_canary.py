@@ -1,0 +1,259 @@
+"""``hooksim conformance HOST --latest`` / ``--next``: the newest release (or pre-release) the
+registry names, run and compared with the newest release of the host's table in a page; exit 1
+naming each fact that changed, or 0 and "no change against VERSION".
+
+A fake ``npm`` on PATH (a real process) answers ``npm view PACKAGE dist-tags --json`` from
+``FAKE_DIST_TAGS`` and "installs" a stub Gemini CLI that fires ``SessionEnd`` only from 0.30.0
+on; a fake ``pip`` answers ``pip index versions`` from ``FAKE_PIP_VERSIONS``. The page the
+canary compares with is written by ``hooksim conformance --versions --update``, or by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCENARIO = """\
+name: one release
+tool: gemini-cli
+hosts:
+  gemini-cli: {launch: headless}
+hooks:
+  BeforeAgent:
+    - hooks: [{type: command, command: "echo before-agent-context"}]
+turns:
+  - {user: hello, assistant: Hi.}
+"""
+
+# Runs the hooks of ~/.gemini/settings.json for one `gemini -p` run, as a release would.
+STUB_GEMINI = """\
+#!{python}
+import json, os, re, subprocess, sys
+VERSION = "@VERSION@"
+if sys.argv[1:] == ["--version"]:
+    print(VERSION)
+    sys.exit(0)
+settings = json.load(open(os.path.expanduser("~/.gemini/settings.json")))
+prompt = sys.argv[sys.argv.index("-p") + 1]
+def fire(event, **fields):
+    payload = dict(session_id="s-1", transcript_path="", cwd=os.getcwd(),
+                   hook_event_name=event, timestamp="2026-01-01T00:00:00Z", **fields)
+    for group in settings["hooks"].get(event, []):
+        for hook in group["hooks"]:
+            subprocess.run(["/bin/sh", "-c", hook["command"]], input=json.dumps(payload),
+                           text=True, capture_output=True)
+fire("SessionStart", source="startup")
+fire("BeforeAgent", prompt=prompt)
+fire("AfterAgent", prompt=prompt, prompt_response="Hi.", stop_hook_active=False)
+if tuple(int(p) for p in re.match(r"[0-9.]+", VERSION).group(0).split(".")) >= (0, 30, 0):
+    fire("SessionEnd", reason="exit")
+print(json.dumps({{"response": "Hi."}}))
+"""
+
+FAKE_NPM = """\
+#!{python}
+import json, os, sys
+from pathlib import Path
+args = sys.argv[1:]
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(json.dumps(["npm", *args]) + "\\n")
+if args[0] == "view":
+    print(os.environ["FAKE_DIST_TAGS"])
+    sys.exit(0)
+prefix = Path(args[args.index("--prefix") + 1])
+name, _, version = args[-1].rpartition("@")
+package = prefix / "node_modules" / name
+package.mkdir(parents=True)
+(package / "package.json").write_text(json.dumps({{"name": name, "engines": {{"node": ">=20"}}}}))
+stub = package / "gemini.py"
+stub.write_text(Path(os.environ["FAKE_GEMINI"]).read_text().replace("@VERSION@", version))
+stub.chmod(0o755)
+(prefix / "node_modules" / ".bin").mkdir()
+(prefix / "node_modules" / ".bin" / "gemini").symlink_to(Path("..") / name / "gemini.py")
+"""
+
+FAKE_PIP = """\
+#!{python}
+import json, os, sys
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(json.dumps(["pip", *sys.argv[1:]]) + "\\n")
+versions = os.environ["FAKE_PIP_VERSIONS"]
+print(f"hermes-agent ({{versions.split(',')[0]}})")
+print(f"Available versions: {{versions}}")
+"""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> dict[str, object]:
+    """A PATH whose ``npm`` and ``pip`` are the fakes, a scenario file, and the cache."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, text in (("npm", FAKE_NPM), ("pip", FAKE_PIP)):
+        (bin_dir / name).write_text(text.format(python=sys.executable))
+        (bin_dir / name).chmod(0o755)
+    stub = tmp_path / "stub-gemini.py"
+    stub.write_text(STUB_GEMINI.format(python=sys.executable))
+    (tmp_path / "one-release.yaml").write_text(SCENARIO)
+    (tmp_path / "home").mkdir()
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(tmp_path / "home"),
+        "FAKE_LOG": str(tmp_path / "calls.log"),
+        "FAKE_GEMINI": str(stub),
+        "FAKE_DIST_TAGS": json.dumps({"latest": "0.30.0"}),
+    }
+    return {"env": env, "cwd": tmp_path, "cache": str(tmp_path / "cache")}
+
+
+def hooksim(world: dict[str, object], *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**world["env"], **extra}  # type: ignore[dict-item]
+    return subprocess.run(
+        [sys.executable, "-m", "hooksim", "conformance", *args, "--cache", str(world["cache"])],
+        capture_output=True, text=True, env=env, cwd=world["cwd"], timeout=600, check=False,
+    )  # fmt: skip
+
+
+def calls(world: dict[str, object]) -> list[list[str]]:
+    log = Path(str(world["cwd"])) / "calls.log"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def record(world: dict[str, object], versions: str) -> Path:
+    """A page holding the Gemini CLI table of ``versions``, as --update writes it."""
+    page = Path(str(world["cwd"])) / "host-versions.md"
+    page.write_text("# Host releases\n")
+    done = hooksim(world, "gemini-cli", "one-release.yaml", "--versions", versions,
+                   "--update", str(page))  # fmt: skip
+    assert done.stderr == ""
+    return page
+
+
+def test_latest_with_nothing_changed_says_so_and_exits_0(world: dict[str, object]) -> None:
+    """The latest dist-tag is installed and run on the table's own scenario files; every fact
+    as in the table's newest column: one line, exit 0."""
+    page = record(world, "0.25.0,0.30.0")
+    done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
+    assert done.stderr == ""
+    assert (
+        done.stdout.splitlines()[0]
+        == "FAIL  one-release.yaml [gemini-cli 0.30.0]"
+        + (done.stdout.splitlines()[0].split("]", 1)[1])
+    )
+    assert done.stdout.splitlines()[-1] == "no change against 0.30.0"
+    assert done.returncode == 0
+    assert ["npm", "view", "@google/gemini-cli", "dist-tags", "--json"] in calls(world)
+
+
+def test_a_fact_that_changed_exits_1_and_is_named(world: dict[str, object]) -> None:
+    """The table's newest release is 0.25.0 (no SessionEnd); the latest, 0.30.0, fires it:
+    exit 1, and the fact is named with its recorded and its new value."""
+    page = record(world, "0.25.0")
+    done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
+    tail = done.stdout.split("holds from |", 1)[1].splitlines()
+    changed = tail[tail.index(next(t for t in tail if t.startswith("gemini-cli 0.30.0"))) :]
+    # The stub is no Gemini CLI: its new event also adds differences from the replay.
+    assert changed[0] == f"gemini-cli 0.30.0: 7 facts changed against 0.25.0 ({page}):"
+    assert {
+        "  SessionEnd payload: - -> cwd, hook_event_name, reason, session_id, timestamp,"
+        " transcript_path",
+        "  fires: SessionEnd: no -> yes",
+        "  scenario: one-release.yaml: 14 differences -> 17 differences",
+    } <= set(changed[1:])
+    assert len(changed) == 8
+    assert done.returncode == 1
+
+
+def test_a_fact_edited_in_the_table_is_a_change(world: dict[str, object]) -> None:
+    """The same release as the table's, but one cell of the table says otherwise: the
+    comparison says different, naming that fact."""
+    page = record(world, "0.30.0")
+    text = page.read_text()
+    assert "| fires: BeforeAgent | yes | every release |" in text
+    page.write_text(text.replace("| fires: BeforeAgent | yes |", "| fires: BeforeAgent | no |"))
+    done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
+    assert done.stdout.splitlines()[-2:] == [
+        f"gemini-cli 0.30.0: 1 facts changed against 0.30.0 ({page}):",
+        "  fires: BeforeAgent: no -> yes",
+    ]
+    assert done.returncode == 1
+
+
+def test_next_runs_the_next_or_beta_tag(world: dict[str, object]) -> None:
+    """--next takes npm's beta tag when there is no next tag, a pre-release name and all."""
+    page = record(world, "0.30.0")
+    tags = json.dumps({"latest": "0.30.0", "beta": "0.31.0-preview.2"})
+    done = hooksim(world, "gemini-cli", "--next", "--against", str(page), FAKE_DIST_TAGS=tags)
+    assert done.stderr == ""
+    assert done.stdout.splitlines()[-1] == "no change against 0.30.0"
+    assert (Path(str(world["cache"])) / "gemini-cli" / "0.31.0-preview.2").is_dir()
+    assert done.returncode == 0
+
+
+def test_next_without_a_pre_release_is_one_line_and_exit_0(world: dict[str, object]) -> None:
+    """A host with only a latest tag has nothing to check for --next: it says so, installs
+    nothing."""
+    page = record(world, "0.30.0")
+    before = len(calls(world))
+    done = hooksim(world, "gemini-cli", "--next", "--against", str(page))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "no pre-release of gemini-cli on npm (no next or beta tag)\n", ""
+    )  # fmt: skip
+    assert [c[1] for c in calls(world)[before:]] == ["view"]
+
+
+def test_hermes_latest_asks_the_package_index_and_a_failed_install_is_a_change(
+    world: dict[str, object],
+) -> None:
+    """Hermes' newest final release comes from ``pip index versions`` (a pre-release listed
+    first is passed over); pip cannot install it offline: the canary names the install as
+    the change, and leaves no venv in the cache."""
+    page = Path(str(world["cwd"])) / "host-versions.md"
+    page.write_text(
+        "<!-- hooksim conformance hermes -->\n`hooksim conformance hermes --versions 0.19.0`"
+        " (hermes-agent, Python 3.11.7, 2026-12-01) on one-release.yaml:\n\n"
+        "| fact | 0.19.0 | holds from |\n|---|---|---|\n"
+        "| scenarios passing | 1 of 1 | every release |\n"
+        "<!-- end hooksim conformance hermes -->\n"
+    )
+    done = hooksim(world, "hermes", "scenarios/probes/hermes-tools-and-blocks.yaml", "--latest",
+                   "--against", str(page), FAKE_PIP_VERSIONS="0.20.0rc1, 0.19.0, 0.18.2",
+                   PIP_NO_INDEX="1", PIP_FIND_LINKS="")  # fmt: skip
+    assert ["pip", "index", "versions", "hermes-agent", "--disable-pip-version-check"] in calls(
+        world
+    )
+    assert done.stderr.startswith(
+        "hooksim: hermes 0.19.0: pip could not install hermes-agent==0.19.0 (exit 1): "
+    )
+    lines = done.stdout.splitlines()
+    assert lines[-3] == f"hermes 0.19.0: 2 facts changed against 0.19.0 ({page}):"
+    assert lines[-2].startswith("  installed: - -> no: pip could not install hermes-agent==")
+    assert lines[-1] == "  scenarios passing: 1 of 1 -> -"
+    assert not (Path(str(world["cache"])) / "hermes" / "0.19.0").exists()
+    assert done.returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["gemini-cli", "--latest", "--against", "missing.md"],
+         "hooksim: --against: cannot read missing.md (No such file or directory)"),
+        (["gemini-cli", "--latest", "--against", "one-release.yaml"],
+         "hooksim: --against: one-release.yaml has no gemini-cli table; write one with"
+         " hooksim conformance gemini-cli --versions V1,V2 --update one-release.yaml"),
+        (["gemini-cli", "--latest", "--update", "x.md"],
+         "hooksim: --update goes with --versions: --latest and --next only compare"),
+    ],
+)  # fmt: skip
+def test_a_canary_without_a_table_is_one_line(
+    world: dict[str, object], args: list[str], line: str
+) -> None:
+    """No page, or no table of the host in it: exit 2, one line, the registry never asked."""
+    done = hooksim(world, *args)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
+    assert calls(world) == []
