@@ -176,3 +176,12 @@ def _read_all(fd: int) -> str:
         chunks.append(chunk)
     os.close(fd)
     return b"".join(chunks).decode()
+
+
+def test_probe_with_no_hooks_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a hook in any config, the probe has nothing to fire and says so."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--probe", "--yes"]) == 0
+    assert capsys.readouterr().out == "no findings in 0 files\nprobe: no hooks to fire\n"
