@@ -150,8 +150,14 @@ def _merge(found: dict[tuple[str, str], str], key: tuple[str, str], value: str) 
 
 def _run_facts(real: RealRun) -> Iterator[tuple[str, str, str]]:
     """The facts of one real run: events and payloads from the probes, the shell and the
-    variables from the hooks' records, output and blocks from the result."""
-    for record in real.records:
+    variables from the hooks' records, output and blocks from the result. A host whose hooks
+    run in its own process (OpenClaw) has no hook records: the events it fired are read from
+    the result."""
+    hook_records = [r for r in real.records if "kind" not in r]  # OpenClaw's spy writes kinds
+    if not any(r["id"] == PROBE for r in hook_records):
+        for firing in real.result.firings:
+            yield "fires", firing.event, "yes"
+    for record in hook_records:
         if record["id"] == PROBE:
             yield "fires", record["event"], "yes"
             yield "payload", f"{record['event']} payload", ", ".join(sorted(payload_of(record)))
