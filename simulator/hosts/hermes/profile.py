@@ -33,6 +33,10 @@ class Hermes(Host):
     name = "hermes"
     title = "Hermes"
     modelled = "hermes-agent 0.19.0 (agent.shell_hooks, read and run)"
+    versions = (
+        "0.19.0 only; real runs of 0.13.0 to 0.18.2 (shell hooks since 0.13.0) differ from its"
+        " replay (conformance-versions, docs/host-versions.md)"
+    )
     events = {
         "session_start": "on_session_start",
         "prompt_submit": "pre_llm_call",
