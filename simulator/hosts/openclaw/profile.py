@@ -81,8 +81,10 @@ class OpenClaw(Host):
     title = "OpenClaw"
     modelled = f"openclaw {VERSION} (the npm package, read as shipped)"
     versions = (
-        f"{VERSION} only (one release read; no hook changelog to replay older ones); a gateway,"
-        " or `openclaw agent --local` per turn (hosts.openclaw.launch: local)"
+        f"{VERSION} (one release read; no hook changelog to replay older ones), real runs of"
+        " 2026.9.5 and 2026.9.6 match it, 2026.9.3 and 2026.9.4 differ (conformance-versions,"
+        " docs/host-versions.md); a gateway, or `openclaw agent --local` per turn"
+        " (hosts.openclaw.launch: local)"
     )
     checked = (
         f"the openclaw {VERSION} package's dist/ and docs/ (file and line); the order of its"
