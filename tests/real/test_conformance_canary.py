@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 SCENARIO = """\
 name: one release
@@ -257,3 +258,36 @@ def test_a_canary_without_a_table_is_one_line(
     done = hooksim(world, *args)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
     assert calls(world) == []
+
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_every_host_of_the_nightly_canary_has_a_table_to_compare_with(
+    world: dict[str, object],
+) -> None:
+    """Each host of the canary workflow's matrix finds its table in docs/host-versions.md and
+    asks its registry (here a fake that answers nothing usable): exit 2 and that one line."""
+    workflow = yaml.safe_load((ROOT / "docs/examples/ci/canary.yml").read_text())
+    job = workflow["jobs"]["latest"]
+    assert workflow[True]["schedule"] == [{"cron": "17 3 * * *"}]  # YAML's `on` is True
+    assert job["steps"][-1]["run"] == (
+        "hooksim conformance ${{ matrix.host }} ${{ matrix.release }}"
+        " --against docs/host-versions.md"
+    )
+    said = {}
+    for host in job["strategy"]["matrix"]["host"]:
+        done = subprocess.run(
+            [sys.executable, "-m", "hooksim", "conformance", host, "--latest", "--against",
+             "docs/host-versions.md", "--cache", str(world["cache"])],
+            capture_output=True, text=True, cwd=ROOT, timeout=600, check=False,
+            env={**world["env"], "FAKE_DIST_TAGS": "{}", "FAKE_PIP_VERSIONS": ""},  # type: ignore[dict-item]
+        )  # fmt: skip
+        said[host] = (done.returncode, done.stderr.split(": ", 2)[-1])
+    assert said == {
+        "claude-code": (2, "npm view @anthropic-ai/claude-code dist-tags: no 'latest' tag in {}\n"),
+        "codex": (2, "npm view @openai/codex dist-tags: no 'latest' tag in {}\n"),
+        "gemini-cli": (2, "npm view @google/gemini-cli dist-tags: no 'latest' tag in {}\n"),
+        "hermes": (2, "pip index versions hermes-agent: no release listed\n"),
+        "openclaw": (2, "npm view openclaw dist-tags: no 'latest' tag in {}\n"),
+    }
