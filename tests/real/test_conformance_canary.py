@@ -240,6 +240,30 @@ def test_hermes_latest_asks_the_package_index_and_a_failed_install_is_a_change(
 
 
 @pytest.mark.parametrize(
+    ("listed", "said"),
+    [
+        ("0.19.0, 0.18.2", "no pre-release of hermes on the package index\n"),
+        ("0.19.0, 0.19.0rc2, 0.18.2", "no pre-release of hermes on the package index\n"),
+    ],
+)
+def test_hermes_next_without_a_newer_pre_release_is_one_line(
+    world: dict[str, object], listed: str, said: str
+) -> None:
+    """--next asks ``pip index versions --pre``; a pre-release older than the newest final
+    one is none to check: one line, exit 0, nothing installed."""
+    page = Path(str(world["cwd"])) / "host-versions.md"
+    page.write_text(
+        "<!-- hooksim conformance hermes -->\n| fact | 0.19.0 | holds from |\n|---|---|---|\n"
+        "| scenarios passing | 1 of 1 | every release |\n<!-- end hooksim conformance hermes -->\n"
+    )
+    done = hooksim(world, "hermes", "--next", "--against", str(page), FAKE_PIP_VERSIONS=listed)
+    assert (done.returncode, done.stdout, done.stderr) == (0, said, "")
+    assert calls(world) == [
+        ["pip", "index", "versions", "hermes-agent", "--disable-pip-version-check", "--pre"]
+    ]
+
+
+@pytest.mark.parametrize(
     ("args", "line"),
     [
         (["gemini-cli", "--latest", "--against", "missing.md"],
