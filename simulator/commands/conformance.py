@@ -145,7 +145,6 @@ def _canary(args: argparse.Namespace) -> int:
         return 0
     cache = (args.cache or default_cache()).absolute()
     release = _release(host, driver, version.removeprefix("v"), paths, cache)
-    print(_section(driver, [release], paths), end="")
     changed = changes(record.facts, column(release))
     if not changed:
         print(f"no change against {record.version}")

@@ -141,12 +141,9 @@ def test_latest_with_nothing_changed_says_so_and_exits_0(world: dict[str, object
     page = record(world, "0.25.0,0.30.0")
     done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
     assert done.stderr == ""
-    assert (
-        done.stdout.splitlines()[0]
-        == "FAIL  one-release.yaml [gemini-cli 0.30.0]"
-        + (done.stdout.splitlines()[0].split("]", 1)[1])
-    )
-    assert done.stdout.splitlines()[-1] == "no change against 0.30.0"
+    progress, verdict = done.stdout.splitlines()  # a line per scenario, then the verdict
+    assert progress.startswith("FAIL  one-release.yaml [gemini-cli 0.30.0]  (")
+    assert verdict == "no change against 0.30.0"
     assert done.returncode == 0
     assert ["npm", "view", "@google/gemini-cli", "dist-tags", "--json"] in calls(world)
 
@@ -156,8 +153,7 @@ def test_a_fact_that_changed_exits_1_and_is_named(world: dict[str, object]) -> N
     exit 1, and the fact is named with its recorded and its new value."""
     page = record(world, "0.25.0")
     done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
-    tail = done.stdout.split("holds from |", 1)[1].splitlines()
-    changed = tail[tail.index(next(t for t in tail if t.startswith("gemini-cli 0.30.0"))) :]
+    changed = done.stdout.splitlines()[1:]  # after the scenario's line
     # The stub is no Gemini CLI: its new event also adds differences from the replay.
     assert changed[0] == f"gemini-cli 0.30.0: 7 facts changed against 0.25.0 ({page}):"
     assert {
