@@ -149,8 +149,9 @@ def _canary(args: argparse.Namespace) -> int:
     if not changed:
         print(f"no change against {record.version}")
         return 0
-    print(f"{driver.name} {release.version}: {len(changed)} facts changed against"
-          f" {record.version} ({args.against}):")  # fmt: skip
+    facts = "1 fact" if len(changed) == 1 else f"{len(changed)} facts"
+    print(f"{driver.name} {release.version}: {facts} changed against {record.version}"
+          f" ({args.against}):")  # fmt: skip
     for line in changed:
         print(f"  {line}")
     return 1

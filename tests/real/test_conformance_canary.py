@@ -175,7 +175,7 @@ def test_a_fact_edited_in_the_table_is_a_change(world: dict[str, object]) -> Non
     page.write_text(text.replace("| fires: BeforeAgent | yes |", "| fires: BeforeAgent | no |"))
     done = hooksim(world, "gemini-cli", "--latest", "--against", str(page))
     assert done.stdout.splitlines()[-2:] == [
-        f"gemini-cli 0.30.0: 1 facts changed against 0.30.0 ({page}):",
+        f"gemini-cli 0.30.0: 1 fact changed against 0.30.0 ({page}):",
         "  fires: BeforeAgent: no -> yes",
     ]
     assert done.returncode == 1
