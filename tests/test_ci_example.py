@@ -79,7 +79,8 @@ def test_the_workflows_commands_shard_and_merge(tmp_path: Path) -> None:
         merged = sh(command, downloaded)
         assert merged.returncode == 1, merged.stderr  # a run failed, as in the whole run
     assert "::error file=scenarios/stop.yaml" in merged.stdout
-    assert (downloaded / "junit.xml").exists() and (downloaded / "hooksim.sarif").exists()
+    assert (downloaded / "junit.xml").exists()
+    assert (downloaded / "hooksim.sarif").exists()
     shutil.copy(repository / "whole.json", downloaded)
     merged_json = sh("hooksim show shards/*.json --json merged.json", downloaded)
     assert merged_json.returncode == 1

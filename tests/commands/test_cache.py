@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from hooksim.cli import main
 
 SCENARIO = """\
@@ -98,7 +97,7 @@ def test_another_host_or_config_is_another_key(
 ) -> None:
     cached_run(capsys)
     Path("settings.json").write_text('{"hooks": {}}')
-    code, out = cached_run(capsys, "--hooks-config", "settings.json")
+    _, out = cached_run(capsys, "--hooks-config", "settings.json")
     assert runs(project) == 2
     assert "(cached)" not in out
 
@@ -117,7 +116,7 @@ def test_no_cache_runs_and_keeps_the_cache(
     cached_run(capsys)
     cached_run(capsys, "--no-cache")
     assert runs(project) == 2
-    code, out = cached_run(capsys)
+    _, out = cached_run(capsys)
     assert runs(project) == 2
     assert "(cached)" in out
 
@@ -131,9 +130,7 @@ def test_a_cache_that_cannot_be_a_folder_is_one_line(
     assert runs(project) == 0
 
 
-def test_a_broken_cache_entry_runs_again(
-    project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_broken_cache_entry_runs_again(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cached_run(capsys)
     for entry in Path("cache").rglob("*.json"):
         entry.write_text("{not json")

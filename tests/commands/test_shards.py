@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from hooksim.cli import main
 
 HOSTS = ("claude-code", "codex", "gemini-cli")
@@ -78,8 +77,8 @@ def test_shards_split_the_runs_and_cover_them_once(
     for k in (1, 2, 3):
         assert main(["run", "corpus", "-q", "--shard", f"{k}/3", "--json", f"{k}.json"]) == 0
         shards.append(ran(Path(f"{k}.json")))
-    assert sorted(sum(shards, [])) == ran(Path("all.json"))
-    assert len(set(sum(shards, []))) == 9
+    assert sorted(run for shard in shards for run in shard) == ran(Path("all.json"))
+    assert len({run for shard in shards for run in shard}) == 9
     assert main(["run", "corpus", "-q", "--shard", "2/3", "--json", "again.json"]) == 0
     assert ran(Path("again.json")) == shards[1]
     assert "hooksim: shard 2/3: " in capsys.readouterr().out  # and how many runs it holds
@@ -124,9 +123,7 @@ def test_a_shard_flag_that_cannot_be_is_a_usage_error(
     with pytest.raises(SystemExit) as exit:
         main(["run", "corpus", "--shard", value])
     assert exit.value.code == 2
-    assert capsys.readouterr().err.endswith(
-        f"hooksim run: error: argument --shard: {message}\n"
-    )
+    assert capsys.readouterr().err.endswith(f"hooksim run: error: argument --shard: {message}\n")
 
 
 @pytest.mark.parametrize(
@@ -216,4 +213,6 @@ def test_pytest_split_shards_scenario_items_by_the_same_durations(
         assert split.returncode == 0, split.stdout + split.stderr
         groups.append(sorted(re.findall(r"^PASSED (\S+)$", split.stdout, re.M)))
     assert all(groups)
-    assert sorted(sum(groups, [])) == sorted(json.loads(Path(".test_durations").read_text()))
+    assert sorted(test for group in groups for test in group) == sorted(
+        json.loads(Path(".test_durations").read_text())
+    )
