@@ -157,14 +157,18 @@ def _npm_install(specs: list[str], spec: str, prefix: Path) -> None:
 
 def _run(argv: list[str], what: str, tool: str) -> None:
     """Run an installer; InstallError naming ``what`` with its last line on failure."""
+    run_client(argv, what, tool, timeout_s=NPM_TIMEOUT_S)
+
+
+def run_client(argv: list[str], what: str, tool: str, *, timeout_s: float) -> str:
+    """Run a package client (npm, pip, venv) to its end and give its stdout; InstallError
+    naming ``what`` and the client's last line when it cannot run, times out or fails."""
     try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=NPM_TIMEOUT_S, check=False
-        )
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, check=False)
     except FileNotFoundError:
         raise InstallError(f"cannot {what}: {tool} is not on PATH") from None
     except subprocess.TimeoutExpired:
-        raise InstallError(f"{tool} did not {what} within {NPM_TIMEOUT_S:g}s") from None
+        raise InstallError(f"{tool} did not {what} within {timeout_s:g}s") from None
     except OSError as e:
         raise InstallError(f"cannot run {tool} to {what} ({e.strerror or e})") from None
     if done.returncode != 0:
@@ -172,6 +176,7 @@ def _run(argv: list[str], what: str, tool: str) -> None:
                 if line.strip() and not line.startswith("WARNING:")]  # fmt: skip
         last = said[-1] if said else "no output"
         raise InstallError(f"{tool} could not {what} (exit {done.returncode}): {last}")
+    return done.stdout
 
 
 def engines_node(prefix: Path, package: str) -> str:

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 
-from .install import Source
+from .install import InstallError, Source, run_client
 
 LOOKUP_TIMEOUT_S = 120.0
 _FINAL = re.compile(r"\d+(\.\d+)*")
@@ -67,18 +66,6 @@ def _pypi(package: str, *, pre: bool) -> str | None:
 def _ask(argv: list[str], tool: str) -> str:
     """The client's stdout; LookupError with its last line when it fails."""
     try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=LOOKUP_TIMEOUT_S, check=False
-        )
-    except FileNotFoundError:
-        raise LookupError(f"cannot ask the registry: {tool} is not on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise LookupError(f"{tool} did not answer within {LOOKUP_TIMEOUT_S:g}s") from None
-    except OSError as e:
-        raise LookupError(f"cannot run {tool} ({e.strerror or e})") from None
-    if done.returncode != 0:
-        said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
-                if line.strip() and not line.startswith("WARNING:")]  # fmt: skip
-        last = said[-1] if said else "no output"
-        raise LookupError(f"{' '.join(argv[:4])} failed (exit {done.returncode}): {last}")
-    return done.stdout
+        return run_client(argv, "ask the registry", tool, timeout_s=LOOKUP_TIMEOUT_S)
+    except InstallError as e:
+        raise LookupError(str(e)) from None
