@@ -52,6 +52,7 @@ def register(add_parser: AddParser) -> None:
 
 
 def lint(args: argparse.Namespace) -> int:
+    from ..ci_formats import write_sarif
     from ..hosts import UnknownHost, get_host
     from ..inspect import Unreadable, output, read
     from ..inspect import lint as findings_in
@@ -81,7 +82,7 @@ def lint(args: argparse.Namespace) -> int:
     elif matrix is not None:
         print(_probe_text(matrix))
     if args.sarif:
-        output.write_sarif(findings, args.sarif)
+        write_sarif(output.sarif(findings), args.sarif)
     return 1 if any(f.level == "error" for f in findings) else 0
 
 

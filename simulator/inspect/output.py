@@ -1,22 +1,13 @@
-"""Lint findings as a person reads them, as JSON, as GitHub Actions annotations and as SARIF.
-
-The CI forms follow ``report.ci``'s: an annotation stays on one line whatever a message holds,
-and a SARIF file is a relative URI under the working directory, else a ``file:`` one.
-"""
+"""Lint findings as a person reads them, as JSON, as GitHub Actions annotations and as SARIF
+(the CI forms written by ``ci_formats``, as ``run``'s verdicts are)."""
 
 from __future__ import annotations
 
 import json
-import os
-from importlib import metadata
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from ..printable import escaped
+from ..ci_formats import annotation, sarif_log, sarif_result
 from .lint import RULES, Finding
-
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def text(findings: list[Finding], files: int) -> str:
@@ -49,74 +40,23 @@ def as_json(findings: list[Finding]) -> str:
 def github(findings: list[Finding]) -> list[str]:
     """A GitHub Actions ``::error`` or ``::warning`` workflow command per finding."""
     return [
-        f"::{f.level} file={_property(f.file)},line={max(1, f.line)},title={_property(f.rule)}"
-        f"::{_data(f.message + chr(10) + 'fix: ' + f.fix)}"
+        annotation(f.level, str(f.file), f.line, f.rule, f"{f.message}\nfix: {f.fix}")
         for f in findings
     ]
-
-
-def _data(message: str) -> str:
-    shown = escaped(message, keep="\n\r\t")
-    return shown.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(value: str) -> str:
-    return _data(value).replace(":", "%3A").replace(",", "%2C")
 
 
 def sarif(findings: list[Finding]) -> dict[str, Any]:
     """A SARIF 2.1.0 log: a rule per rule found, a result per finding."""
-    rules = list(dict.fromkeys(f.rule for f in findings))
+    rules: list[str] = []
     results = [
-        {
-            "ruleId": f.rule,
-            "ruleIndex": rules.index(f.rule),
-            "level": f.level,
-            "message": {"text": escaped(f"{f.message}\nfix: {f.fix}")},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(f.path)},
-                        "region": {"startLine": max(1, f.line)},
-                    }
-                }
-            ],
-        }
+        sarif_result(
+            f.rule, rules, f.level, f"{f.message}\nfix: {f.fix}", path=str(f.path), line=f.line
+        )
         for f in findings
     ]
-    driver = {
-        "name": "hooksim",
-        "version": _version(),
-        "rules": [
-            {"id": r, "shortDescription": {"text": RULES[r]},
-             "help": {"text": f"docs/answers.md#{r}"}}
-            for r in rules
-        ],
-    }  # fmt: skip
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
-    }
-
-
-def write_sarif(findings: list[Finding], path: str) -> None:
-    Path(path).write_text(json.dumps(sarif(findings), indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8", errors="backslashreplace")  # fmt: skip
-
-
-def _uri(path: Path) -> str:
-    """A relative, percent-encoded URI under the working directory, else a ``file:`` one."""
-    absolute = Path(os.path.abspath(path))
-    try:
-        relative = absolute.relative_to(Path.cwd())
-    except ValueError:
-        return absolute.as_uri()
-    return quote(relative.as_posix(), safe="/", errors="surrogateescape")
-
-
-def _version() -> str:
-    try:
-        return metadata.version("hermes-hooks")
-    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
-        return "0+unknown"
+    described = [
+        {"id": r, "shortDescription": {"text": RULES[r]},
+         "help": {"text": f"docs/answers.md#{r}"}}
+        for r in rules
+    ]  # fmt: skip
+    return sarif_log(described, results)

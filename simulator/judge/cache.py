@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..ci_formats import version
 from .items import Item
 
 KEY_FORMAT = "hooksim-cache-1"  # changed when what goes into a key changes
@@ -126,19 +127,10 @@ def _own_code() -> str:
     packages = [Path(__file__).resolve().parents[1]]
     if spec is not None and spec.origin is not None:
         packages.append(Path(spec.origin).resolve().parent)
-    digest = hashlib.sha256(_version().encode())
+    digest = hashlib.sha256(version().encode())
     for package in packages:
         digest.update(_tree(package).encode())
     return digest.hexdigest()
-
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("hermes-hooks")
-    except metadata.PackageNotFoundError:  # a source tree that is not installed
-        return "unknown"
 
 
 def _tree(folder: Path) -> str:
