@@ -2,7 +2,8 @@
 output; an answer before a scenario is written.
 
 The firing is a scenario run: a one-step session of HOST, built in memory, whose only hooks are
-the command given after ``--`` (or those of ``--config``), run by ``run_scenario``. So the
+the command given after ``--`` (or those of ``--config``, or without either those of every
+config file HOST reads in home and project: ``inspect.own_hooks``), run by ``run_scenario``. So the
 payload, environment, shell, timeout and the host's reading are those of a scenario run, by
 construction; the first firing of EVENT is what is reported. The replay is imported when the
 command runs, not when ``hooksim`` builds its parser.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -27,6 +29,7 @@ from . import AddParser
 
 if TYPE_CHECKING:
     from ..hosts import Firing, HookRun, Host
+    from ..inspect import Own
     from ..replay.result import RunResult
     from ..scenario import Scenario, Step
 
@@ -46,7 +49,8 @@ def register(add_parser: AddParser) -> None:
         help="fire one hook once, as HOST does, and say what HOST makes of its output",
         description="Fire EVENT of HOST once, with the hook COMMAND given after -- (one word is"
         " the command line as HOST's config holds it, several are quoted together) or every"
-        " hook of --config that the event selects, and print what HOST does with the output:"
+        " hook of --config that the event selects (without either, every hook of the config"
+        " files HOST reads in your home and project), and print what HOST does with the output:"
         " the context it gives the model, a block and its reason, output it refuses, a"
         " failure. Exit 0 when the hooks ran (whatever they decided), 1 when one failed, timed"
         " out or was refused, 2 for an unknown host or event.",
@@ -79,7 +83,8 @@ def _options(parser: argparse.ArgumentParser) -> None:
         "--config",
         metavar="FILE",
         help="HOST's hooks config file (settings.json, config.yaml, ...): fire each of its hooks"
-        " that EVENT selects, in HOST's order",
+        " that EVENT selects, in HOST's order (default: the files HOST reads in home and"
+        " project)",
     )
     parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
 
@@ -105,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = _host(args.host)
         event = _event(host, args.event)
-        scenario = _scenario(host, event, args)
+        own = None if args.command or args.config else _own(host)
+        scenario = _scenario(host, event, args, own)
     except Refusal as e:
         print(f"hooksim: fire: {e}", file=sys.stderr)
         return 2
@@ -116,14 +122,46 @@ def run(args: argparse.Namespace) -> int:
         return 1
     firing = next((f for f in result.firings if f.event == event and f.runs), None)
     if firing is None:
-        print(f"hooksim: fire: no hook of {args.config} runs on {event}", file=sys.stderr)
+        print(f"hooksim: fire: {_none_ran(host, event, args, own)}", file=sys.stderr)
         return 1
     answer = _answer(host, event, result, firing)
+    if own is not None:
+        answer["configs"] = own.shown
+        answer["not_fired"] = [hook.data() for hook in own.left_out]
     if args.json:
         print(json.dumps(answer, indent=2, ensure_ascii=False))
     else:
         print(_text(answer))
     return int(answer["exit_code"])
+
+
+def _own(host: Host) -> Own:
+    """The hooks of the config files ``host`` reads here; Refusal when there are none."""
+    from ..inspect import NoConfig, Unreadable, own_hooks
+
+    if host.in_process:
+        raise Refusal(
+            f"{host.title}'s hooks are handlers its plugins register in its own process: give"
+            " --config with the config file that loads them"
+        )
+    try:
+        return own_hooks(host, Path.cwd(), os.environ)
+    except NoConfig as e:
+        raise Refusal(
+            f"{e}: give the hook after -- (hooksim fire HOST EVENT -- COMMAND), or --config FILE"
+        ) from None
+    except Unreadable as e:
+        raise Refusal(str(e)) from None
+
+
+def _none_ran(host: Host, event: str, args: argparse.Namespace, own: Own | None) -> str:
+    """What fire says when no hook ran on ``event``."""
+    if own is None:
+        return f"no hook of {args.config} runs on {event}"
+    return (
+        f"no hook of {', '.join(own.shown)} runs on {event}"
+        f" (hooksim explain {host.name} {event} says why)"
+    )
 
 
 def answer(host_name: str, event: str, command: str) -> dict[str, Any]:
@@ -184,21 +222,22 @@ def one_hook_block(host: Host, event: str, command: str) -> dict[str, Any]:
     )
 
 
-def _scenario(host: Host, event: str, args: argparse.Namespace) -> Scenario:
-    """A one-step session of ``host`` that fires ``event``, with the hook as its hooks."""
+def _scenario(host: Host, event: str, args: argparse.Namespace, own: Own | None = None) -> Scenario:
+    """A one-step session of ``host`` that fires ``event``, with the hook as its hooks (or the
+    user's own hooks, their project files and scripts put in place)."""
     from ..scenario import Scenario
+    from ..scenario.model import Seed
 
     if args.command and args.config:
         raise Refusal("give the hook after --, or --config FILE, not both")
-    if not args.command and not args.config:
-        raise Refusal("give the hook after -- (hooksim fire HOST EVENT -- COMMAND), or --config")
     hooks = one_hook_block(host, event, _command(args.command)) if args.command else None
     return Scenario(
         path=FIRE_PATH,
         name=f"{event} on {host.title}",
         steps=_steps(host, event, args),
         tool=host.name,
-        hooks=hooks,
+        hooks=own.block if own is not None else hooks,
+        files=Seed(own.files) if own is not None else Seed(),
         checks=False,
     )
 
@@ -310,7 +349,8 @@ def _text(answer: dict[str, Any]) -> str:
     """The answer for a person: the timeline, then the decision and each hook's fault."""
     from ..hosts.records import FAULTS
 
-    lines = [answer["timeline"]]
+    lines = [f"hooks from: {', '.join(answer['configs'])}"] if answer.get("configs") else []
+    lines.append(answer["timeline"])
     decision = answer["decision"]
     if answer["blocked"] and answer["reason"]:
         decision += f": {answer['reason']}"
@@ -323,4 +363,6 @@ def _text(answer: dict[str, Any]) -> str:
             lines.append(
                 f"{hook['fault'].replace('_', ' ')}: {hook['command']} ({FAULTS[hook['fault']]})"
             )
+    for hook in answer.get("not_fired", []):
+        lines.append(f"not fired: {hook['file']}:{hook['line']}  {hook['command']}: {hook['why']}")
     return "\n".join(lines)

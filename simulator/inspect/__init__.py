@@ -9,9 +9,20 @@ and for CI services.
 
 from __future__ import annotations
 
-from .configs import Config, ConfigFile, Unreadable, closest, host_of, layers, named, read
+from .configs import (
+    Config,
+    ConfigFile,
+    Unreadable,
+    closest,
+    host_of,
+    layers,
+    named,
+    read,
+    script,
+)
 from .explain import Answer, Hook, explain
 from .lint import RULES, Finding, lint
+from .own import NoConfig, Own, own_hooks
 
 __all__ = [
     "RULES",
@@ -20,6 +31,8 @@ __all__ = [
     "ConfigFile",
     "Finding",
     "Hook",
+    "NoConfig",
+    "Own",
     "Unreadable",
     "closest",
     "explain",
@@ -27,5 +40,7 @@ __all__ = [
     "layers",
     "lint",
     "named",
+    "own_hooks",
     "read",
+    "script",
 ]

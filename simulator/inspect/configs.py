@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -102,6 +104,38 @@ def _names(host: Host) -> list[str]:
     """The host's config files as path endings (``/.claude/settings.json``)."""
     names = [f.split()[0][1:] for f in host.config_files if f.startswith("~/")]
     return names + ["/" + name for name in host.project_configs]
+
+
+# A variable a host sets to a folder its hooks name files by (``$CLAUDE_PROJECT_DIR``, ``$HOME``).
+PATH_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*(?:_DIR|_ROOT|_DATA|HOME))\}?")
+
+
+def expand(word: str, project: Path) -> str:
+    """A command's word with the home and project variables the hosts set put in."""
+
+    def value(found: re.Match[str]) -> str:
+        if found[1] == "HOME":
+            return str(Path.home())
+        return str(project) if found[1].endswith("_PROJECT_DIR") else found[0]
+
+    return PATH_VARIABLE.sub(value, word)
+
+
+def script(host: Host, command: str, project: Path) -> Path | None:
+    """The file ``command`` starts, when its first word names one by a path (``~`` and the
+    hosts' home and project variables put in; a relative path from the project, where the
+    hosts run their hooks); None when it names a program on PATH or cannot be read."""
+    try:
+        words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
+            shlex.split(command))  # fmt: skip
+    except ValueError:
+        return None
+    if not words:
+        return None
+    first = os.path.expanduser(expand(words[0], project))
+    if "/" not in first or "$" in first:
+        return None
+    return Path(first) if os.path.isabs(first) else project / first
 
 
 def closest(host: Host, event: str) -> str | None:

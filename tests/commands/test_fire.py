@@ -213,17 +213,121 @@ def test_config_fires_each_hook_the_event_selects_in_order(
     [
         (["claud-code", "Stop", "--", "true"], "unknown host 'claud-code'; did you mean 'claude-code'?"),
         (["claude-code", "Stp", "--", "true"], "Claude Code has no event 'Stp' (did you mean 'Stop'?)"),
-        (["codex", "Stop"], "give the hook after -- (hooksim fire HOST EVENT -- COMMAND), or --config"),
         (["codex", "Stop", "--input", "[1]", "--", "true"],
          "--input: give the tool's input as a JSON object, such as '{\"path\": \"a\"}'"),
     ],
-    ids=["host", "event", "no-hook", "input"],
+    ids=["host", "event", "input"],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], words: list[str], said: str
 ) -> None:
     """An unknown host or event gets the closest name; bad arguments one line; exit 2."""
     assert fire(capsys, *words) == (2, "", f"hooksim: fire: {said}\n")
+
+
+# --- without a command: the hooks of the user's own configs ---------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder as the working directory, HOME a folder beside it."""
+    home, folder = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("HERMES_HOME", raising=False)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def script(path: Path, text: str) -> Path:
+    """An executable shell script at ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\n{text}\n")
+    path.chmod(0o755)
+    return path
+
+
+def settings(path: Path, event: str, *commands: str) -> None:
+    """A Claude Code settings file with one matcher group of ``commands`` on ``event``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hooks = [{"type": "command", "command": command} for command in commands]
+    path.write_text(json.dumps({"hooks": {event: [{"hooks": hooks}]}}, indent=2))
+
+
+def test_without_a_command_fire_runs_the_hooks_of_every_layer(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    """No command and no --config: the hooks of the user's and the project's settings fire, as
+    Claude Code merges them; the scripts they name run from copies in the run's throwaway home
+    and project, so the real ones are read, never written."""
+    script(Path.home() / ".claude" / "hooks" / "user.sh", "touch user-ran; echo from-user")
+    script(project / ".claude" / "hooks" / "project.sh", "touch project-ran; echo from-project")
+    settings(
+        Path.home() / ".claude" / "settings.json", "UserPromptSubmit", "~/.claude/hooks/user.sh"
+    )
+    settings(project / ".claude" / "settings.json", "UserPromptSubmit",
+             '"$CLAUDE_PROJECT_DIR"/.claude/hooks/project.sh')  # fmt: skip
+    settings(project / ".claude" / "settings.local.json", "Stop", "echo not-this-event")
+    code, answer = fire_json(capsys, "claude-code", "UserPromptSubmit")
+    assert code == 0
+    assert answer["configs"] == [
+        "~/.claude/settings.json",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+    ]
+    assert sorted(answer["context"]) == ["from-project", "from-user"]
+    assert [hook["exit_code"] for hook in answer["hooks"]] == [0, 0]
+    assert sorted(p.name for p in project.iterdir()) == [".claude"]
+    assert sorted(p.name for p in Path.home().iterdir()) == [".claude"]
+    code, out, _ = fire(capsys, "claude-code", "UserPromptSubmit")
+    assert code == 0
+    assert out.startswith(
+        "hooks from: ~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json\n"
+    )
+
+
+def test_without_a_command_fire_leaves_out_what_hermes_has_not_consented_to(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    """Hermes' config in HERMES_HOME: a hook its allowlist approves fires; one it does not is
+    not fired (Hermes skips it without a terminal), and the answer says so."""
+    home = Path.home() / ".hermes"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        "hooks:\n  pre_llm_call:\n    - command: 'true'\n    - command: echo new\n"
+    )
+    approvals = [{"event": "pre_llm_call", "command": "true"}]
+    (home / "shell-hooks-allowlist.json").write_text(json.dumps({"approvals": approvals}))
+    code, answer = fire_json(capsys, "hermes", "pre_llm_call")
+    assert code == 0
+    assert [hook["command"] for hook in answer["hooks"]] == ["true"]
+    assert answer["not_fired"] == [
+        {"file": "~/.hermes/config.yaml", "line": 4, "event": "pre_llm_call", "command": "echo new",
+         "why": answer["not_fired"][0]["why"]}
+    ]  # fmt: skip
+    assert "has not consented" in answer["not_fired"][0]["why"]
+    code, out, _ = fire(capsys, "hermes", "pre_llm_call")
+    assert "\nnot fired: ~/.hermes/config.yaml:4  echo new: Hermes has not consented" in out
+
+
+def test_without_a_command_or_config_file_fire_says_where_it_looked(
+    capsys: pytest.CaptureFixture[str], project: Path
+) -> None:
+    """No config in home or project: one line naming the files looked for, exit 2; a config
+    whose hooks do not run on the event: exit 1, pointing to explain."""
+    assert fire(capsys, "codex", "Stop") == (
+        2, "",
+        "hooksim: fire: no Codex CLI hooks config in ~/.codex/hooks.json, ~/.codex/config.toml,"
+        " .codex/hooks.json, .codex/config.toml: give the hook after -- (hooksim fire HOST"
+        " EVENT -- COMMAND), or --config FILE\n",
+    )  # fmt: skip
+    settings(project / ".claude" / "settings.json", "Stop", "true")
+    assert fire(capsys, "claude-code", "PreCompact") == (
+        1, "",
+        "hooksim: fire: no hook of .claude/settings.json runs on PreCompact"
+        " (hooksim explain claude-code PreCompact says why)\n",
+    )  # fmt: skip
 
 
 def test_the_console_script_fires_a_hook(tmp_path: Path) -> None:
