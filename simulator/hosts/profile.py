@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,6 +27,17 @@ from .sources import Fact
 
 if TYPE_CHECKING:
     from .transcript import Transcript
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A setting that keeps hooks from running: what it says (``disableAllHooks is true``), the
+    file that sets it, the texts that lead to its line there, in order, and how to undo it."""
+
+    setting: str
+    path: Path
+    keys: tuple[str, ...]
+    fix: str
 
 
 class Host:
@@ -126,6 +138,11 @@ class Host:
     def unconsented(self, spec: HookSpec, home: Path) -> str | None:
         """Why the host skips ``spec`` for want of its user's approval, ``home`` being the folder
         its config is in (where it keeps what was approved); None: it runs it, or asks none."""
+        return None
+
+    def disabled(self, spec: HookSpec, file: Path, files: Sequence[Path]) -> Switch | None:
+        """The setting that keeps ``spec`` (written in ``file``) from running, among the config
+        files the host reads (``files``, in its order); None: no setting turns it off."""
         return None
 
     def at_version(self, version: str) -> Host:

@@ -1,17 +1,19 @@
 """Which configured hooks a host runs for one firing, and why each other one does not.
 
-The profile answers every question: its matcher rule (``Host.selects``, ``matches``), whether
-it runs an identical command once (``dedupe``), in parallel or in order (``parallel``, a
-group's ``sequential``), and what its user has not approved (``Host.unconsented``).
+The profile answers every question: the settings that turn hooks off (``Host.disabled``), its
+matcher rule (``Host.selects``, ``matches``), whether it runs an identical command once
+(``dedupe``), in parallel or in order (``parallel``, a group's ``sequential``), and what its
+user has not approved (``Host.unconsented``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..hosts import HookSpec, Host
-from .configs import Config, suggestion
+from .configs import Config, shown, suggestion
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def explain(host: Host, event: str, value: str | None, configs: list[Config]) ->
     for rank, config in enumerate(configs):
         for spec in config.specs:
             hook = Hook(spec.source, spec.line, spec.event, spec.command)
-            why = _why_not(host, spec, (event, value), config, [s for s, _ in runs])
+            why = _why_not(host, spec, (event, value), (config, configs), [s for s, _ in runs])
             if why:
                 not_run.append((rank, spec.line, replace(hook, why=why)))
             else:
@@ -75,13 +77,22 @@ def explain(host: Host, event: str, value: str | None, configs: list[Config]) ->
 
 
 def _why_not(
-    host: Host, spec: HookSpec, firing: tuple[str, str | None], config: Config, ran: list[HookSpec]
+    host: Host,
+    spec: HookSpec,
+    firing: tuple[str, str | None],
+    read: tuple[Config, list[Config]],
+    ran: list[HookSpec],
 ) -> str:
-    """Why the host does not run ``spec`` for a firing (its event and matcher value), ``ran``
-    being the hooks before it that run ("": it runs it)."""
+    """Why the host does not run ``spec`` for a firing (its event and matcher value), ``read``
+    being its file and all the files read, ``ran`` the hooks before it that run ("": it runs
+    it)."""
     event, value = firing
+    config, configs = read
     if spec.event != event:
         return f"on {spec.event}, not {event}"
+    off = disabled(host, spec, config, configs)
+    if off:
+        return f"disabled: {off[0]}"
     if not host.selects(spec, value, {}):
         return matcher_miss(host, spec, value)
     unapproved = host.unconsented(spec, config.file.path.parent)
@@ -92,6 +103,37 @@ def _why_not(
         where = f"{same.source}:{same.line}" if same.line else same.source
         return f"the same command as {where} ({host.title} runs an identical command once)"
     return ""
+
+
+def disabled(
+    host: Host, spec: HookSpec, config: Config, configs: list[Config]
+) -> tuple[str, str] | None:
+    """The setting that keeps ``spec`` (written in ``config``) from running, as ``SETTING in
+    FILE:LINE``, and how to undo it there; None: no setting turns it off."""
+    switch = host.disabled(spec, config.file.path, [c.file.path for c in configs])
+    if switch is None:
+        return None
+    line = setting_line(switch.path, switch.keys)
+    file = shown(switch.path)
+    where = f"{file}:{line}" if line else file
+    return f"{switch.setting} in {where}", f"in {file}, {switch.fix}"
+
+
+def setting_line(path: Path, keys: tuple[str, ...]) -> int:
+    """The 1-based line of a setting: the first line holding each of ``keys`` as a whole word,
+    each at or after the line of the one before (JSON and TOML alike); 0: not found."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return 0
+    at = 0
+    for key in keys:
+        word = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+        found = next((n for n in range(at, len(lines)) if word.search(lines[n])), None)
+        if found is None:
+            return 0
+        at = found
+    return at + 1 if keys else 0
 
 
 def matcher_miss(host: Host, spec: HookSpec, value: str | None) -> str:

@@ -2,9 +2,9 @@
 
 Every rule asks the profile: its tools (``shell_tool``, ``file_tools``) and matcher rule
 (``matches``), its events (``knows``), the unit of its timeouts (``config_timeout_unit``),
-whether it runs a command in a shell (``spawn``, ``argv``), what it runs once (``dedupe``) and
-what its user has not approved (``unconsented``). ``RULES`` holds each rule's summary, the
-anchor of its section in docs/answers.md being its id.
+whether it runs a command in a shell (``spawn``, ``argv``), what it runs once (``dedupe``),
+what its user has not approved (``unconsented``) and what a setting turns off (``disabled``).
+``RULES`` holds each rule's summary, the anchor of its section in docs/answers.md being its id.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..hosts import HookSpec, Host
 from .configs import Config, closest, shown
-from .explain import anchoring
+from .explain import anchoring, disabled
 
 DOCS = "docs/answers.md"
 
@@ -36,6 +36,7 @@ RULES = {
     "hermes-not-consented": "a hook Hermes has not been allowed to run",
     "duplicate-hook": "the same hook twice",
     "ignored-entry": "an entry or key the host skips or ignores",
+    "disabled-hook": "a hook a setting of the host turns off",
 }
 
 
@@ -70,6 +71,10 @@ def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
             key = (spec.event, spec.matcher, spec.command)
             for finding in _hook(host, spec, seen.get(key), project, at):
                 found.append((rank, spec.line, len(found), finding))
+            off = disabled(host, spec, config, configs)
+            if off:
+                said = f"{host.title} does not run this hook: {off[0]}"
+                found.append((rank, spec.line, len(found), at("disabled-hook", "warning", spec.line, said, off[1])))  # fmt: skip
             seen.setdefault(key, spec)
         for event, line, _ in config.unknown:
             close = closest(host, event)

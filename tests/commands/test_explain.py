@@ -252,3 +252,93 @@ def test_explain_gemini_sequential_group_and_a_missing_name(
         "  .claude/settings.json:1  echo both: its matcher 'Bash' selects by name: give one"
         " (hooksim explain claude-code PreToolUse NAME)\n"
     )
+
+
+def test_explain_claude_disable_all_hooks(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """disableAllHooks: true in the user's settings keeps every settings file's hook from
+    running, said at the setting's line; the last file that sets it decides."""
+    user = '{\n  "disableAllHooks": true,\n  "hooks": {}\n}\n'
+    write(Path.home() / ".claude" / "settings.json", user)
+    write(project / ".claude" / "settings.json", LOCAL_CLAUDE)
+    assert main(["explain", "claude-code", "PreToolUse", "Bash"]) == 0
+    assert capsys.readouterr().out == (
+        "Claude Code runs no hook for PreToolUse (Bash)\nnot run:\n"
+        "  .claude/settings.json:1  echo both: disabled: disableAllHooks is true in"
+        " ~/.claude/settings.json:2\n"
+    )
+    write(project / ".claude" / "settings.local.json", '{"disableAllHooks": false}')
+    assert main(["explain", "claude-code", "PreToolUse", "Bash"]) == 0
+    assert capsys.readouterr().out == (
+        "Claude Code runs 1 hook for PreToolUse (Bash), in parallel:\n"
+        "  .claude/settings.json:1  echo both\n"
+    )
+
+
+GEMINI_DISABLED = """\
+{
+  "hooksConfig": {
+    "disabled": [
+      "echo off",
+      "audit"
+    ]
+  },
+  "hooks": {
+    "BeforeTool": [
+      {
+        "hooks": [
+          {"type": "command", "command": "echo off"},
+          {"type": "command", "command": "echo on"},
+          {"type": "command", "command": "echo named", "name": "audit"},
+          {"type": "command", "command": "echo kept", "name": "kept"}
+        ]
+      }
+    ]
+  }
+}
+"""
+
+
+def test_explain_gemini_disabled_hooks(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Gemini CLI's hooksConfig.disabled names a hook by its name, else its command;
+    hooksConfig.enabled: false in the project turns every hook off."""
+    write(Path.home() / ".gemini" / "settings.json", GEMINI_DISABLED)
+    assert main(["explain", "gemini-cli", "BeforeTool", "run_shell_command"]) == 0
+    assert capsys.readouterr().out.splitlines()[:6] == [
+        "Gemini CLI runs 2 hooks for BeforeTool (run_shell_command), in parallel:",
+        "  ~/.gemini/settings.json:13  echo on",
+        "  ~/.gemini/settings.json:15  echo kept",
+        "not run:",
+        "  ~/.gemini/settings.json:12  echo off: disabled: hooksConfig.disabled lists"
+        " 'echo off' in ~/.gemini/settings.json:4",
+        "  ~/.gemini/settings.json:14  echo named: disabled: hooksConfig.disabled lists"
+        " 'audit' in ~/.gemini/settings.json:5",
+    ]
+    write(project / ".gemini" / "settings.json", '{\n  "hooksConfig": {"enabled": false}\n}\n')
+    assert main(["explain", "gemini-cli", "BeforeTool", "run_shell_command", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["runs"] == []
+    assert len(answer["not_run"]) == 4
+    assert {h["why"] for h in answer["not_run"]} == {
+        "disabled: hooksConfig.enabled is false in .gemini/settings.json:2"
+    }
+
+
+def test_explain_codex_hooks_feature_off(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Codex CLI's [features] hooks = false (or its old name codex_hooks) in config.toml keeps
+    hooks.json's hooks from running; a later layer that sets it again decides."""
+    hooks = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}}
+    write(Path.home() / ".codex" / "hooks.json", json.dumps(hooks))
+    write(Path.home() / ".codex" / "config.toml", 'model = "m"\n[features]\ncodex_hooks = false\n')
+    assert main(["explain", "codex", "Stop", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["not_run"] == [
+        {"file": "~/.codex/hooks.json", "line": 1, "event": "Stop", "command": "echo stop",
+         "why": "disabled: [features] codex_hooks is false in ~/.codex/config.toml:3"},
+    ]  # fmt: skip
+    write(project / ".codex" / "config.toml", "[features]\nhooks = true\n")
+    assert main(["explain", "codex", "Stop"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "Codex CLI runs 1 hook for Stop, in parallel:",
+        "  ~/.codex/hooks.json:1  echo stop",
+    ]

@@ -311,3 +311,18 @@ def test_lint_a_script_that_is_not_there(project: Path, capsys: pytest.CaptureFi
         " command fails (exit 127)",
         "  fix: correct the path (docs/answers.md#missing-script)",
     ]
+
+
+def test_lint_a_hook_a_setting_turns_off(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hook that disableAllHooks in another settings file keeps from running: a warning at
+    the hook, naming the setting's file and line, with the fix there."""
+    write(Path.home() / ".claude" / "settings.json", '{\n  "disableAllHooks": true\n}\n')
+    write(project / ".claude" / "settings.json", CLAUDE.replace('"bash"', '"Bash"'))
+    assert main(["lint"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [
+        ".claude/settings.json:4: warning disabled-hook: Claude Code does not run this hook:"
+        " disableAllHooks is true in ~/.claude/settings.json:2",
+        "  fix: in ~/.claude/settings.json, remove disableAllHooks (or set it to false)"
+        " (docs/answers.md#disabled-hook)",
+    ]

@@ -380,4 +380,17 @@ FACTS = (
         _bin(345678679, "Fi.ranByContract!==!0)&&Wse(...)) Pkn({toolUseID:g"),
         observed("2.1.332", "scenarios/probes/claude-code-rejected-output.yaml"),
     ),
+    fact(
+        "disabled",
+        "disableAllHooks: true turns off the hooks of every settings file (and of installed"
+        " plugins), the last file that sets it deciding; set by a non-managed file it leaves"
+        " the managed settings' hooks running, set in managed settings none run; managed"
+        " allowManagedHooksOnly leaves only managed hooks (hooksim reads no managed settings)",
+        _log("1.0.68", 5252, "Added disableAllHooks"),
+        _log("2.1.49", 3952, "non-managed settings can no longer disable managed hooks"),
+        _bin(334092533, "if(o?.disableAllHooks===!0)return{};"),
+        _bin(334092674, "if(t.disableAllHooks===!0){if(!rHo())return o?.hooks??{}"),
+        _bin(396014332, ".map((n)=>me(n)?.disableAllHooks).findLast((n)=>n!==void 0)===!0"),
+        _bin(329878837, 'disableAllHooks:()=>M().optional().describe("Disable all hooks'),
+    ),
 )

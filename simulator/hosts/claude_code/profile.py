@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,8 +15,8 @@ from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from ..config import parse_matcher_groups
 from ..output import json_object, parse_json_output
 from ..plugins import hook_specs
-from ..profile import Host, as_version, parse_version
-from ..records import PYTHON_CANNOT_OPEN, HookRun, HookSpec, Plugin, Verdict
+from ..profile import Host, Switch, as_version, parse_version, read_json
+from ..records import PYTHON_CANNOT_OPEN, ConfigError, HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
 from ..sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN
 from ..transcript import folder_name
@@ -171,6 +171,17 @@ class ClaudeCode(ClaudeStyleReading, Host):
         if v < (2, 1, 118):
             facts["post_tool_batch"] = False
         return as_version(self, version, facts)
+
+    def disabled(self, spec: HookSpec, file: Path, files: Sequence[Path]) -> Switch | None:
+        """``disableAllHooks: true`` in the last settings file that sets it (a later one's false
+        undoes it) turns off every settings file's hooks; Claude Code then runs only its managed
+        settings' hooks, which are in none of the files hooksim reads."""
+        said = [(path, data["disableAllHooks"]) for path in files
+                if isinstance(data := _settings(path), dict) and "disableAllHooks" in data]  # fmt: skip
+        if not said or said[-1][1] is not True:
+            return None
+        return Switch("disableAllHooks is true", said[-1][0], ("disableAllHooks",),
+                      "remove disableAllHooks (or set it to false)")  # fmt: skip
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         # A hook whose timeout is not positive is dropped (real 2.1.332: timeout -1 never ran).
@@ -434,6 +445,14 @@ class ClaudeCode(ClaudeStyleReading, Host):
     def effort(self, model: str) -> str | None:
         """The model's effort level, for a model that has one (the default model's: medium)."""
         return EFFORTS.get(model)
+
+
+def _settings(path: Path) -> Any:
+    """A settings file's JSON; None when it cannot be read."""
+    try:
+        return read_json(path)
+    except ConfigError:
+        return None
 
 
 PROFILE = ClaudeCode  # what the registry (``hosts.FOLDERS``) loads

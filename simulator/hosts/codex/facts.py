@@ -35,6 +35,8 @@ ITEMS_RS = "01baf68dc7a70edaae9f24bbb01accaf18e9bf52"  # protocol/src/items.rs
 COMMON_RS = "0b9770ed4bc3ddf3025c5c422db1df83addd7f7c"  # hooks/src/events/common.rs
 # session_end.rs as mirrored from openai/codex main by foltz/openai-codex.
 SESSION_END_RS = "8e100f0085f1ed35b372e9af1aa478d644c072bf"
+FEATURES_RS = "5fb56e2cf1385de438c220cb2a555a7d9e8bf675"  # features/src/lib.rs
+ENGINE_RS = "98ec2f8a99258563f7e09406384e378040b3ffd3"  # hooks/src/engine/mod.rs
 
 
 def _src(commit: str, path: str, line: int | str, note: str = "") -> Any:
@@ -435,5 +437,29 @@ FACTS = (
         "~/.codex/hooks.json, [hooks] in config.toml, <repo>/.codex/",
         _src(COMPACT_RS, "hooks/src/engine/discovery.rs", "discover"),
         observed("0.171.0", "the same hooks under [hooks] in config.toml ran as from hooks.json"),
+    ),
+    fact(
+        "disabled",
+        "hooks = false under [features] (its old name codex_hooks too) turns hooks off:"
+        " Codex loads none (the feature is stable and on by default); the last config.toml"
+        " that sets it decides, a trusted project's over the user's",
+        _src(
+            FEATURES_RS,
+            "features/src/lib.rs",
+            "FEATURES",
+            "Feature::CodexHooks, key hooks, Stage::Stable, default_enabled: true",
+        ),
+        _src(
+            ENGINE_RS,
+            "hooks/src/engine/mod.rs",
+            "ClaudeHooksEngine::new",
+            "if !enabled: no handlers",
+        ),
+        _codex_bin(4278754, "codex_hooks: a legacy feature key"),
+        observed(
+            "0.171.0",
+            "codex features list: hooks true; false with hooks = false or"
+            " codex_hooks = false in config.toml; a trusted project's setting wins",
+        ),
     ),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from platform import machine
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from ..claude_style import ClaudeStyleReading
 from ..config import parse_matcher_groups
 from ..output import additional_context, first_line, parse_json_output
-from ..profile import Host, as_version, parse_version
+from ..profile import Host, Switch, as_version, parse_version
 from ..records import ConfigError, HookRun, HookSpec, Verdict
 from ..session import SessionInfo
 from ..sources import CODEX
@@ -212,18 +212,23 @@ class Codex(ClaudeStyleReading, Host):
 
     def load_config(self, path: Path) -> Any:
         if path.suffix == ".toml":
-            if sys.version_info >= (3, 11):
-                import tomllib
-            else:  # pragma: no cover - Python 3.10
-                import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError) as e:
-                raise ConfigError(f"{path}: cannot read ({e})") from None
-            except tomllib.TOMLDecodeError as e:
-                raise ConfigError(f"{path}: not valid TOML ({e})") from None
-            return data.get("hooks")
+            return _read_toml(path).get("hooks")
         return super().load_config(path)
+
+    def disabled(self, spec: HookSpec, file: Path, files: Sequence[Path]) -> Switch | None:
+        """``hooks = false`` under ``[features]`` (or its old name ``codex_hooks``) in the last
+        config.toml that sets it turns every hook off: Codex then loads none."""
+        said = []
+        for path in files:
+            features = _features(path)
+            key = next((k for k in ("hooks", "codex_hooks") if k in features), None)
+            if key is not None:
+                said.append((path, key, features[key]))
+        if not said or said[-1][2] is not False:
+            return None
+        path, key, _ = said[-1]
+        return Switch(f"[features] {key} is false", path, ("features", key),
+                      f"set {key} = true under [features], or remove it")  # fmt: skip
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         """The hooks, each numbered as Codex numbers them (``display_order``, in a run's id):
@@ -334,6 +339,32 @@ class Codex(ClaudeStyleReading, Host):
         if self.login_shell:
             return [env.get("SHELL") or "/bin/sh", "-lc", command]
         return ["/bin/bash", "-c", command]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """A config.toml as a table; ConfigError when it cannot be read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML ({e})") from None
+    return data
+
+
+def _features(path: Path) -> dict[str, Any]:
+    """The ``[features]`` table of a config.toml; empty for another file or one unreadable."""
+    if path.suffix != ".toml":
+        return {}
+    try:
+        features = _read_toml(path).get("features")
+    except ConfigError:
+        return {}
+    return features if isinstance(features, dict) else {}
 
 
 PROFILE = Codex  # what the registry (``hosts.FOLDERS``) loads

@@ -435,4 +435,18 @@ FACTS = (
         _src(GEMINI_TSX, 823, "resumedSessionData ? Resume : Startup"),
         _src(GEMINI_TSX, 660, "await fireSessionEndEvent(Exit)"),
     ),
+    fact(
+        "disabled",
+        "hooksConfig.enabled (default true) false: no hook system starts, no hook runs;"
+        " hooksConfig.disabled (the lists of all settings files added up) names hooks that"
+        " do not run, each by its name, else its command",
+        _src("packages/cli/src/config/settingsSchema.ts", 2558, "hooksConfig.enabled"),
+        _src("packages/cli/src/config/settingsSchema.ts", 2581, "disabled: MergeStrategy.UNION"),
+        _src("packages/core/src/config/config.ts", 1555, "if (this.getEnableHooks())"),
+        _src("packages/core/src/hooks/hookRegistry.ts", 131, "name || command"),
+        _src("packages/core/src/hooks/hookRegistry.ts", 257, "getDisabledHooks()"),
+        _pkg("gemini-3HFX2LNT.js", 8655, "enableHooks: settings.hooksConfig.enabled"),
+        _pkg("chunk-2YTYPKEZ.js", 14673, "hooksConfig.enabled, default: true"),
+        _pkg(CORE_CHUNK, 363102, "const disabledHooks = this.config.getDisabledHooks()"),
+    ),
 )

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..config import parse_matcher_groups
 from ..output import additional_context, first_line
 from ..plugins import hook_specs
-from ..profile import Host, as_version, parse_version
-from ..records import HookRun, HookSpec, Plugin, Verdict
+from ..profile import Host, Switch, as_version, parse_version, read_json
+from ..records import ConfigError, HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
 from ..sources import GEMINI, GEMINI_MAIN
 from .constants import (
@@ -180,6 +180,35 @@ class GeminiCli(Host):
             f"{type(self).__name__}Headless", (type(self),), {"headless": True}
         )
         return headless()
+
+    def disabled(self, spec: HookSpec, file: Path, files: Sequence[Path]) -> Switch | None:
+        """``hooksConfig.enabled: false`` in the last settings file that sets it turns every
+        hook off (no hook system starts); a hook whose name (its ``name``, else its command) a
+        file's ``hooksConfig.disabled`` lists is off (the lists of all files add up)."""
+        read = [(path, c) for path in files if isinstance(c := _hooks_config(path), dict)]
+        enabled = [(path, c["enabled"]) for path, c in read if "enabled" in c]
+        if enabled and enabled[-1][1] is False:
+            return Switch("hooksConfig.enabled is false", enabled[-1][0],
+                          ("hooksConfig", "enabled"), "set hooksConfig.enabled to true")  # fmt: skip
+        name = self._hook_name(spec, file)
+        for path, c in read:
+            if isinstance(c.get("disabled"), list) and name in c["disabled"]:
+                return Switch(f"hooksConfig.disabled lists {name!r}", path,
+                              ("hooksConfig", "disabled", json.dumps(name)),
+                              f"remove {name!r} from hooksConfig.disabled")  # fmt: skip
+        return None
+
+    def _hook_name(self, spec: HookSpec, file: Path) -> str:
+        """The name Gemini CLI knows a hook by (hookRegistry ``getHookName``): its ``name``,
+        else its command."""
+        try:
+            node: Any = _typed_only(self.load_config(file))[0]
+            for key in spec.where:
+                node = node[key]
+        except (ConfigError, KeyError, IndexError, TypeError):
+            return spec.command
+        name = (node.get("name") or node.get("command")) if isinstance(node, dict) else None
+        return name if isinstance(name, str) else spec.command
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         typed, warnings = _typed_only(block)
@@ -370,6 +399,15 @@ def _stopped_shown(event: str, message: str | None, reason: str) -> str | None:
 def _joined(*texts: str | None) -> str | None:
     """The texts shown one after another, one per line (None: nothing shown)."""
     return "\n".join(t for t in texts if t) or None
+
+
+def _hooks_config(path: Path) -> Any:
+    """A settings file's ``hooksConfig``; None when it has none or cannot be read."""
+    try:
+        data = read_json(path)
+    except ConfigError:
+        return None
+    return data.get("hooksConfig") if isinstance(data, dict) else None
 
 
 def _typed_only(block: Any) -> tuple[Any, list[str]]:

@@ -151,4 +151,10 @@ FACTS = (
         _hermes("agent/shell_hooks.py", 238),
         _hermes("agent/shell_hooks.py", 266),
     ),
+    fact(
+        "disabled",
+        "no setting in config.yaml turns hooks off; --safe-mode (HERMES_SAFE_MODE=1) skips"
+        " registering every shell hook for that run",
+        _hermes("agent/shell_hooks.py", 232, 'env_var_enabled("HERMES_SAFE_MODE")'),
+    ),
 )
