@@ -441,6 +441,11 @@ def _tolerance(host: Host, key: str) -> str | None:
     return next((why for pattern, why in tolerances.items() if fnmatch.fnmatch(key, pattern)), None)
 
 
+def _known(known: dict[str, str], key: str) -> str | None:
+    why = next((why for pattern, why in known.items() if fnmatch.fnmatch(key, pattern)), None)
+    return f"known, not yet replayed: {why}" if why else None
+
+
 def differences_text(diffs: list[Difference]) -> str:
     """The differences, those outside the tolerances first; a last line counts them."""
     lines = [d.line() for d in diffs]
@@ -525,7 +530,10 @@ def compare_real(
         replay, found, seconds = own_comparison(real, scenario, host)
         if not keep_workdir and replay.workdir is not None:
             shutil.rmtree(replay.workdir, ignore_errors=True)
-        diffs = [Difference(k, r, s, n, _tolerance(host, k)) for (k, r, s), n in found.items()]
+        # What the host's replay does not reproduce yet, each with its reason, listed as such.
+        known: dict[str, str] = getattr(part(get_host(tool), "real"), "KNOWN_DIFFERENCES", {})
+        diffs = [Difference(k, r, s, n, _tolerance(host, k) or _known(known, k))
+                 for (k, r, s), n in found.items()]  # fmt: skip
         diffs.sort(key=lambda d: (d.tolerated is not None, d.key))
         return Comparison(real, replay, diffs, seconds)
     real = run_real(scenario, tool, path, keep_workdir=True)
