@@ -121,3 +121,104 @@ def composed(prompt: str, *firings: Firing) -> str:
     before = [r["prependContext"] for r in results if isinstance(r.get("prependContext"), str)]
     after = [r["appendContext"] for r in results if isinstance(r.get("appendContext"), str)]
     return "\n\n".join(t for t in [*before, prompt, *after] if t.strip())
+
+
+# Values JSON cannot carry, as the session loop writes them in an event or a context; the
+# Node runner gives the handler the JavaScript value (replay/dispatch.mjs, ``revive``).
+UNDEFINED = {"$js": "undefined"}  # a key OpenClaw's builder writes with the value undefined
+ABORT_SIGNAL = {"$js": "AbortSignal"}  # a live AbortSignal, not aborted
+FUNCTION = {"$js": "function"}  # a function (the gateway's getCron)
+
+
+def js_values(value: dict[str, Any]) -> dict[str, Any]:
+    """An event or context without the keys whose values JSON cannot carry, as JSON shows it."""
+    return {k: v for k, v in value.items() if not (isinstance(v, dict) and "$js" in v)}
+
+
+# The keys of the context each hook's handlers get, in OpenClaw's order (observed: a plugin
+# listing `Object.keys(ctx)` on every hook, --local runs and a gateway; the builders cited).
+# The channel fields of a turn without a channel are there, undefined
+# (buildAgentHookContextChannelFields, dist/hook-agent-context-C33rGaR3.mjs:52-64).
+_CHANNEL = ("channel", "messageProvider", "channelId", "chatId", "senderId")
+_TURN = ("runId", "agentId", "sessionKey", "sessionId", "workspaceDir", "activeProjectKeys",
+         "modelProviderId", "modelId", "trigger")  # fmt: skip
+_PROMPT = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir",
+           "activeProjectKeys", "modelProviderId", "modelId", "trigger", "inputProvenance",
+           *_CHANNEL)  # fmt: skip
+_HARNESS = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir",
+            "modelProviderId", "modelId", "trigger")  # fmt: skip
+_LLM = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir", "trigger",
+        *_CHANNEL)  # fmt: skip
+_MODEL_CALL = ("runId", "trace", "sessionKey", "sessionId", "modelProviderId", "modelId",
+               "contextTokenBudget", "contextWindowSource")  # fmt: skip
+_COMPACTION = ("sessionId", "agentId", "sessionKey", "workspaceDir", "messageProvider")
+_SESSION = ("sessionId", "sessionKey", "agentId")
+CONTEXTS: dict[str, tuple[str, ...]] = {
+    # the turn's first hooks (dist/embedded-agent-BaH7wGBd.mjs:9148-9165)
+    "before_agent_reply": (*_TURN[:1], "jobId", *_TURN[1:], *_CHANNEL),
+    "before_model_resolve": (*_TURN[:1], "jobId", *_TURN[1:], *_CHANNEL),
+    # the prompt hooks (dist/builtin-openclaw-q1hiFm14.mjs:6890-6909)
+    "agent_turn_prepare": _PROMPT,
+    "before_prompt_build": _PROMPT,
+    "before_agent_run": _PROMPT,
+    "llm_input": _LLM,
+    "llm_output": (*_LLM, "contextTokenBudget", "contextWindowSource"),
+    # buildAgentHookContext, dist/lifecycle-hook-helpers-BThtzTCE.mjs:10-35 (sparse)
+    "before_agent_finalize": _HARNESS,
+    "agent_end": _HARNESS,
+    # modelCallHookContext, dist/attempt.model-diagnostic-events-B1vBuHmP.mjs:275-286
+    "model_call_started": _MODEL_CALL,
+    "model_call_ended": _MODEL_CALL,
+    "resolve_exec_env": ("agentId", "sessionKey", "sessionId", "messageProvider", "channelId"),
+    "before_tool_call": (
+        "toolName",
+        "agentId",
+        "sessionKey",
+        "sessionId",
+        "runId",
+        "abortSignal",
+        "trace",
+        "toolCallId",
+        "requester",
+    ),
+    # dist/builtin-openclaw-q1hiFm14.mjs:3502-3509
+    "after_tool_call": ("toolName", "agentId", "sessionKey", "sessionId", "runId", "toolCallId"),
+    "tool_result_persist": ("agentId", "sessionKey", "toolName", "toolCallId"),
+    "before_message_write": ("agentId", "sessionKey"),
+    "before_compaction": _COMPACTION,
+    "after_compaction": _COMPACTION,
+    "before_reset": ("agentId", "sessionKey", "sessionId", "workspaceDir"),
+    "session_start": _SESSION,
+    "session_end": _SESSION,
+    "subagent_ended": ("childSessionKey",),
+    "gateway_start": ("port", "config", "workspaceDir", "abortSignal", "getCron"),
+    "cron_changed": ("config", "getCron"),
+    "cron_reconciled": ("port", "config", "workspaceDir", "getCron", "abortSignal"),
+    "gateway_stop": ("port",),
+}
+# The keys an event always has, with the value it has when the step gives none (observed;
+# OpenClaw's builders write them whether or not they know a value): agent_end's error on a
+# run that succeeded (dist/context-engine-lifecycle-BFtpAsr8.mjs:268), after_tool_call's error
+# on a call that did not fail and its duration (dist/builtin-openclaw-q1hiFm14.mjs:3492-3500;
+# a blocked call's is a number, hooksim's block takes none), after_compaction's tokenCount on
+# a manual compaction, session_start's resumedFrom on a fresh session, session_end's
+# (dist/active-sessions-shutdown-tracker-BFQRb1PT.mjs:32-51), and before_agent_run's sender
+# of a turn without a channel.
+PRESENT: dict[str, dict[str, Any]] = {
+    "agent_end": {"error": UNDEFINED},
+    "after_tool_call": {"error": UNDEFINED, "durationMs": 0},
+    "after_compaction": {"tokenCount": UNDEFINED},
+    "session_start": {"resumedFrom": UNDEFINED},
+    "session_end": {
+        "durationMs": UNDEFINED,
+        "nextSessionId": UNDEFINED,
+        "nextSessionKey": UNDEFINED,
+        "sessionFile": UNDEFINED,
+        "transcriptArchived": UNDEFINED,
+    },
+    "before_agent_run": {"accountId": UNDEFINED, "channelId": UNDEFINED, "senderId": UNDEFINED},
+}
+# The diagnostic trace a run's hooks carry in ctx.trace (freezeDiagnosticTraceContext; its ids
+# are the run's own: hooksim's are fixed).
+TRACE = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "parentSpanId": "0" * 16,
+         "traceFlags": "01"}  # fmt: skip

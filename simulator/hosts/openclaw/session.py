@@ -26,16 +26,20 @@ from ..conversation import ASSISTANT, USER, Message
 from ..records import Firing
 from ..session import Session
 from .messages import (
+    ABORT_SIGNAL,
     API,
     BOOTSTRAP_FILES,
     COMPACTION_SUMMARY,
     CONTEXT_WINDOW,
+    CONTEXTS,
+    FUNCTION,
     GATEWAY_EXIT,
     GATEWAY_PORT,
     GATEWAY_STOPPING,
     HARNESS,
     MISSING_RESULT,
     NO_OUTPUT,
+    PRESENT,
     PROCESS_EXIT,
     PROVIDER,
     RUN_USAGE,
@@ -44,6 +48,8 @@ from .messages import (
     TEMPLATE,
     TOOL_HOOK_FAILED,
     TOOLS,
+    TRACE,
+    UNDEFINED,
     USAGE,
     composed,
     monitors,
@@ -92,22 +98,38 @@ class OpenClawSession(Session):
         (dist/session-LWX45H--.mjs:92-93), lower-cased as the session store keys are."""
         return f"agent:main:explicit:{self.info.session_id.lower()}"
 
-    def ctx(self, **extra: Any) -> dict[str, Any]:
-        """The context object (a handler's second argument) of the session's hooks."""
-        return {"agentId": "main", "sessionKey": self.key, "sessionId": self.info.session_id,
-                "workspaceDir": self.info.cwd, "trigger": "user", **extra}  # fmt: skip
+    def ctx(self, event: str, **extra: Any) -> dict[str, Any]:
+        """The context object (a handler's second argument) of ``event``: the keys OpenClaw
+        gives that hook (``CONTEXTS``), from what the session knows and ``extra`` (the run, the
+        tool call); a hook it has no table for gets the turn's."""
+        known = {
+            "agentId": "main", "sessionKey": self.key, "sessionId": self.info.session_id,
+            "workspaceDir": self.info.cwd, "trigger": "user", "trace": TRACE,
+            "activeProjectKeys": [f"path:{self.info.cwd}"], "modelProviderId": self.provider,
+            "modelId": self.model, "contextTokenBudget": CONTEXT_WINDOW,
+            "contextWindowSource": "modelsConfig", "abortSignal": ABORT_SIGNAL,
+            "requester": {"senderIsOwner": True}, "port": GATEWAY_PORT, "config": {},
+            "getCron": FUNCTION, "childSessionKey": self.key, **extra,
+        }  # fmt: skip
+        keys = CONTEXTS.get(event, CONTEXTS["before_agent_reply"])
+        return {k: known.get(k, UNDEFINED) for k in keys}
 
     def payload(self, event: str, **fields: Any) -> dict[str, Any]:
         """A raw event step's firing: ``extra`` is the event object."""
         if ":" in event:
             return {"event": {"sessionKey": self.key, "context": fields}}
-        return {"event": fields, "ctx": self.ctx()}
+        return {"event": fields, "ctx": self.ctx(event)}
 
     def hook(
         self, event: str, fields: dict[str, Any], *, wait: bool = True, tool: str | None = None,
         **ctx: Any,
     ) -> Firing:  # fmt: skip
-        return self.fire(event, {"event": fields, "ctx": self.ctx(**ctx), "wait": wait}, match=tool)
+        """Fire a typed hook: its event has the keys OpenClaw always writes (``PRESENT``), and
+        its context the hook's own keys."""
+        fields = {**fields, **{k: v for k, v in PRESENT.get(event, {}).items() if k not in fields}}
+        return self.fire(
+            event, {"event": fields, "ctx": self.ctx(event, **ctx), "wait": wait}, match=tool
+        )
 
     def internal(self, key: str, context: dict[str, Any], session_key: str | None = None) -> Firing:
         """An internal event; the gateway's own carry their key as the session key
@@ -161,8 +183,9 @@ class OpenClawSession(Session):
         self.gateway["up"] = True
         started = {"workspaceDir": self.info.cwd, "cfg": {}, "deps": {}}
         self.internal("gateway:startup", started, "gateway:startup")
-        self.fire("gateway_start", {"event": {"port": GATEWAY_PORT},
-                                    "ctx": {"port": GATEWAY_PORT, "workspaceDir": self.info.cwd}})  # fmt: skip
+        self.fire(
+            "gateway_start", {"event": {"port": GATEWAY_PORT}, "ctx": self.ctx("gateway_start")}
+        )
         # The cron service adds the agent's built-in monitors, the heartbeat and the weekly
         # skill review (claws-monitors-D6BUlzfu.mjs:24-25; observed), then the gateway
         # reconciles it (dist/server-start-BG4nMCFD.mjs:1047-1066).
@@ -171,10 +194,9 @@ class OpenClawSession(Session):
                                                  "sessionTarget": job["sessionTarget"],
                                                  "agentId": "main",
                                                  "nextRunAtMs": job["state"]["nextRunAtMs"]},
-                                       "ctx": {"config": {}}})  # fmt: skip
+                                       "ctx": self.ctx("cron_changed")})  # fmt: skip
         self.fire("cron_reconciled", {"event": {"reason": "startup", "enabled": True},
-                                      "ctx": {"port": GATEWAY_PORT, "config": {},
-                                              "workspaceDir": self.info.cwd}})  # fmt: skip
+                                      "ctx": self.ctx("cron_reconciled")})  # fmt: skip
 
     def _session_start(self, resumed_from: str | None) -> None:
         self.started = True
@@ -363,12 +385,20 @@ class OpenClawSession(Session):
                 "sessionKey": self.key, "sessionId": self.info.session_id, "agentId": "main"}  # fmt: skip
 
     def _model_call(self, run: str, n: int, outcome: str) -> None:
-        """One request to the model, observed by model_call_started and model_call_ended."""
-        call = {"runId": run, "callId": f"{run}:{n}", "provider": self.provider,
-                "model": self.model, "api": "openai-completions", "transport": "http"}  # fmt: skip
-        self.hook("model_call_started", call, wait=False, runId=run)
-        self.hook("model_call_ended", {**call, "durationMs": 0, "outcome": outcome}, wait=False,
-                  runId=run)  # fmt: skip
+        """One request to the model, observed by model_call_started and model_call_ended
+        (modelCallHookEventBase, dist/attempt.model-diagnostic-events-B1vBuHmP.mjs:259-273); a
+        compaction's summariser names no context window source (observed)."""
+        call = {"runId": run, "callId": f"{run}:model:{n}", "sessionKey": self.key,
+                "sessionId": self.info.session_id, "provider": self.provider, "model": self.model,
+                "api": API, "transport": "auto", "contextTokenBudget": CONTEXT_WINDOW,
+                "contextWindowSource": "modelsConfig"}  # fmt: skip
+        ctx = self.ctx("model_call_started", runId=run)
+        if run == "compaction":
+            del call["contextWindowSource"], ctx["contextWindowSource"]
+        self.fire("model_call_started", {"event": call, "ctx": ctx, "wait": False})
+        ended = {**call, "durationMs": 0, "outcome": outcome, "requestPayloadBytes": 0,
+                 "responseStreamBytes": 0, "timeToFirstByteMs": 0}  # fmt: skip
+        self.fire("model_call_ended", {"event": ended, "ctx": ctx, "wait": False})
 
     def _agent_end(self, run: str, *, success: bool, error: str | None = None) -> None:
         event = {"messages": self.messages(run=True), "success": success, "durationMs": 0,
@@ -601,7 +631,7 @@ class OpenClawSession(Session):
         self.fire("subagent_ended", {"event": {"targetSessionKey": self.key, "targetKind": "acp",
                                                "reason": "session-reset", "sendFarewell": True,
                                                "outcome": "reset"},
-                                     "ctx": {"childSessionKey": self.key}})  # fmt: skip
+                                     "ctx": self.ctx("subagent_ended")})  # fmt: skip
 
     def _unsent(self, reset: Firing) -> None:
         """What command:new's handlers push to ``event.messages`` reaches no one from a
@@ -625,7 +655,7 @@ class OpenClawSession(Session):
             stopping = {"reason": STOPPING, "restartExpectedMs": None}
             self.internal("gateway:shutdown", stopping, "gateway:shutdown")
             self.fire(
-                "gateway_stop", {"event": {"reason": STOPPING}, "ctx": {"port": GATEWAY_PORT}}
+                "gateway_stop", {"event": {"reason": STOPPING}, "ctx": self.ctx("gateway_stop")}
             )
         if self.started:
             self.hook("session_end", {"sessionId": self.info.session_id, "sessionKey": self.key,

@@ -269,9 +269,22 @@ async function runModifying(firing, hookName, event, ctx, toolName) {
     let stop = false;
     try {
       const handlerEvent = isolate ? structuredClone(dispatchEvent) : dispatchEvent;
-      const { record, promise } = invoke(hook, [handlerEvent, ctx], firing);
+      // A before_prompt_build handler's context says whether its call is still the active one
+      // (hooks-CKanWLsK.mjs:852-858).
+      const invocation = hookName === "before_prompt_build" ? { active: true } : undefined;
+      const handlerCtx = invocation
+        ? { ...ctx, hookInvocation: Object.freeze({ assertActive() {
+          if (!invocation.active) throw new Error("prompt hook invocation is no longer active");
+        } }) }
+        : ctx;
+      const { record, promise } = invoke(hook, [handlerEvent, handlerCtx], firing);
       const ms = budget(hookName, hook);
-      const value = ms ? await withTimeout(promise, ms, record) : await promise;
+      let value;
+      try {
+        value = ms ? await withTimeout(promise, ms, record) : await promise;
+      } finally {
+        if (invocation) invocation.active = false;
+      }
       if (value !== undefined && (value !== null || mergeNull)) {
         result = merge(result, value, hook, firing);
         if (result && STOPS[mergeName]?.(result)) {
@@ -372,12 +385,22 @@ async function runInternal(firing, key, event) {
   return { messages: fullEvent.messages, context: fullEvent.context };
 }
 
+/** The values JSON cannot carry, written by hooksim as `{"$js": KIND}`, made JavaScript's: a
+ * key whose value is undefined stays a key, an AbortSignal and a function are live ones. */
+function revive(value) {
+  const made = { undefined: () => undefined, AbortSignal: () => new AbortController().signal, function: () => () => undefined };
+  for (const [key, item] of Object.entries(value)) {
+    if (item && typeof item === "object" && typeof item.$js === "string") value[key] = made[item.$js]?.();
+  }
+  return value;
+}
+
 /** Start one firing's dispatch; the promise settles with what OpenClaw's runner returns. */
 export function dispatch(firing, cmd) {
   const { event: name, payload = {} } = cmd;
   if (name.includes(":")) return runInternal(firing, name, payload.event ?? {});
-  const event = payload.event ?? {};
-  const ctx = payload.ctx ?? {};
+  const event = revive(payload.event ?? {});
+  const ctx = revive(payload.ctx ?? {});
   const kind = rules.kinds[name] ?? "observe";
   if (kind === "sync") {
     try {

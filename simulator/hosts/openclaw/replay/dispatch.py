@@ -32,6 +32,7 @@ from ..messages import (
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,
     PROCESS_EXIT,
+    js_values,
 )
 from ..profile import OpenClaw
 from .loading import runner_load
@@ -177,7 +178,7 @@ class OpenClawDispatcher(Dispatcher):
             raise SetupError(f"{self.environment.scenario.path}: openclaw: {event}: {e}") from None
         firing = Firing(state.turn, event, int(reply["now"]), match, waited=wait,
                         session=state.label, step=state.step)  # fmt: skip
-        stdin = self.openclaw.encode(data.get("event", {}))
+        stdin = self.openclaw.encode(js_values(data.get("event", {})))
         firing.runs = [self._run(state, event, r, stdin, runner.pid) for r in reply["records"]]
         return self._fired(firing, reply)
 
