@@ -267,6 +267,41 @@ FACTS = (
         doc("plugins/hooks/prompt-and-session.md", 301),
     ),
     fact(
+        "context",
+        "each hook's ctx has its own keys: the turn's first hooks and the prompt hooks the"
+        " session, workspace, model (modelProviderId, modelId), activeProjectKeys, trigger and"
+        " the channel fields (undefined without a channel), the prompt hooks the run's trace,"
+        " before_prompt_build a hookInvocation; model calls the session, model and context"
+        " window; before_tool_call an abortSignal and its requester; before_message_write only"
+        " agentId and sessionKey; the gateway's hooks its config, getCron and abortSignal"
+        " (table CONTEXTS in messages.py)",
+        dist("embedded-agent-BaH7wGBd.mjs", 9148, "before_agent_reply, before_model_resolve"),
+        dist("builtin-openclaw-q1hiFm14.mjs", 6890, "the prompt hooks"),
+        dist("hooks-CKanWLsK.mjs", 852, "hookInvocation"),
+        dist("lifecycle-hook-helpers-BThtzTCE.mjs", 10, "before_agent_finalize, agent_end"),
+        dist("attempt.model-diagnostic-events-B1vBuHmP.mjs", 275, "model calls"),
+        dist("builtin-openclaw-q1hiFm14.mjs", 3502, "after_tool_call"),
+        dist("hook-agent-context-C33rGaR3.mjs", 52, "the channel fields"),
+        observed(
+            f"openclaw {VERSION}",
+            "a plugin listing Object.keys(ctx) on all 42 hooks, --local runs and a gateway",
+        ),
+    ),
+    fact(
+        "event keys",
+        "some event keys are there with the value undefined: agent_end's error after a run"
+        " that succeeded, after_tool_call's error after a call that did not fail, a manual"
+        " compaction's after_compaction tokenCount, a fresh session_start's resumedFrom,"
+        " session_end's durationMs, sessionFile, transcriptArchived and next session,"
+        " before_agent_run's accountId, channelId and senderId; model calls carry the"
+        " session and the context window (a compaction's no window source), model_call_ended"
+        " the request and stream sizes",
+        dist("builtin-openclaw-q1hiFm14.mjs", 3492, "after_tool_call's error and durationMs"),
+        dist("active-sessions-shutdown-tracker-BFQRb1PT.mjs", 32, "session_end"),
+        dist("attempt.model-diagnostic-events-B1vBuHmP.mjs", 259, "model calls"),
+        observed(f"openclaw {VERSION}", "the same plugin, `key in event`"),
+    ),
+    fact(
         "config_files",
         "openclaw.json (OPENCLAW_CONFIG_PATH): plugins and hooks.internal",
         doc("automation/hooks/configuration.md", 35),

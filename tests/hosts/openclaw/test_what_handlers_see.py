@@ -160,7 +160,7 @@ def test_local_runs_hand_handlers_the_keys_the_real_host_does(
           - {after: 1m, user: clean, tools: [{shell: "rm -rf build"}], assistant: Refused.}
         """,
     )
-    lines = [line for line in ran(path, capsys) if line != "register"]
+    lines = [line for line in ran(path, capsys) if not line.startswith("register")]
     assert lines == LOCAL_RUNS
 
 
@@ -181,5 +181,5 @@ def test_a_gateway_hands_handlers_the_keys_the_real_host_does(
           - {after: 1m, user: again, assistant: Again.}
         """,
     )
-    lines = [line for line in ran(path, capsys) if line != "register"]
+    lines = [line for line in ran(path, capsys) if not line.startswith("register")]
     assert lines == GATEWAY

@@ -34,7 +34,7 @@ function keys(value) {
 export default {
   id: "keys",
   register(api) {
-    appendFileSync(".openclaw-keys", "register\n");
+    appendFileSync(".openclaw-keys", `register ${api.registrationMode}\n`);
     for (const hook of api.pluginConfig?.hooks ?? HOOKS) {
       api.on(hook, (event, ctx) => {
         appendFileSync(".openclaw-keys", `${hook} event: ${keys(event)} | ctx: ${keys(ctx)}\n`);
