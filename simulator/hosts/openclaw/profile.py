@@ -167,6 +167,11 @@ class OpenClaw(Host):
     # A gateway starts a plugin that is not bundled only for a manifest's activation or an
     # entry's hook policy (dist/gateway-startup-plugin-loader-D5IcJB75.mjs:48-50, 128-131).
     gateway_starts_every_plugin: ClassVar[bool] = False
+    # After registering its plugins, a process loads them again in discovery passes
+    # (register() runs, its handlers never fire; dist/loader-runtime-load-CMBCNIWa.mjs:851,
+    # 5455): twice in an `agent --local` run, once in a gateway (observed).
+    discovery_passes_local: ClassVar[int] = 2
+    discovery_passes_gateway: ClassVar[int] = 1
 
     file_tools = {"write": ("write", "path")}  # dist/tools-COqmKCvp.mjs:4241
     facts = FACTS

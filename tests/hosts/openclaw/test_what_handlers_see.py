@@ -183,3 +183,29 @@ def test_a_gateway_hands_handlers_the_keys_the_real_host_does(
     )
     lines = [line for line in ran(path, capsys) if not line.startswith("register")]
     assert lines == GATEWAY
+
+
+@pytest.mark.parametrize(
+    ("launch", "registered"),
+    [
+        ("local", ["register full", "register discovery", "register discovery"] * 2),
+        ("gateway", ["register full", "register discovery"]),
+    ],
+)
+def test_register_runs_as_often_as_the_real_host_calls_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], launch: str, registered: list[str]
+) -> None:
+    """OpenClaw calls register() once to register, then in discovery passes whose handlers
+    never run: twice more in each --local run, once more in a gateway (observed)."""
+    path = keys_scenario(
+        tmp_path,
+        launch,
+        """
+        turns:
+          - {user: hello, assistant: Hi.}
+          - {after: 1m, user: again, assistant: Again.}
+        """,
+    )
+    lines = ran(path, capsys)
+    assert [line for line in lines if line.startswith("register")] == registered
+    assert sum(line.startswith("agent_end ") for line in lines) == 2

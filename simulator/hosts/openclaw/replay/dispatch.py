@@ -118,12 +118,18 @@ class OpenClawDispatcher(Dispatcher):
             reply = runner.call({
                 "op": "init", "rules": self.openclaw.rules(), "plugins": self.plugins,
                 "hookDirs": self.hook_dirs, "config": self.loadout.config, "at": state.now_ms,
-                "tick": self.environment.scenario.clock_tick,
+                "tick": self.environment.scenario.clock_tick, "discovery": self._discovery,
             })  # fmt: skip
         except RunnerError as e:
             raise SetupError(f"{self.environment.scenario.path}: openclaw: {e}") from None
         self._registered(reply)
         return runner
+
+    @property
+    def _discovery(self) -> int:
+        """How many discovery passes call the plugins' register() again in this process."""
+        host = self.openclaw
+        return host.discovery_passes_local if self.local else host.discovery_passes_gateway
 
     def _registered(self, reply: Mapping[str, Any]) -> None:
         """What the runner registered: a spec per handler, and OpenClaw's warnings (once)."""

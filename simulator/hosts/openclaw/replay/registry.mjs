@@ -148,7 +148,7 @@ function legacyHook(plugin, rules, config, pending, warn) {
   };
 }
 
-function pluginApi(plugin, rules, config, pending, warn) {
+function pluginApi(plugin, rules, config, pending, warn, mode = "full") {
   const logger = {};
   for (const level of ["info", "warn", "error", "debug"]) {
     logger[level] = (...args) => process.stderr.write(`[${plugin.id}] ${args.join(" ")}\n`);
@@ -160,7 +160,7 @@ function pluginApi(plugin, rules, config, pending, warn) {
     description: plugin.description,
     source: plugin.entry,
     rootDir: plugin.dir,
-    registrationMode: "full",
+    registrationMode: mode,
     config,
     pluginConfig: plugin.pluginConfig,
     logger,
@@ -227,6 +227,22 @@ export async function loadPlugin(plugin, rules, config) {
   }
   registry.plugins.push(plugin.id);
   for (const entry of pending) (entry.kind === "typed" ? registry.typed : registry.internal).push(entry);
+}
+
+/**
+ * A discovery pass over a plugin that registered: OpenClaw loads its plugins again without
+ * runtime side effects (registration mode "discovery", loader-runtime-load-CMBCNIWa.mjs:851)
+ * and never activates that registry (:5455), so register() runs again and what it registers
+ * never fires. The same module, as Node caches it; what the pass says or throws is not shown.
+ */
+export async function discoverPlugin(plugin, rules, config) {
+  if (!registry.plugins.includes(plugin.id)) return;
+  try {
+    const register = registerOf(await import(pathToFileURL(plugin.entry).href));
+    register?.(pluginApi(plugin, rules, config, [], () => undefined, "discovery"));
+  } catch {
+    // a discovery pass that fails changes nothing the hooks do
+  }
 }
 
 /** Import one HOOK.md hook's handler; it listens to each of its events. */

@@ -5,7 +5,8 @@
 // one JSON line back on the file descriptor named by HOOKSIM_REPLY_FD (stdout stays free
 // for what handlers and the processes they start print).
 //
-//   init   {rules, plugins, hookDirs, config, at, tick}  load and register; the handlers
+//   init   {rules, plugins, hookDirs, config, at, tick,  load and register (then `discovery`
+//           discovery}                                   passes of register()); the handlers
 //   fire   {event, payload, tool, wait, turn, at, back}  run one hook's handlers
 //   drain  {within, handlers}                            wait for the work still running
 //                                                        (at most `within` virtual ms; with
@@ -22,7 +23,7 @@ import readline from "node:readline";
 import { installCapture, liveChildren, outside, running } from "./capture.mjs";
 import { installClock, jumpToNext, now, real, runDue, setClock, startClock } from "./clock.mjs";
 import { changed, dispatch, handlerWork, newFiring, report, setRules, snapshot } from "./dispatch.mjs";
-import { loadHookDir, loadPlugin, registry } from "./registry.mjs";
+import { discoverPlugin, loadHookDir, loadPlugin, registry } from "./registry.mjs";
 
 const replyFd = Number(process.env.HOOKSIM_REPLY_FD);
 // How far virtual time may jump for one wait: past it (a day, more than any hook budget), a
@@ -136,6 +137,9 @@ async function init(cmd) {
   installCapture();
   setRules(cmd.rules);
   for (const plugin of cmd.plugins) await loadPlugin(plugin, cmd.rules, cmd.config);
+  for (let pass = 0; pass < (cmd.discovery ?? 0); pass++) {
+    for (const plugin of cmd.plugins) await discoverPlugin(plugin, cmd.rules, cmd.config);
+  }
   for (const hook of cmd.hookDirs) await loadHookDir(hook, cmd.rules);
   await realTurn();
   idle = resources();
