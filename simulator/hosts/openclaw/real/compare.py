@@ -8,29 +8,38 @@ are compared on those (``compare.compare_real`` adds the profile's tolerances):
 - ``handlers/EVENT``: which of the scenario's handlers ran for a firing, in order;
 - ``exit/HANDLER``: whether it returned (0), threw (1) or never settled;
 - ``reading/HANDLER``: what it returned, as the profile reads it ("OpenClaw reads it as ...");
-- ``payload/EVENT/FIELD``: what a handler got, once the values that differ on every run by
-  nature are mapped (``result.normalised``);
+- ``payload/EVENT/FIELD``, ``ctx/EVENT/FIELD``: the event and the context every firing's
+  first handler got, key by key (present with the value ``undefined`` counts), as the probe
+  recorded them on both sides, once the values that differ on every run by nature are mapped
+  (``observed``, ``result.normalised``); ``last/EVENT/FIELD`` what its last handler got;
+- ``events/turn N (priority -1000)``: the hooks whose last handler ran, in order;
+- ``register/PLUGIN``: how many times OpenClaw called the probe's ``register()``, per process;
 - ``context/turn N``: the handlers' texts that reached the model in the turn;
 - ``blocked/EVENT``: firings OpenClaw treated as blocked (a tool, a run, a claimed reply) or
   sent back for another pass (``before_agent_finalize``).
 
 Firings are paired by turn, event and occurrence, as ``compare`` pairs a shell host's probes.
+The replay runs with the same probe plugin as the real run (``replay``), so both sides record
+what a handler observes in the same way.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ....hosts import Firing, Host
 from ....real.observable import same_occurrences
 from ....replay.runner import RunResult, run_scenario
 from ....scenario import Scenario
-from .result import normalised
+from . import observed, spy
 
 Found = list[tuple[str, str, str]]  # (key, real, hooksim), once per occurrence
 
@@ -60,33 +69,7 @@ def pairs(real: RunResult, replay: RunResult) -> Iterator[tuple[Firing, Firing]]
         yield from same_occurrences(rt[turn], st[turn], lambda f: f.event)
 
 
-def _payload(firing: Firing, workdir: str) -> Any:
-    """What the firing's handlers got (its first handler's input), mapped, the run's work
-    directory as ``<workdir>``; absent without a handler."""
-    if not firing.runs or not firing.runs[0].stdin:
-        return _ABSENT
-    text = firing.runs[0].stdin.decode("utf-8", "replace")
-    try:
-        return normalised(json.loads(text.replace(workdir, "<workdir>") if workdir else text))
-    except ValueError:
-        return _ABSENT
-
-
-def _fields(real: Any, sim: Any, prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
-    """Each field whose values differ, nested objects by their own fields."""
-    if not isinstance(real, dict) or not isinstance(sim, dict):
-        if real != sim:
-            yield prefix.rstrip(".") or "(event)", real, sim
-        return
-    for name in [*real, *(k for k in sim if k not in real)]:
-        rv, sv = real.get(name, _ABSENT), sim.get(name, _ABSENT)
-        if isinstance(rv, dict) and isinstance(sv, dict):
-            yield from _fields(rv, sv, f"{prefix}{name}.")
-        elif rv != sv:
-            yield f"{prefix}{name}", rv, sv
-
-
-def _firing_differences(real: Firing, sim: Firing, workdirs: tuple[str, str]) -> Found:
+def _firing_differences(real: Firing, sim: Firing) -> Found:
     found: Found = []
     event = real.event
     r_labels, s_labels = [r.command for r in real.runs], [r.command for r in sim.runs]
@@ -107,10 +90,6 @@ def _firing_differences(real: Firing, sim: Firing, workdirs: tuple[str, str]) ->
             found.append((f"exit/{run.command}", str(run.exit_code), str(other.exit_code)))
         if _reading(run.verdict) != _reading(other.verdict):
             found.append((f"reading/{run.command}", run.verdict, other.verdict))
-    rp, sp = _payload(real, workdirs[0]), _payload(sim, workdirs[1])
-    if rp is not _ABSENT and sp is not _ABSENT:
-        for name, rv, sv in _fields(rp, sp):
-            found.append((f"payload/{event}/{name}", _show(rv), _show(sv)))
     if real.blocked != sim.continued:
         found.append((f"blocked/{event}", f"blocked={real.blocked}", f"blocked={sim.continued}"))
     return found
@@ -129,8 +108,12 @@ def paragraphs(texts: list[str]) -> list[str]:
     return sorted(p.strip() for t in texts for p in re.split(r"\n[ \t]*\n", t) if p.strip())
 
 
-def differences(real: RunResult, replay: RunResult) -> Found:
-    """Every difference between a real OpenClaw run and its replay (see the module)."""
+def differences(
+    real: RunResult, replay: RunResult,
+    probes: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], []),
+) -> Found:  # fmt: skip
+    """Every difference between a real OpenClaw run and its replay (see the module), the
+    probe's records of each (``probes``) read beside them."""
     found: Found = []
     rt, st = _by_turn(real), _by_turn(replay)
     for turn in sorted(set(rt) | set(st)):
@@ -143,15 +126,70 @@ def differences(real: RunResult, replay: RunResult) -> Found:
         sc = paragraphs([c for f in st.get(turn, []) for c in f.context])
         if rc != sc and turn in rt and turn in st:
             found.append((f"context/turn {turn}", _show(rc), _show(sc)))
-    workdirs = (str(real.workdir or ""), str(replay.workdir or ""))
     for r, s in pairs(real, replay):
-        found += _firing_differences(r, s, workdirs)
+        found += _firing_differences(r, s)
+    return found + _observed_differences(real, replay, probes)
+
+
+def _observed_differences(
+    real: RunResult, replay: RunResult, probes: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+) -> Found:
+    """What the probe saw at both ends of every firing, and how often plugins registered."""
+    workdirs = (str(real.workdir or ""), str(replay.workdir or ""))
+    r_fires, s_fires = observed.attach(real.firings, probes[0]), observed.attach(replay.firings,
+                                                                                 probes[1])  # fmt: skip
+    paired = [(r_fires[id(r)], s_fires[id(s)]) for r, s in pairs(real, replay)
+              if id(r) in r_fires and id(s) in s_fires]  # fmt: skip
+    found: Found = []
+    for r, s in paired:
+        found += observed.firing_differences(r, s, workdirs)
+    found += observed.last_differences(paired, probes[0], probes[1], workdirs, found)
+    r_order = observed.last_order(real.firings, r_fires, probes[0])
+    s_order = observed.last_order(replay.firings, s_fires, probes[1])
+    for turn in sorted(set(r_order) | set(s_order)):
+        got, want = r_order.get(turn, []), s_order.get(turn, [])
+        if got != want:
+            found.append((f"events/turn {turn} (priority -1000)", " ".join(got) or "none",
+                          " ".join(want) or "none"))  # fmt: skip
+    if probes[0] and probes[1]:
+        r_loads, s_loads = observed.registrations(probes[0]), observed.registrations(probes[1])
+        if r_loads != s_loads:
+            found.append((f"register/{spy.PROBE_ID}", r_loads, s_loads))
     return found
 
 
-def replay(scenario: Scenario, host: Host) -> tuple[RunResult, float]:
-    """hooksim's replay of ``scenario`` on the OpenClaw profile ``host``, and its seconds; its
-    work directory is kept (its path is mapped in the payloads): the caller removes it."""
+def replay(scenario: Scenario, host: Host) -> tuple[RunResult, list[dict[str, Any]], float]:
+    """hooksim's replay of ``scenario`` on the OpenClaw profile ``host`` with the probe plugin
+    loaded first, as in a real run; its result without the probe's handlers, the probe's
+    records and the seconds it took. Its work directory is kept (its path is mapped in the
+    payloads): the caller removes it."""
     started = time.monotonic()
-    result = run_scenario(scenario.on(host.name), host=host, keep_workdir=True)
-    return result, time.monotonic() - started
+    on_host = scenario.on(host.name)
+    with tempfile.TemporaryDirectory(prefix="hooksim-probe-") as folder:
+        log = Path(folder) / "calls.jsonl"
+        probed = replace(on_host, hooks=with_probe(on_host.hooks),
+                         env={**on_host.env, "HOOKSIM_OPENCLAW_LOG": str(log)})  # fmt: skip
+        result = run_scenario(probed, host=host, keep_workdir=True)
+        records = observed.read_probe(log)
+    result.scenario = on_host
+    mine = f"{spy.PROBE_ID}:"
+    result.runs = [r for r in result.runs if not r.command.startswith(mine)]
+    for firing in result.firings:
+        firing.runs = [r for r in firing.runs if not r.command.startswith(mine)]
+    result.specs = [s for s in result.specs if not s.command.startswith(mine)]
+    return result, records, time.monotonic() - started
+
+
+def with_probe(block: Any) -> dict[str, Any]:
+    """A scenario's OpenClaw hooks block with the probe plugin loaded first, as the real run's
+    config has it (``spy.config``)."""
+    given = dict(block) if isinstance(block, dict) else {}
+    plugins = dict(given.get("plugins") or {})
+    load = dict(plugins.get("load") or {})
+    load["paths"] = [str(spy.SPY / "probe"), *(load.get("paths") or [])]
+    entries = dict(plugins.get("entries") or {})
+    entries[spy.PROBE_ID] = {"enabled": True, "hooks": {"allowConversationAccess": True}}
+    plugins.update(load=load, entries=entries)
+    if isinstance(plugins.get("allow"), list):
+        plugins["allow"] = [spy.PROBE_ID, *plugins["allow"]]
+    return {**given, "plugins": plugins}

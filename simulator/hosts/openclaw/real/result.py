@@ -50,7 +50,7 @@ def read_log(path: Path, compaction_turn: dict[int, int] | None = None) -> list[
         except ValueError:
             continue
         kind = record.get("kind")
-        if kind in ("fire", "call", "register"):
+        if kind in ("fire", "call", "register", "last", "loaded"):
             records.append(record)
             if kind == "call":
                 calls[record["id"]] = record
@@ -69,7 +69,7 @@ def _move_compaction(records: list[dict[str, Any]], turn: int, step: int) -> Non
     the ``agent:bootstrap`` OpenClaw fires just before each attempt (the summariser's) and the
     summariser's model call inside it, which belong to the same compaction."""
     del turn  # the probe already knows which turn hosted it
-    mine = [r for r in records if r["kind"] != "register"]
+    mine = [r for r in records if r["kind"] in ("fire", "call")]
     for i, record in enumerate(mine):
         if record.get("turn") != step or record["kind"] != "fire":
             continue
@@ -270,10 +270,12 @@ def _stopped(
 # Values OpenClaw makes up on every run (ids, instants, measured times, sizes), compared by
 # presence: mapped to a placeholder on both sides.
 _ID_KEYS = frozenset({"runId", "callId", "toolCallId", "responseId", "idempotencyKey",
-                      "traceId", "spanId", "parentSpanId", "id", "firstKeptEntryId"})  # fmt: skip
+                      "traceId", "spanId", "parentSpanId", "id", "firstKeptEntryId", "jobId",
+                      "itemId"})  # fmt: skip
 _MEASURED_KEYS = frozenset({"timestamp", "durationMs", "timeToFirstByteMs",
                             "requestPayloadBytes", "responseStreamBytes", "nextRunAtMs",
-                            "tokensBefore", "tokensAfter", "blockedAt"})  # fmt: skip
+                            "tokensBefore", "tokensAfter", "blockedAt", "createdAtMs",
+                            "updatedAtMs", "anchorMs", "recordTimestampMs", "port"})  # fmt: skip
 # Texts OpenClaw writes itself: its system prompt, its tool catalogue, the runtime line it
 # adds to a prompt. A replay says what the hook sees of them, not their words.
 # The tokens a model reports it used (a message's or a run's usage), its own count.

@@ -15,7 +15,9 @@ import fs from "node:fs";
 
 // OpenClaw imports a plugin more than once in one process (a full registration, then
 // discovery passes): the sequence and the seen events live on the process, not the module.
-const state = (globalThis.__hooksimOpenClaw ??= { seq: 0, calls: 0, fired: new WeakSet() });
+const state = (globalThis.__hooksimOpenClaw ??= {
+  seq: 0, calls: 0, fired: new WeakSet(), firings: new WeakMap(),
+});
 
 // The compaction hooks: an auto compaction runs inside a turn (or after it, in a gateway),
 // but belongs to the compaction step the driver announces beside the turn.
@@ -59,11 +61,42 @@ export function snapshot(value) {
   }
 }
 
+// How deep `shape` follows objects: an event's message content blocks are four levels down.
+const SHAPE_DEPTH = 8;
+
+// What JSON cannot say of a value a handler got: every key that is there, one whose value is
+// undefined too (JSON.stringify drops it), and the kind of what it holds ("undefined",
+// "function", "AbortSignal", "string"...); objects and arrays by their own keys and items.
+export function shape(value, depth = 0, ancestors = []) {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (typeof value === "function") return "function";
+  if (typeof value !== "object") return typeof value;
+  if (typeof AbortSignal !== "undefined" && value instanceof AbortSignal) return "AbortSignal";
+  if (typeof value.then === "function") return "Promise";
+  if (value instanceof Error) return "Error";
+  if (value instanceof Map || value instanceof Set) return value.constructor.name;
+  if (ancestors.includes(value)) return "circular";
+  if (depth >= SHAPE_DEPTH) return Array.isArray(value) ? "array" : "object";
+  const inner = [...ancestors, value];
+  const read = (key) => {
+    try {
+      return shape(value[key], depth + 1, inner);
+    } catch {
+      return "unreadable";
+    }
+  };
+  if (Array.isArray(value)) return value.map((_, i) => read(i));
+  return Object.fromEntries(Object.keys(value).map((key) => [key, read(key)]));
+}
+
+/** Append one record to the log; its sequence number. */
 export function write(record) {
   const log = process.env.HOOKSIM_OPENCLAW_LOG;
-  if (!log) return;
+  if (!log) return null;
   const line = { seq: state.seq++, pid: process.pid, ...announced(record.name), ...record };
   fs.appendFileSync(log, JSON.stringify(line) + "\n");
+  return line.seq;
 }
 
 export function internalKey(event) {
@@ -81,19 +114,43 @@ function firstSight(name, event) {
   write({ kind: "fire", system: "internal", name, event: snapshot(event), start_ms: Date.now() });
 }
 
-// The probe's handler on one hook: the first to run (top priority, first registration), it
-// records the firing once per event object, and returns nothing, which OpenClaw reads as no
-// opinion for every kind of hook.
-export function probe(system, name) {
+// What identifies one firing of a typed hook to its handlers: the context OpenClaw hands each
+// of them, else the event.
+function firingOf(event, ctx) {
+  if (ctx && typeof ctx === "object") return ctx;
+  return event && typeof event === "object" ? event : null;
+}
+
+// The probe's handlers on one hook, returning nothing, which OpenClaw reads as no opinion for
+// every kind of hook. At the "first" end (the top priority, first registration) it records
+// the firing, its event and context with every key's presence (`shape`); at the "last" end
+// (the bottom priority) what the last handler gets, linked to the firing (`of`).
+export function probe(system, name, end = "first") {
   if (system === "internal") {
     return (event) => {
       firstSight(internalKey(event), event);
     };
   }
+  if (end === "last") {
+    return (event, ctx) => {
+      const of = state.firings.get(firingOf(event, ctx) ?? {}) ?? null;
+      write({ kind: "last", system, name, of, event: snapshot(event), event_shape: shape(event),
+              start_ms: Date.now() });
+      return undefined;
+    };
+  }
   return (event, ctx) => {
-    write({ kind: "fire", system, name, event: snapshot(event), ctx: snapshot(ctx), start_ms: Date.now() });
+    const seq = write({ kind: "fire", system, name, event: snapshot(event), ctx: snapshot(ctx),
+                        event_shape: shape(event), ctx_shape: shape(ctx), start_ms: Date.now() });
+    const firing = firingOf(event, ctx);
+    if (firing && seq !== null) state.firings.set(firing, seq);
     return undefined;
   };
+}
+
+/** A register() call of plugin `owner`: OpenClaw may call it more than once per process. */
+export function loaded(owner, api) {
+  write({ kind: "loaded", owner, mode: api?.registrationMode ?? null });
 }
 
 function errorText(error) {
@@ -201,11 +258,17 @@ export function wrapApi(api, owner) {
 export function wrapPlugin(module, owner) {
   const entry = module && "default" in module ? module.default : module;
   if (typeof entry === "function") {
-    return (api, ...rest) => entry(wrapApi(api, owner), ...rest);
+    return (api, ...rest) => {
+      loaded(owner, api);
+      return entry(wrapApi(api, owner), ...rest);
+    };
   }
   if (!entry || typeof entry.register !== "function") return entry;
   const wrapped = Object.create(Object.getPrototypeOf(entry), Object.getOwnPropertyDescriptors(entry));
-  wrapped.register = (api, ...rest) => entry.register.call(entry, wrapApi(api, owner), ...rest);
+  wrapped.register = (api, ...rest) => {
+    loaded(owner, api);
+    return entry.register.call(entry, wrapApi(api, owner), ...rest);
+  };
   return wrapped;
 }
 

@@ -1,8 +1,8 @@
-// The probe hooksim loads beside a scenario's plugins in a real OpenClaw run: a handler on every
-// typed hook and every internal event family, each the first to run, recording the firing and
-// returning nothing (see ../record.mjs).
+// The probe hooksim loads beside a scenario's plugins, in a real OpenClaw run and in the replay
+// compare runs: two handlers on every typed hook, the first and the last to run, and one on
+// every internal event family, recording each firing and returning nothing (see ../record.mjs).
 
-import { probe } from "../record.mjs";
+import { loaded, probe } from "../record.mjs";
 
 // OpenClaw 2026.9.6's typed hook names: pluginHookNameSet, dist/hooks-CKanWLsK.mjs:408-451.
 export const HOOK_NAMES = [
@@ -20,15 +20,21 @@ export const HOOK_NAMES = [
 // The internal event families (dist/internal-hook-types-Deg4lhm7.mjs:2-33); a family handler
 // runs before the handlers of its exact keys (dist/internal-hooks-BksM5BTY.mjs:91-103).
 export const FAMILIES = ["agent", "command", "gateway", "message", "session"];
-// Above any priority a plugin uses: OpenClaw runs higher priorities first.
-const FIRST = 1e9;
+// The two ends of the priority range a plugin uses: OpenClaw runs higher priorities first, so
+// the probe records each firing before every other handler and again after them.
+const FIRST = 1000;
+const LAST = -1000;
 
 export default {
   id: "hooksim-probe",
   name: "hooksim probe",
   description: "Records every hook OpenClaw fires.",
   register(api) {
-    for (const name of HOOK_NAMES) api.on(name, probe("plugin", name), { priority: FIRST });
+    loaded("hooksim-probe", api);
+    for (const name of HOOK_NAMES) {
+      api.on(name, probe("plugin", name, "first"), { priority: FIRST });
+      api.on(name, probe("plugin", name, "last"), { priority: LAST });
+    }
     api.registerHook(FAMILIES, probe("internal", ""), { name: "hooksim-probe" });
   },
 };
