@@ -155,7 +155,9 @@ def test_register_calls_are_compared_process_by_process(
     loaded = next(r for r in real if r["kind"] == "loaded")
     real.insert(real.index(loaded) + 1, {**loaded, "mode": "discovery", "seq": -1})
     assert _lines(recorded, real) == [
-        "register/hooksim-probe: real [full, discovery] [full] [full]; hooksim [full] [full] [full]"
+        "register/hooksim-probe: real [full, discovery, discovery, discovery]"
+        " [full, discovery, discovery] [full, discovery, discovery]; hooksim"
+        " [full, discovery, discovery] [full, discovery, discovery] [full, discovery, discovery]"
     ]
 
 
