@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -137,6 +138,12 @@ def keys_scenario(folder: Path, launch: str, turns: str) -> Path:
         " return: {block: true, blockReason: no rm}}\n" + textwrap.dedent(turns)
     )
     return path
+
+
+@pytest.fixture(autouse=True)
+def _workdirs_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work directories --keep-workdir keeps go under the test's own folder."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def ran(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
