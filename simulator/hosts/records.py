@@ -197,6 +197,9 @@ class ToolRun:
 
     effect: str = ""  # what changed, in words ("": nothing worth saying)
     result: str | None = None  # the tool's output when it really ran; None: the scripted result
+    # Each file a file tool read or changed, by the path the project shows: its text before and
+    # after the call (None: no such file), for a host that gives back what changed.
+    files: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
 
 RunTool = Callable[[ToolCall], ToolRun]

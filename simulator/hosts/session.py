@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..steps import Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
 from .conversation import Conversation
-from .records import SAFETY_LOOP_LIMIT, Firing, HookRun, RunTool
+from .records import SAFETY_LOOP_LIMIT, Firing, HookRun, RunTool, ToolRun
 
 if TYPE_CHECKING:
     from .profile import Host
@@ -67,6 +67,7 @@ class Session:
         self.sessions = 1
         self.ran: dict[int, ToolCall] = {}  # the turn's tool calls as run, by number (from 1)
         self.calls_made = 0  # the session's tool calls so far, which its default ids number
+        self.tool_run = ToolRun()  # what the last call run_tool ran did (its files, its output)
 
     @property
     def said(self) -> Conversation:
@@ -191,8 +192,9 @@ class Session:
         if pre.updated_input is not None:
             ran = replace(call, args=self.rewritten(call.args, pre.updated_input))
             said.append(f"a hook rewrote the {call.name} input")
+        self.tool_run = ToolRun()
         if self.info.run_tool is not None:
-            done = self.info.run_tool(ran)
+            done = self.tool_run = self.info.run_tool(ran)
             said += [done.effect] if done.effect else []
             ran = ran if done.result is None else replace(ran, result=done.result)
         if said:

@@ -25,7 +25,14 @@ names its tools and their kind, ``KINDS`` here; its ``explore.py`` draws the sam
 - Hermes: ``write_file`` (``path``, ``content``) and ``patch`` (hermes-agent 0.19.0
   ``tools/file_tools.py``): ``mode: replace`` (``path``, ``old_string``, ``new_string``,
   ``replace_all``) or ``mode: patch`` (``patch``, in Codex's format, though an added file gets
-  no final line break and an updated one keeps its end: ``tools/patch_parser.py``).
+  no final line break and an updated one keeps its end: ``tools/patch_parser.py``);
+- OpenClaw: ``read`` (``path``: changes nothing, its text is the result), ``write`` (``path``,
+  ``content``), ``edit`` (``path``, ``edits``: ``{oldText, newText}``, each found once in the
+  file as it was, none overlapping, all or none: openclaw 2026.9.6
+  ``dist/tools-COqmKCvp.mjs:1951-1996``) and ``apply_patch`` (``input``, in Codex's format).
+
+``apply`` also gives back each file the call read or changed, its text before and after
+(``ToolRun.files``), for a host whose tool result says what changed.
 
 Not modelled: the looser matches Gemini CLI's ``replace`` and Hermes' ``patch`` try when an
 ``old_string`` is not there exactly, Claude Code's rule that a file is read before it is
@@ -34,6 +41,7 @@ edited, and Cursor's tools (no public code shows their input).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +50,7 @@ from typing import Any
 
 from .. import beneath
 from ..hosts import HOSTS
+from ..hosts.records import ToolRun
 from ..printable import one_line
 from ..steps import ToolCall
 
@@ -100,11 +109,23 @@ class Plan:
     place: Place
     writes: dict[Path, str | None] = field(default_factory=dict)  # None: deleted
     said: list[str] = field(default_factory=list)
+    seen: dict[Path, None] = field(default_factory=dict)  # the files read, in order
+    result: str | None = None  # what the call gives back (a read's text); None: scripted
+
+    def files(self) -> dict[str, tuple[str | None, str | None]]:
+        """Each file the call read or is to change, by the path the project shows: its text
+        now and once the call is written (asked before ``commit``)."""
+        now = Plan(self.place)
+        return {
+            self.place.shown(path): (now.read(path), self.writes.get(path, now.read(path)))
+            for path in [*self.seen, *self.writes]
+        }
 
     def read(self, path: Path) -> str | None:
         """A file's text as the call has left it so far (None: there is no such file)."""
         if path in self.writes:
             return self.writes[path]
+        self.seen[path] = None
         if path.is_dir():
             raise Refused(f"{self.place.shown(path)} is a folder")
         if not path.is_file():
@@ -144,20 +165,22 @@ class Plan:
 Tool = Callable[[Mapping[str, Any], Plan], None]
 
 
-def apply(host: str, call: ToolCall, place: Place) -> str:
-    """Run ``call`` on the project as ``host``'s file tool of that name; what it did, in words
-    (``""``: it is not one of the host's file tools)."""
+def apply(host: str, call: ToolCall, place: Place) -> ToolRun:
+    """Run ``call`` on the project as ``host``'s file tool of that name: what it did, in words
+    (``""``: it is not one of the host's file tools), what it gives back (a read's text) and
+    the files it read or changed."""
     tool = host_tool(host, call.name)
     if tool is None:
-        return ""
+        return ToolRun()
     plan = Plan(place)
     try:
         tool(call.args, plan)
-        return f"{call.name} ran: {plan.commit()}"
+        files = plan.files()
+        return ToolRun(f"{call.name} ran: {plan.commit()}", result=plan.result, files=files)
     except Refused as e:
-        return f"{call.name} changed nothing: {e}"
+        return ToolRun(f"{call.name} changed nothing: {e}")
     except OSError as e:
-        return f"{call.name} failed: {e}"
+        return ToolRun(f"{call.name} failed: {e}")
 
 
 def _text(args: Mapping[str, Any], key: str) -> str:
@@ -165,6 +188,52 @@ def _text(args: Mapping[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise Refused(f"no {key}")
     return value
+
+
+def _read(key: str) -> Tool:
+    """Read the whole file: it changes nothing, and its text is the result (OpenClaw's read)."""
+
+    def read(args: Mapping[str, Any], plan: Plan) -> None:
+        path = plan.place.path(args.get(key), key)
+        text = plan.read(path)
+        if text is None:
+            raise Refused(f"no such file {plan.place.shown(path)}")
+        plan.result = text
+        plan.said.append(f"read {plan.place.shown(path)}")
+
+    return read
+
+
+def _openclaw_edit(args: Mapping[str, Any], plan: Plan) -> None:
+    """OpenClaw's edit: each of ``edits`` (``oldText``, ``newText``) found exactly once in the
+    file as it was, none overlapping, spliced in at once; an edit whose texts are the same
+    changes nothing (its looser Unicode and whitespace matches are not modelled)."""
+    path = plan.place.path(args.get("path"), "path")
+    edits = args.get("edits")
+    if not isinstance(edits, list) or not edits:
+        raise Refused("no edits")
+    text, shown = plan.read(path), plan.place.shown(path)
+    if text is None:
+        raise Refused(f"no such file {shown}")
+    spans = []
+    for n, edit in enumerate(edits):
+        if not isinstance(edit, Mapping):
+            raise Refused(f"edits[{n}] is not an object")
+        old, new = _text(edit, "oldText"), _text(edit, "newText")
+        found = text.count(old) if old else 0
+        if found != 1:
+            raise Refused(f"edits[{n}].oldText found {found} times in {shown}")
+        spans.append((text.index(old), len(old), new))
+    spans.sort()
+    for (start, length, _), (after, _, _) in itertools.pairwise(spans):
+        if start + length > after:
+            raise Refused(f"two edits overlap in {shown}")
+    new_text = text
+    for start, length, new in reversed(spans):
+        new_text = new_text[:start] + new + new_text[start + length :]
+    if new_text == text:
+        raise Refused(f"the edits change nothing in {shown}")
+    plan.write(path, new_text)
 
 
 def _write(key: str) -> Tool:
@@ -443,11 +512,13 @@ def _seek(
 
 # The kinds of file tool a profile names (``Host.file_tools``: name -> kind and its fields).
 KINDS: dict[str, Callable[..., Tool]] = {
+    "read": _read,  # (path field)
     "write": _write,  # (path field)
     "edit": _edit,  # (path field, the flag that replaces every match)
     "multi_edit": lambda: _multi_edit,
     "apply_patch": _apply_patch,  # (the field that holds the patch)
     "patch": lambda: _hermes_patch,
+    "edits": lambda: _openclaw_edit,
 }
 
 

@@ -191,7 +191,7 @@ def run_tool(
     """What ``call`` does to the project: a file tool's change, or a ``run: true`` shell call's
     run (``env()``: its environment)."""
     if not call.run:
-        return ToolRun(apply(host.name, call, place))
+        return apply(host.name, call, place)
     if call.name != host.shell_tool:
         return ToolRun(
             f"run: true runs {host.title}'s shell tool ({host.shell_tool}), not {call.name};"

@@ -35,6 +35,7 @@ from .constants import (
 from .facts import FACTS
 from .messages import TOOL_HOOK_FAILED
 from .session import Mode, OpenClawSession
+from .tools import FILE_TOOLS
 
 _COUNTED = (
     "token counts are what the model reports: the real run's fake model reports its own (a full"
@@ -173,7 +174,7 @@ class OpenClaw(Host):
     discovery_passes_local: ClassVar[int] = 2
     discovery_passes_gateway: ClassVar[int] = 1
 
-    file_tools = {"write": ("write", "path")}  # dist/tools-COqmKCvp.mjs:4241
+    file_tools = FILE_TOOLS
     facts = FACTS
 
     def launched(self, how: str) -> Host:

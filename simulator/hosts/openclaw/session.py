@@ -59,6 +59,7 @@ from .messages import (
     text_entry,
     user_entry,
 )
+from .tools import given
 
 
 @dataclass(frozen=True)
@@ -471,7 +472,9 @@ class OpenClawSession(Session):
             )
             extra = self._exec_details(call, ran.result)
             text = extra["details"]["aggregated"] or NO_OUTPUT if extra else ran.result
-            result = {"content": [{"type": "text", "text": text}], **extra}
+            result = given(ran, self.tool_run) or {"content": [{"type": "text", "text": text}],
+                                                   **extra}  # fmt: skip
+            text = result["content"][0]["text"]
             after = {"params": dict(ran.args), "durationMs": int(call.duration_s * 1000)}
             self.said.returned(ran, call_id, text)
             error = False
@@ -484,11 +487,13 @@ class OpenClawSession(Session):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A call before_tool_call blocked: the reason goes to the model as its result; a gate
         that failed makes the call throw, and the model gets the error as JSON (observed). The
-        result, and what after_tool_call adds."""
+        result, and what after_tool_call adds. A block's details carry its reason
+        (buildBlockedToolResult, dist/agent-tools.before-tool-call-D6M7yTR3.mjs:3381-3393)."""
         pre.effect = "; ".join(filter(None, [pre.effect, f"the {call.name} call is blocked;"
                                              " the reason goes to the model as its error"
                                              " result"]))  # fmt: skip
-        details: dict[str, Any] = {"status": "blocked", "deniedReason": "plugin-before-tool-call"}
+        details: dict[str, Any] = {"status": "blocked", "deniedReason": "plugin-before-tool-call",
+                                   "reason": pre.reason}  # fmt: skip
         after: dict[str, Any] = {"error": pre.reason}
         if pre.reason == TOOL_HOOK_FAILED:
             details = {"status": "error", "tool": call.name, "error": pre.reason}

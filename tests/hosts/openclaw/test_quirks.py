@@ -3,6 +3,7 @@ it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import pytest
@@ -10,6 +11,8 @@ from hooksim.hosts import Firing, Host
 from hooksim.hosts.openclaw.profile import OpenClaw
 from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
+from hooksim.hosts.records import ToolRun
+from hooksim.steps import ToolCall
 
 from ..quirks import SCENARIOS, quirk_test
 
@@ -139,6 +142,37 @@ class OpenClawSyncAwaited(OpenClaw):
     }
 
 
+class _ScriptedResults(OpenClawSession):
+    def run_tool(self, call: ToolCall, pre: Firing) -> ToolCall:
+        ran = super().run_tool(call, pre)
+        self.tool_run = ToolRun()
+        return replace(ran, result=call.result)
+
+
+class OpenClawToolsGiveScriptedResults(OpenClaw):
+    session_class = _ScriptedResults
+
+
+class _RewriteIgnored(OpenClawSession):
+    def rewritten(self, args: dict[str, Any], updated: dict[str, Any]) -> dict[str, Any]:
+        return dict(args)
+
+
+class OpenClawRunsTheCallAsAsked(OpenClaw):
+    session_class = _RewriteIgnored
+
+
+class _BlockWithoutReason(OpenClawSession):
+    def _refused(self, call: Any, call_id: str, pre: Firing) -> Any:
+        result, after = super()._refused(call, call_id, pre)
+        result["details"].pop("reason", None)
+        return result, after
+
+
+class OpenClawBlockDetailsWithoutReason(OpenClaw):
+    session_class = _BlockWithoutReason
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawPrepareAfterPrompt: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
@@ -163,6 +197,9 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawGatewayStartsEveryPlugin: ["openclaw/07-permissions.yaml"],
     OpenClawObserveOneByOne: ["openclaw/08-concurrent-and-sync.yaml"],
     OpenClawSyncAwaited: ["openclaw/08-concurrent-and-sync.yaml"],
+    OpenClawToolsGiveScriptedResults: ["openclaw/09-file-tools.yaml"],
+    OpenClawRunsTheCallAsAsked: ["openclaw/09-file-tools.yaml"],
+    OpenClawBlockDetailsWithoutReason: ["openclaw/09-file-tools.yaml"],
 }
 
 
