@@ -123,8 +123,9 @@ def expand(word: str, project: Path) -> str:
 
 def script(host: Host, command: str, project: Path) -> Path | None:
     """The file ``command`` starts, when its first word names one by a path (``~`` and the
-    hosts' home and project variables put in; a relative path from the project, where the
-    hosts run their hooks); None when it names a program on PATH or cannot be read."""
+    hosts' home and project variables put in; a relative path stays relative: the hosts run
+    their hooks in the project, so ``project / script(...)`` is the file); None when it names
+    a program on PATH or cannot be read."""
     try:
         words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
             shlex.split(command))  # fmt: skip
@@ -135,7 +136,7 @@ def script(host: Host, command: str, project: Path) -> Path | None:
     first = os.path.expanduser(expand(words[0], project))
     if "/" not in first or "$" in first:
         return None
-    return Path(first) if os.path.isabs(first) else project / first
+    return Path(first)
 
 
 def closest(host: Host, event: str) -> str | None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..hosts import HookSpec, Host
-from .configs import Config, closest, shown
+from .configs import PATH_VARIABLE, Config, closest, script, shown
 from .explain import anchoring, disabled
 
 DOCS = "docs/answers.md"
@@ -192,7 +191,6 @@ def _timeout(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
 
 
 SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>&1", "2>"})
-PATH_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*(?:_DIR|_ROOT|_DATA|HOME))\}?")
 
 
 def _command(
@@ -239,19 +237,12 @@ def _no_shell(host: Host, command: str) -> str:
 def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str, str]]:
     """missing-script, not-executable and no-shebang for the file the command starts, when it
     names one by a path."""
-    try:
-        words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
-            shlex.split(command))  # fmt: skip
-    except ValueError:
+    named = script(host, command, project)
+    if named is None:
         return []
-    if not words:
-        return []
-    first = os.path.expanduser(_expand(words[0], project))
-    if "/" not in first or "$" in first:
-        return []
-    path = Path(first) if os.path.isabs(first) else project / first
+    path = project / named
     name = shown(path)
-    if not os.path.lexists(path) and os.path.isabs(first):  # a relative one: from where it runs
+    if not os.path.lexists(path) and named.is_absolute():  # a relative one: from where it runs
         return [("missing-script", "error", f"{name} does not exist: the command fails"
                  " (exit 127)", "correct the path")]  # fmt: skip
     if not path.is_file():
@@ -270,17 +261,6 @@ def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str
 
 
 _SHEBANG = "add a first line naming its interpreter, such as #!/bin/sh"
-
-
-def _expand(word: str, project: Path) -> str:
-    """A command's first word with the home and project variables the hosts set put in."""
-
-    def value(found: re.Match[str]) -> str:
-        if found[1] == "HOME":
-            return str(Path.home())
-        return str(project) if found[1].endswith("_PROJECT_DIR") else found[0]
-
-    return PATH_VARIABLE.sub(value, word)
 
 
 def _unquoted_variable(command: str) -> str:

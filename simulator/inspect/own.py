@@ -99,9 +99,9 @@ def _copied(host: Host, spec: HookSpec, project: Path) -> dict[str, SeedFile]:
     """The script ``spec`` starts, when it is in the user's home or the project: where it goes
     in the run (``~/PATH`` or a path in the project) and the file copied there."""
     path = script(host, spec.command, project)
-    if path is None or not path.is_file():
+    if path is None or not (project / path).is_file():
         return {}
-    absolute = Path(os.path.abspath(path))
+    absolute = Path(os.path.abspath(project / path))
     for base, prefix in ((Path(os.path.abspath(project)), ""), (Path.home(), "~/")):
         try:
             name = prefix + absolute.relative_to(base).as_posix()
