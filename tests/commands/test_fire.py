@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hooksim.cli import main
 
 from ..console import console
@@ -350,7 +351,8 @@ NOT_MAPPED = {
         "the hook reads a file the probe seeds in the project (files:); fire's project is empty"
     ),
     ("gemini-cli-sequential-and-environment", "until [ -e .quick-ran ]"): (
-        "the hook waits for another hook of the same firing, run beside it"
+        "the hook waits for another hook of the same firing, run beside it: fired with the"
+        " probe's config, the test below"
     ),
 }
 # A hook's reading, as the run's report entry and fire's answer both give it.
@@ -407,3 +409,28 @@ def test_fire_reads_each_probe_hook_as_the_probe_run_does(
                 )  # fmt: skip
                 assert _reading(answer["hooks"][0]) == _reading(hook), (firing, hook["command"])
     assert not unmet, f"NOT_MAPPED names hooks the probe no longer fires: {unmet}"
+
+
+def test_fire_with_the_config_runs_a_firings_hooks_beside_each_other_as_the_run_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The hook NOT_MAPPED leaves out for waiting on its sibling: fired with ``--config`` (the
+    probe's own hooks), Gemini CLI's two AfterAgent hooks run at once, and each reads as in
+    the probe's run."""
+    probe = ROOT / "scenarios" / "probes" / "gemini-cli-sequential-and-environment.yaml"
+    report = tmp_path / "run.json"
+    main(["run", str(probe), "--json", str(report), "--no-cache"])
+    capsys.readouterr()
+    (entry,) = json.loads(report.read_text())
+    _, runs = next(f for f in _first_firings(entry) if f[0]["event"] == "AfterAgent")
+    settings = tmp_path / "settings.json"
+    hooks = yaml.safe_load(probe.read_text())["hooks"]
+    settings.write_text(json.dumps({"hooks": {"AfterAgent": hooks["AfterAgent"]}}))
+    payload = tmp_path / "payload"
+    payload.write_text(runs[0]["stdin"])
+    code, answer = fire_json(
+        capsys, "gemini-cli", "AfterAgent", "--payload", str(payload), "--config", str(settings)
+    )
+    assert code == 0
+    assert [_reading(hook) for hook in answer["hooks"]] == [_reading(hook) for hook in runs]
+    assert len(runs) == 2
