@@ -6,7 +6,8 @@
 // the keys of the event and of the context, sorted, a key whose value is `undefined` marked so
 // (it is there, as `key in event` tells, though JSON would drop it); and `register` each time
 // OpenClaw calls register(). `plugins.entries.keys.config.hooks` names the hooks to listen to
-// (default: every typed hook).
+// (default: every typed hook); `config.priorities` registers each at these priorities, its
+// lines then starting `HOOK @PRIORITY` (default: one handler, at the default priority).
 
 import { appendFileSync } from "node:fs";
 
@@ -35,10 +36,14 @@ export default {
   id: "keys",
   register(api) {
     appendFileSync(".openclaw-keys", `register ${api.registrationMode}\n`);
+    const priorities = api.pluginConfig?.priorities;
     for (const hook of api.pluginConfig?.hooks ?? HOOKS) {
-      api.on(hook, (event, ctx) => {
-        appendFileSync(".openclaw-keys", `${hook} event: ${keys(event)} | ctx: ${keys(ctx)}\n`);
-      });
+      for (const priority of priorities ?? [undefined]) {
+        const name = priority === undefined ? hook : `${hook} @${priority}`;
+        api.on(hook, (event, ctx) => {
+          appendFileSync(".openclaw-keys", `${name} event: ${keys(event)} | ctx: ${keys(ctx)}\n`);
+        }, priority === undefined ? undefined : { priority });
+      }
     }
   },
 };
