@@ -197,8 +197,10 @@ def test_registration_is_judged_as_openclaw_judges_it(tmp_path: Path) -> None:
     assert main(["run", str(path), "-q"]) == 1
 
 
-def test_each_bridge_call_belongs_to_the_handler_that_made_it(tmp_path: Path) -> None:
-    """Handlers share OpenClaw's process; the ledger still tells their bridge calls apart."""
+@pytest.mark.parametrize("launch", ["gateway", "local"])
+def test_each_bridge_call_belongs_to_the_handler_that_made_it(tmp_path: Path, launch: str) -> None:
+    """Handlers share OpenClaw's process; the ledger still tells their bridge calls apart, and
+    under --local, where each turn is a process of its own, tells the processes apart too."""
     plugin(
         tmp_path / "plugins" / "two",
         "two",
@@ -209,11 +211,13 @@ def test_each_bridge_call_belongs_to_the_handler_that_made_it(tmp_path: Path) ->
     )
     path = scenario(
         tmp_path,
+        f"hosts: {{openclaw: {{launch: {launch}}}}}\n"
         "turns:\n  - {user: hi, assistant: hello}\n  - {after: 1m, user: bye, assistant: ciao}\n",
         entries="two: {hooks: {allowConversationAccess: true}}\n",
     )
     result = run_scenario(load_scenario(path))
     made = [(c["tool"], c["turn"], result.runs[c["hook"]].command) for c in result.calls]
+    assert all(result.runs[c["hook"]].turn == c["turn"] for c in result.calls)
     ran = {(c["tool"], result.runs[c["hook"]].tag) for c in result.calls}
     assert sorted(made) == [
         ("quick_one", 1, "two: agent_end"),

@@ -22,11 +22,13 @@ import { matcherCovers, registry } from "./registry.mjs";
 
 let rules = null;
 let counter = 0;
+let processNumber = 1; // which of the replay's OpenClaw processes this runner stands for
 /** Records that changed after their firing was reported (finished late, or in background). */
 export const changed = new Set();
 
-export function setRules(value) {
+export function setRules(value, process = 1) {
   rules = value;
+  processNumber = process;
 }
 
 function jsonSafe(value) {
@@ -67,7 +69,8 @@ function finish(record, status, value, error) {
 
 function newRecord(entry, firing) {
   const record = {
-    tag: `${firing.id}.${firing.records.length + 1}`,
+    // Unique over the replay: each --local turn is a process of its own, with its own runner.
+    tag: `${processNumber}:${firing.id}.${firing.records.length + 1}`,
     label: entry.label,
     plugin: entry.pluginId,
     priority: entry.priority ?? 0,
@@ -86,6 +89,13 @@ function newRecord(entry, firing) {
 
 /** Handler calls still running, whether or not their hook still waits for them. */
 export const handlerWork = new Set();
+/** The records of those calls. */
+const runningRecords = new Set();
+
+/** The tags of the handler calls still running (past their budget, or not waited for). */
+export function stillRunning() {
+  return [...runningRecords].map((record) => record.tag);
+}
 
 /** Call one handler with its own record as the running context. */
 function invoke(entry, args, firing) {
@@ -104,7 +114,11 @@ function invoke(entry, args, firing) {
     (error) => finish(record, "threw", undefined, error),
   );
   handlerWork.add(done);
-  done.finally(() => handlerWork.delete(done));
+  runningRecords.add(record);
+  done.finally(() => {
+    handlerWork.delete(done);
+    runningRecords.delete(record);
+  });
   return { record, promise };
 }
 
@@ -118,6 +132,8 @@ function withTimeout(promise, ms, record) {
         record.status = "timed_out";
         record.ended = now();
         if (rules.timeouts_cancel) record.cancelled = true;
+        // Reported even if the handler never ends (a process that exits first stops it).
+        if (record.reported) changed.add(record);
       }
       reject(new Error(`timed out after ${ms}ms`));
     }, ms, [], false);

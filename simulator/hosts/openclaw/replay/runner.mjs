@@ -6,11 +6,13 @@
 // for what handlers and the processes they start print).
 //
 //   init   {rules, plugins, hookDirs, config, at, tick,  load and register (then `discovery`
-//           discovery}                                   passes of register()); the handlers
+//           discovery, process}                          passes of register()); the handlers;
+//                                                        `process` numbers its handlers' tags
 //   fire   {event, payload, tool, wait, turn, at, back}  run one hook's handlers
 //   drain  {within, handlers}                            wait for the work still running
 //                                                        (at most `within` virtual ms; with
-//                                                        `handlers`, timed-out calls too)
+//                                                        `handlers`, timed-out calls too); the
+//                                                        handler calls still running after it
 //   quiesce {}                                           wait (up to 2 s) for its real work
 //
 // Between commands nothing runs on the virtual clock; during a command the runner waits for
@@ -22,7 +24,7 @@ import readline from "node:readline";
 
 import { installCapture, liveChildren, outside, running } from "./capture.mjs";
 import { installClock, jumpToNext, now, real, runDue, setClock, startClock } from "./clock.mjs";
-import { changed, dispatch, handlerWork, newFiring, report, setRules, snapshot } from "./dispatch.mjs";
+import { changed, dispatch, handlerWork, newFiring, report, setRules, snapshot, stillRunning } from "./dispatch.mjs";
 import { discoverPlugin, loadHookDir, loadPlugin, registry } from "./registry.mjs";
 
 const replyFd = Number(process.env.HOOKSIM_REPLY_FD);
@@ -135,7 +137,7 @@ async function init(cmd) {
   startClock(cmd.at, cmd.tick !== false);
   lastAt = cmd.at;
   installCapture();
-  setRules(cmd.rules);
+  setRules(cmd.rules, cmd.process);
   for (const plugin of cmd.plugins) await loadPlugin(plugin, cmd.rules, cmd.config);
   for (let pass = 0; pass < (cmd.discovery ?? 0); pass++) {
     for (const plugin of cmd.plugins) await discoverPlugin(plugin, cmd.rules, cmd.config);
@@ -184,7 +186,7 @@ async function drain(cmd) {
   const within = typeof cmd?.within === "number" ? cmd.within : HORIZON_MS;
   const work = [...background, ...(cmd?.handlers ? handlerWork : [])];
   const settled = work.length ? await settle(Promise.allSettled(work), idle, within) : "settled";
-  reply({ now: now(), settled });
+  reply({ now: now(), settled, running: stillRunning() });
 }
 
 const COMMANDS = { init, fire, drain, quiesce };
