@@ -3,7 +3,7 @@ read by the profile as ``facts``."""
 
 from __future__ import annotations
 
-from ..sources import Source, fact, observed, release, unverified
+from ..sources import Source, fact, observed, release
 from .constants import VERSION
 
 
@@ -123,11 +123,17 @@ FACTS = (
         dist("get-reply-DXzvDRjY.mjs", 6009, "session_end"),
         dist("commands-reset-hooks-hwpOXaFJ.mjs", 102, "before_reset"),
     ),
-    unverified(
+    fact(
         "not_awaited",
-        "whether `openclaw agent --local` waits for that work before it exits (taken as"
-        " yes: hook promises join its async work scope)",
+        "`openclaw agent --local` waits, before it exits, for the hook work it tracks (a"
+        " handler not awaited ends first), but that work ends for a handler once its budget"
+        " runs out: a handler past its budget stops with the process; and it starts every"
+        " plugin it loads, without the gateway's activation rule",
         dist("hooks-CKanWLsK.mjs", 392, "trackAsyncWork"),
+        observed(
+            f"openclaw {VERSION}",
+            "scenarios/openclaw/12-local-start-and-budgets.yaml, two --local runs",
+        ),
     ),
     fact(
         "default_timeout_s",

@@ -168,6 +168,13 @@ class OpenClaw(Host):
     # A gateway starts a plugin that is not bundled only for a manifest's activation or an
     # entry's hook policy (dist/gateway-startup-plugin-loader-D5IcJB75.mjs:48-50, 128-131).
     gateway_starts_every_plugin: ClassVar[bool] = False
+    # `agent --local` starts every plugin it loads, activation or not (observed:
+    # scenarios/openclaw/12-local-start-and-budgets.yaml on the real 2026.9.6).
+    local_starts_every_plugin: ClassVar[bool] = True
+    # Before it exits, `agent --local` waits for the hook work it tracks, which ends for a
+    # handler when its budget runs out: a handler past its budget stops with the process
+    # (observed, same scenario).
+    local_exit_waits_for_late_handlers: ClassVar[bool] = False
     # After registering its plugins, a process loads them again in discovery passes
     # (register() runs, its handlers never fire; dist/loader-runtime-load-CMBCNIWa.mjs:851,
     # 5455): twice in an `agent --local` run, once in a gateway (observed).

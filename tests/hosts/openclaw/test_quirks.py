@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import pytest
 from hooksim.hosts import Firing, Host
+from hooksim.hosts.openclaw.messages import UNDEFINED
 from hooksim.hosts.openclaw.profile import OpenClaw
 from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
@@ -134,6 +135,14 @@ class OpenClawGatewayStartsEveryPlugin(OpenClaw):
     gateway_starts_every_plugin = True
 
 
+class OpenClawLocalStartsOnlyActivatedPlugins(OpenClaw):
+    local_starts_every_plugin = False
+
+
+class OpenClawLocalExitWaitsForLateHandlers(OpenClaw):
+    local_exit_waits_for_late_handlers = True
+
+
 class OpenClawSyncAwaited(OpenClaw):
     kinds: ClassVar[dict[str, str]] = {
         **OpenClaw.kinds,
@@ -173,6 +182,17 @@ class OpenClawBlockDetailsWithoutReason(OpenClaw):
     session_class = _BlockWithoutReason
 
 
+class _UndefinedKeysLeftOut(OpenClawSession):
+    """A context built from what JSON can carry: a key OpenClaw writes as undefined is absent."""
+
+    def ctx(self, event: str, **extra: Any) -> dict[str, Any]:
+        return {k: v for k, v in super().ctx(event, **extra).items() if v != UNDEFINED}
+
+
+class OpenClawLeavesOutUndefinedKeys(OpenClaw):
+    session_class = _UndefinedKeysLeftOut
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawPrepareAfterPrompt: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
@@ -180,7 +200,10 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawAwaitsAgentEnd: ["openclaw/08-concurrent-and-sync.yaml"],
     OpenClawNewWithoutSessionStart: ["openclaw/01-order-gateway.yaml"],
     OpenClawLocalKeepsPlugins: ["openclaw/02-local-runs.yaml"],
-    OpenClawLocalSessionStart: ["openclaw/02-local-runs.yaml"],
+    OpenClawLocalSessionStart: [
+        "openclaw/02-local-runs.yaml",
+        "openclaw/11-spy-guard-rewrite-memory-local.yaml",
+    ],
     OpenClawLocalHookDirs: ["openclaw/02-local-runs.yaml"],
     OpenClawNothingFailsClosed: ["openclaw/03-fail-closed.yaml"],
     OpenClawKeepsReasons: ["across/guard-reason.yaml", "openclaw/03-fail-closed.yaml"],
@@ -188,6 +211,8 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawLowerPriorityFirst: [
         "openclaw/04-priorities-and-merges.yaml",
         "openclaw/05-claim.yaml",
+        "openclaw/10-spy-guard-rewrite-memory-gateway.yaml",
+        "openclaw/11-spy-guard-rewrite-memory-local.yaml",
     ],
     OpenClawLastResultWins: ["openclaw/04-priorities-and-merges.yaml"],
     OpenClawClaimObserved: ["openclaw/05-claim.yaml"],
@@ -198,8 +223,15 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawObserveOneByOne: ["openclaw/08-concurrent-and-sync.yaml"],
     OpenClawSyncAwaited: ["openclaw/08-concurrent-and-sync.yaml"],
     OpenClawToolsGiveScriptedResults: ["openclaw/09-file-tools.yaml"],
-    OpenClawRunsTheCallAsAsked: ["openclaw/09-file-tools.yaml"],
+    OpenClawRunsTheCallAsAsked: [
+        "openclaw/09-file-tools.yaml",
+        "openclaw/10-spy-guard-rewrite-memory-gateway.yaml",
+        "openclaw/11-spy-guard-rewrite-memory-local.yaml",
+    ],
     OpenClawBlockDetailsWithoutReason: ["openclaw/09-file-tools.yaml"],
+    OpenClawLeavesOutUndefinedKeys: ["openclaw/10-spy-guard-rewrite-memory-gateway.yaml"],
+    OpenClawLocalStartsOnlyActivatedPlugins: ["openclaw/12-local-start-and-budgets.yaml"],
+    OpenClawLocalExitWaitsForLateHandlers: ["openclaw/12-local-start-and-budgets.yaml"],
 }
 
 

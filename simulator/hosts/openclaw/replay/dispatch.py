@@ -88,10 +88,12 @@ class OpenClawDispatcher(Dispatcher):
         base = scenario.path.resolve().parent
         self.loadout = loadout(block if isinstance(block, dict) else {}, base)
         self.local = host.launch_mode == "local"
+        starts_all = (
+            host.local_starts_every_plugin if self.local else host.gateway_starts_every_plugin
+        )
         self.plugins, self.hook_dirs = runner_load(
-            self.loadout, hook_dirs=not self.local or host.hook_dirs_local,
-            gateway=not self.local and not host.gateway_starts_every_plugin,
-        )  # fmt: skip
+            self.loadout, hook_dirs=not self.local or host.hook_dirs_local, gateway=not starts_all
+        )
         self.runners: dict[str, NodeRunner] = {}  # "" the gateway's; a session label under local
         self.last_at: dict[str, int] = {}
         self.by_tag: dict[str, tuple[HookRun, str]] = {}
@@ -119,6 +121,7 @@ class OpenClawDispatcher(Dispatcher):
                 "op": "init", "rules": self.openclaw.rules(), "plugins": self.plugins,
                 "hookDirs": self.hook_dirs, "config": self.loadout.config, "at": state.now_ms,
                 "tick": self.environment.scenario.clock_tick, "discovery": self._discovery,
+                "process": self.starts,
             })  # fmt: skip
         except RunnerError as e:
             raise SetupError(f"{self.environment.scenario.path}: openclaw: {e}") from None
@@ -263,7 +266,8 @@ class OpenClawDispatcher(Dispatcher):
             return ""
         waited = ""
         if event == PROCESS_EXIT:
-            reply = self._call(runner, {"op": "drain"})
+            drain = {"op": "drain", "handlers": self.openclaw.local_exit_waits_for_late_handlers}
+            reply = self._call(runner, drain)
             if reply.get("settled") == "stuck":
                 waited = "a handler it waits for never settles; hooksim stops it"
         else:
@@ -272,10 +276,10 @@ class OpenClawDispatcher(Dispatcher):
             if reply.get("settled") == "stuck":
                 waited = f"its shutdown budget ({GATEWAY_SHUTDOWN_MS // 1000} s) runs out"
         runner.close()
-        left = [r for r, _ in self.by_tag.values() if r.exit_code is None and not r.timed_out
-                and r.pid == runner.pid]  # fmt: skip
-        for run in left:
-            run.verdict = f"still running when the process exited ({run.verdict})"
+        left = [self.by_tag[tag][0] for tag in reply.get("running", []) if tag in self.by_tag]
+        for run in left:  # a handler past its budget has its verdict; one not waited for not yet
+            if not run.timed_out:
+                run.verdict = f"still running when the process exited ({run.verdict})"
         stopped = f"{len(left)} handler(s) still running stop with it" if left else ""
         return "; ".join(filter(None, [waited, stopped]))
 
