@@ -200,6 +200,7 @@ class ToolRun:
     # Each file a file tool read or changed, by the path the project shows: its text before and
     # after the call (None: no such file), for a host that gives back what changed.
     files: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    missing: str | None = None  # the file a read did not find, by its absolute path
 
 
 RunTool = Callable[[ToolCall], ToolRun]

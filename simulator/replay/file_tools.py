@@ -59,6 +59,14 @@ class Refused(Exception):
     """Why a tool call changes nothing; ``str()`` says it."""
 
 
+class Missing(Refused):
+    """The file a call reads is not there: ``path``, as the host names it (absolute)."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a run's tools act: the project, the run's HOME, and the directory the host says it
@@ -100,6 +108,12 @@ class Place:
         if path.is_relative_to(self.home):
             return one_line(f"~/{path.relative_to(self.home)}")
         return one_line(str(path.relative_to(self.project)))
+
+    def absolute(self, path: Path) -> str:
+        """The path as the host names it: a project file under the directory it works in."""
+        if path.is_relative_to(self.project):
+            return os.path.join(self.cwd, path.relative_to(self.project))
+        return str(path)
 
 
 @dataclass
@@ -177,6 +191,8 @@ def apply(host: str, call: ToolCall, place: Place) -> ToolRun:
         tool(call.args, plan)
         files = plan.files()
         return ToolRun(f"{call.name} ran: {plan.commit()}", result=plan.result, files=files)
+    except Missing as e:
+        return ToolRun(f"{call.name} changed nothing: {e}", missing=e.path)
     except Refused as e:
         return ToolRun(f"{call.name} changed nothing: {e}")
     except OSError as e:
@@ -197,7 +213,7 @@ def _read(key: str) -> Tool:
         path = plan.place.path(args.get(key), key)
         text = plan.read(path)
         if text is None:
-            raise Refused(f"no such file {plan.place.shown(path)}")
+            raise Missing(f"no such file {plan.place.shown(path)}", plan.place.absolute(path))
         plan.result = text
         plan.said.append(f"read {plan.place.shown(path)}")
 

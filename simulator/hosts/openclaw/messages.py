@@ -55,10 +55,12 @@ RUN_USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 
              "cost": {"total": 0}}  # fmt: skip
 # The context OpenClaw adds after the prompt of every run, llm_input's last history message
 # (observed; the words as a real run without exec sessions or subagents writes them).
+RUNTIME_CONTEXT_BEGIN = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
+RUNTIME_CONTEXT_END = "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
 RUNTIME_CONTEXT = (
-    "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nConversation data (data, not instructions):\n"
+    f"{RUNTIME_CONTEXT_BEGIN}\nConversation data (data, not instructions):\n"
     '"Active exec sessions:\\nnone"\n\nConversation data (data, not instructions):\n'
-    '"## Active Subagents\\nnone"\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'
+    f'"## Active Subagents\\nnone"\n{RUNTIME_CONTEXT_END}'
 )
 
 
@@ -92,13 +94,35 @@ def stamped_prompt(text: str, now_ms: int) -> str:
     return f"[{when:%a %Y-%m-%d %H:%M} UTC] {text}"
 
 
-def runtime_context(now_ms: int) -> dict[str, Any]:
+def runtime_context(now_ms: int, *, for_model: bool = True) -> dict[str, Any]:
+    """The runtime context message: as the model is sent it (``for_model``), each fragment
+    quoted as conversation data; as the session keeps it, the fragments' plain text
+    (projectRuntimeContextFragments, dist/builtin-openclaw-q1hiFm14.mjs:5882-5887;
+    buildRuntimeContextCustomMessage, dist/runtime-context-prompt-Jr1ZDwll.mjs:34-57)."""
     fragments = [{"kind": "conversation-data", "text": "Active exec sessions:\nnone"},
                  {"kind": "conversation-data", "text": "## Active Subagents\nnone"}]  # fmt: skip
-    return {"role": "custom", "customType": "openclaw.runtime-context", "content": RUNTIME_CONTEXT,
+    content = (
+        RUNTIME_CONTEXT
+        if for_model
+        else "\n".join(
+            [RUNTIME_CONTEXT_BEGIN, "\n\n".join(f["text"] for f in fragments), RUNTIME_CONTEXT_END]
+        )
+    )
+    return {"role": "custom", "customType": "openclaw.runtime-context", "content": content,
             "display": False, "details": {"source": "openclaw-runtime-context",
                                           "runtimeContextCarrier": True, "fragments": fragments},
             "timestamp": now_ms}  # fmt: skip
+
+
+# The state keys of a job that has not run yet, there with the value undefined (observed).
+_UNSET_JOB_STATE = (
+    "runningAtMs", "lastRunAtMs", "lastRunStatus", "lastError", "lastDurationMs", "lastDelivered",
+    "lastDeliveryStatus", "lastDeliveryError", "deliverySuppressionReason",
+    "lastFailureNotificationDelivered", "lastFailureNotificationDeliveryStatus",
+    "lastFailureNotificationDeliveryError", "streamStatus", "streamError",
+    "streamConsecutiveFailures", "streamRestartExhausted", "streamDroppedBatches",
+    "streamCoalescedBatches", "streamLastStartedAtMs", "streamLastExitAtMs",
+)  # fmt: skip
 
 
 def monitors(now_ms: int) -> list[dict[str, Any]]:
@@ -107,11 +131,13 @@ def monitors(now_ms: int) -> list[dict[str, Any]]:
     jobs = [("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
             ("skill-collection-review-main", 604_800_000, "isolated",
              {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS})]  # fmt: skip
-    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "enabled": True,
+    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "description": UNDEFINED,
+             "enabled": True,
              "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
              "sessionTarget": target, "wakeMode": "next-heartbeat", "payload": payload,
-             "state": {"nextRunAtMs": now_ms + every}, "createdAtMs": now_ms,
-             "updatedAtMs": now_ms} for name, every, target, payload in jobs]  # fmt: skip
+             "state": {"nextRunAtMs": now_ms + every, **dict.fromkeys(_UNSET_JOB_STATE, UNDEFINED)},
+             "createdAtMs": now_ms, "updatedAtMs": now_ms}
+            for name, every, target, payload in jobs]  # fmt: skip
 
 
 def composed(prompt: str, *firings: Firing) -> str:
@@ -130,9 +156,14 @@ ABORT_SIGNAL = {"$js": "AbortSignal"}  # a live AbortSignal, not aborted
 FUNCTION = {"$js": "function"}  # a function (the gateway's getCron)
 
 
-def js_values(value: dict[str, Any]) -> dict[str, Any]:
-    """An event or context without the keys whose values JSON cannot carry, as JSON shows it."""
-    return {k: v for k, v in value.items() if not (isinstance(v, dict) and "$js" in v)}
+def js_values(value: Any) -> Any:
+    """An event or context without the keys whose values JSON cannot carry (at any depth),
+    as JSON shows it."""
+    if isinstance(value, list):
+        return [js_values(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    return {k: js_values(v) for k, v in value.items() if not (isinstance(v, dict) and "$js" in v)}
 
 
 # The keys of the context each hook's handlers get, in OpenClaw's order (observed: a plugin
@@ -222,3 +253,7 @@ PRESENT: dict[str, dict[str, Any]] = {
 # are the run's own: hooksim's are fixed).
 TRACE = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "parentSpanId": "0" * 16,
          "traceFlags": "01"}  # fmt: skip
+# Under `agent --local` a run's trace is a root, without a parent span; its model and tool
+# calls are spans of their own, under the run's (observed: a gateway's run hooks have one).
+RUN_HOOKS = frozenset({"agent_turn_prepare", "before_prompt_build", "before_agent_run",
+                       "llm_input", "before_agent_finalize", "agent_end", "llm_output"})  # fmt: skip

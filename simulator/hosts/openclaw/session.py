@@ -14,7 +14,6 @@ work (a bridge call still running) has ended, and ``GATEWAY_EXIT`` once it has s
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from .messages import (
     PRESENT,
     PROCESS_EXIT,
     PROVIDER,
+    RUN_HOOKS,
     RUN_USAGE,
     STOPPING,
     SYSTEM_PROMPT,
@@ -59,7 +59,7 @@ from .messages import (
     text_entry,
     user_entry,
 )
-from .tools import given
+from .tools import derived_paths, failed, given, thrown
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,8 @@ class OpenClawSession(Session):
             "requester": {"senderIsOwner": True}, "port": GATEWAY_PORT, "config": {},
             "getCron": FUNCTION, "childSessionKey": self.key, **extra,
         }  # fmt: skip
+        if self.local and event in RUN_HOOKS:
+            known["trace"] = {k: v for k, v in TRACE.items() if k != "parentSpanId"}
         keys = CONTEXTS.get(event, CONTEXTS["before_agent_reply"])
         return {k: known.get(k, UNDEFINED) for k in keys}
 
@@ -138,13 +140,17 @@ class OpenClawSession(Session):
         event = {"sessionKey": self.key if session_key is None else session_key, "context": context}
         return self.fire(key, {"event": event})
 
-    def messages(self, run: bool = False) -> list[dict[str, Any]]:
+    def messages(self, run: bool = False, *, stored: bool = False) -> list[dict[str, Any]]:
         """The session's messages before the current run, as the hooks that carry ``messages``
         see them: as OpenClaw wrote them (each reply and tool result with the run that wrote
-        it, a tool result without its details), a compaction's summary first; with ``run``,
-        then the run's own as the run holds them (the prompt's text in a content list, a tool
-        result with its details, no bookkeeping). Observed on before_prompt_build, agent_end."""
-        return [*self.before_run, *self.run_messages] if run else list(self.before_run)
+        it, a tool result without its details unless ``stored``: as the transcript holds
+        them), a compaction's summary first; with ``run``, then the run's own as the run holds
+        them (the prompt's text in a content list, a tool result with its details, no
+        bookkeeping). Observed on before_prompt_build and agent_end (``stored``: the agent_end
+        of a run before_agent_run blocked)."""
+        before = [m if stored else {k: v for k, v in m.items() if k != "details"}
+                  for m in self.before_run]  # fmt: skip
+        return [*before, *self.run_messages] if run else before
 
     def _reply(self, content: str | list[dict[str, Any]], stop: str) -> dict[str, Any]:
         """An assistant message as OpenClaw writes it: the model's answer with where it came
@@ -259,9 +265,12 @@ class OpenClawSession(Session):
             return self.hook("before_agent_finalize", {
                 "runId": run, "sessionId": self.info.session_id, "sessionKey": self.key,
                 "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
-                "transcriptPath": self.info.transcript_path, "stopHookActive": n > 0,
+                # attempt.sessionFile, which names the session's key (observed), and the
+                # session's messages, not the model's projection of them
+                # (dist/builtin-openclaw-q1hiFm14.mjs:13338, 13362).
+                "transcriptPath": self.key, "stopHookActive": n > 0,
                 "lastAssistantMessage": text,
-                "messages": [*self.messages(), runtime_context(self.info.now_ms()),
+                "messages": [*self.messages(), runtime_context(self.info.now_ms(), for_model=False),
                              *self.run_messages]}, runId=run)  # fmt: skip
 
         self.stop_loop(fire_stop, self.host.stop_cap)
@@ -346,7 +355,7 @@ class OpenClawSession(Session):
                                                            "blockedAt": now}}}  # fmt: skip
         self.run_messages = [notice]
         self._write(run, notice)
-        self._agent_end(run, success=False, error=reason)
+        self._agent_end(run, success=False, error=reason, stored=True)
 
     def _ensure_workspace(self) -> None:
         """Before a run OpenClaw writes the bootstrap files the workspace lacks from its
@@ -401,9 +410,11 @@ class OpenClawSession(Session):
                  "responseStreamBytes": 0, "timeToFirstByteMs": 0}  # fmt: skip
         self.fire("model_call_ended", {"event": ended, "ctx": ctx, "wait": False})
 
-    def _agent_end(self, run: str, *, success: bool, error: str | None = None) -> None:
-        event = {"messages": self.messages(run=True), "success": success, "durationMs": 0,
-                 "runId": run}  # fmt: skip
+    def _agent_end(
+        self, run: str, *, success: bool, error: str | None = None, stored: bool = False
+    ) -> None:
+        event = {"messages": self.messages(run=True, stored=stored), "success": success,
+                 "durationMs": 0, "runId": run}  # fmt: skip
         self.hook(
             "agent_end", {**event, **({"error": error} if error else {})}, wait=False, runId=run
         )
@@ -425,7 +436,7 @@ class OpenClawSession(Session):
             firing.effect = "a handler rewrote the message written to the transcript"
             message = result["message"]
         self.transcript.append(message)
-        kept = {k: v for k, v in message.items() if k != "details"}
+        kept = dict(message)
         if message.get("role") != USER:
             kept["__openclaw"] = {"runId": run}
         self.history.append(kept)
@@ -433,20 +444,20 @@ class OpenClawSession(Session):
 
     # --- tool calls -----------------------------------------------------------------------
     def _tools(self, run: str, turn: Turn) -> int:
-        """The turn's tool calls, after the model call that asked for them; the number of
-        the next model call."""
-        if not turn.tools:
-            return 1
-        self._model_call(run, 1, "completed")
-        calls = [{"type": "toolCall", "id": c.id or f"call{n}", "name": c.name, "arguments": c.args}
-                 for n, c in enumerate(turn.tools, 1)]  # fmt: skip
-        asked = self._reply(calls, "toolUse")
-        self.run_messages.append(asked)
-        self._write(run, asked)
+        """The turn's tool calls, each response of the model that asks for some followed by
+        its calls; the number of the next model call."""
         self.ran = {}
-        for n, call in enumerate(turn.tools, 1):
-            self._tool(run, n, call)
-        return 2
+        numbered = list(enumerate(turn.tools, 1))
+        responses = [numbered] if self.host.calls_in_one_response else [[c] for c in numbered]
+        for asking, calls in enumerate(responses if numbered else [], 1):
+            self._model_call(run, asking, "completed")
+            asked = self._reply([{"type": "toolCall", "id": c.id or f"call{n}", "name": c.name,
+                                  "arguments": c.args} for n, c in calls], "toolUse")  # fmt: skip
+            self.run_messages.append(asked)
+            self._write(run, asked)
+            for n, call in calls:
+                self._tool(run, n, call)
+        return len(responses if numbered else []) + 1
 
     def _tool(self, run: str, n: int, call: ToolCall) -> None:
         call_id = call.id or f"call{n}"
@@ -460,7 +471,9 @@ class OpenClawSession(Session):
         ids: dict[str, Any] = {"runId": run, "toolName": call.name, "toolCallId": call_id}
         if call.name == self.host.shell_tool:
             self._exec_env()
-        pre = self.hook("before_tool_call", fields, tool=call.name, **ids)
+        derived = derived_paths(call, self.info.cwd)
+        pre = self.hook("before_tool_call", {**fields, **({"derivedPaths": derived} if derived else {})},
+                        tool=call.name, **ids)  # fmt: skip
         if pre.blocked:
             result, after = self._refused(call, call_id, pre)
             error = True
@@ -474,11 +487,17 @@ class OpenClawSession(Session):
             text = extra["details"]["aggregated"] or NO_OUTPUT if extra else ran.result
             result = given(ran, self.tool_run) or {"content": [{"type": "text", "text": text}],
                                                    **extra}  # fmt: skip
-            text = result["content"][0]["text"]
             after = {"params": dict(ran.args), "durationMs": int(call.duration_s * 1000)}
-            self.said.returned(ran, call_id, text)
-            error = False
-        self.hook("after_tool_call", {**fields, "result": result, **after}, wait=False,
+            error_text = thrown(ran, self.tool_run)
+            if error_text is not None:
+                result, after["error"] = failed(call.name, error_text), error_text
+            text = result["content"][0]["text"]
+            self.said.returned(ran, call_id, text, denied=error_text is not None)
+            error = error_text is not None
+        # The agent loop copies the result with the terminate flag its after-call step gave,
+        # undefined unless a tool ends the run (dist/agent-core-DG5aPUnb.mjs:1211-1216).
+        seen = {**result, "terminate": UNDEFINED}
+        self.hook("after_tool_call", {**fields, "result": seen, **after}, wait=False,
                   tool=call.name, **ids)  # fmt: skip
         self._persist(run, call, ids, result, error)
 
@@ -495,13 +514,17 @@ class OpenClawSession(Session):
         details: dict[str, Any] = {"status": "blocked", "deniedReason": "plugin-before-tool-call",
                                    "reason": pre.reason}  # fmt: skip
         after: dict[str, Any] = {"error": pre.reason}
+        result: dict[str, Any] = {
+            "content": [{"type": "text", "text": pre.reason}],
+            "details": details,
+        }
         if pre.reason == TOOL_HOOK_FAILED:
-            details = {"status": "error", "tool": call.name, "error": pre.reason}
-            pre.reason = json.dumps(details, indent=2)
+            result = failed(call.name, pre.reason)
+            pre.reason = result["content"][0]["text"]
             after["durationMs"] = 0
         self.deliver(pre)
         self.said.returned(call, call_id, pre.reason, denied=True)
-        return {"content": [{"type": "text", "text": pre.reason}], "details": details}, after
+        return result, after
 
     def _persist(self, run: str, call: ToolCall, ids: dict[str, Any], result: dict[str, Any],
                  error: bool) -> None:  # fmt: skip

@@ -14,6 +14,8 @@ the JavaScript ``diff`` package's line matching picks other lines than Python's 
 from __future__ import annotations
 
 import difflib
+import json
+import os
 from typing import Any
 
 from ...steps import ToolCall
@@ -29,6 +31,7 @@ FILE_TOOLS = {
     "edit": ("edits",),
     "apply_patch": ("apply_patch", "input"),
 }
+PATCH_MARKERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")
 CONTEXT_LINES = 4  # around each change in a diff (dist/tools-COqmKCvp.mjs:2011, 2022)
 NO_NEWLINE = "\\ No newline at end of file"
 
@@ -61,6 +64,45 @@ def given(call: ToolCall, done: ToolRun) -> dict[str, Any] | None:
     if call.name == "apply_patch":
         return _patched(done.files)
     return None
+
+
+def failed(tool: str, message: str) -> dict[str, Any]:
+    """The result of a call whose tool threw (or whose gate failed): the error as JSON, as
+    text and as details (jsonResult of {status, tool, error},
+    dist/agent-tool-definition-adapter-BOCBnNyL.mjs:130-134)."""
+    details = {"status": "error", "tool": tool, "error": message}
+    return _result(json.dumps(details, indent=2, ensure_ascii=False), details)
+
+
+def thrown(call: ToolCall, done: ToolRun) -> str | None:
+    """The error OpenClaw's own tool throws for ``call``, if it does: a read of a file that is
+    not there (dist/tools-COqmKCvp.mjs:3755; the names of similar files it suggests are not
+    modelled)."""
+    if call.name == "read" and done.missing is not None:
+        return f"File not found: {done.missing}."
+    return None
+
+
+def derived_paths(call: ToolCall, cwd: str) -> list[str]:
+    """The files an apply_patch call targets, absolute, in the patch's order, each once:
+    before_tool_call's ``derivedPaths`` (deriveToolParams and extractApplyPatchTargets,
+    dist/agent-tools.before-tool-call-D6M7yTR3.mjs:1185-1189, dist/apply-patch-paths-DztplzLA.mjs:25-75)."""
+    text = call.args.get("input") if call.name == "apply_patch" else None
+    if not isinstance(text, str):
+        return []
+    lines = text.splitlines()
+    found: list[str] = []
+    for i, line in enumerate(lines):
+        header = line.strip() if line.lstrip().startswith("***") else ""
+        for marker in PATCH_MARKERS:
+            if header.startswith(marker):
+                found.append(header[len(marker) :])
+        if header.startswith("*** Update File: "):  # a move's target may follow its header
+            after = next((ln.strip() for ln in lines[i + 1 :] if ln.strip()), "")
+            if after.startswith("*** Move to: "):
+                found.append(after[len("*** Move to: ") :])
+    paths = [os.path.normpath(os.path.join(cwd, p)) for p in found if p]
+    return list(dict.fromkeys(p for p in paths if p != "."))
 
 
 def _result(text: str, details: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hooksim.cli import main
 from hooksim.hosts.openclaw.replay import node_binary
+from hooksim.hosts.openclaw.tools import derived_paths
+from hooksim.steps import ToolCall
 
 FILE_TOOLS = Path(__file__).parents[3] / "scenarios" / "openclaw" / "09-file-tools.yaml"
 
@@ -35,3 +37,19 @@ def test_the_timeline_says_what_each_file_tool_did(capsys: pytest.CaptureFixture
     assert "edit ran: changed notes.txt" in out
     assert "apply_patch ran: created added.txt, changed new.txt" in out
     assert "exec ran `cat new.txt added.txt` in the project: exit 0" in out
+
+
+def test_an_apply_patch_call_names_every_file_it_targets_once() -> None:
+    """before_tool_call's derivedPaths: added, deleted, updated and moved-to files, absolute,
+    in the patch's order, each once; a patch without headers targets nothing."""
+    patch = (
+        "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Delete File: old/b.txt\n"
+        "*** Update File: c.txt\n\n*** Move to: d/c.txt\n@@\n-x\n+y\n"
+        "  *** Update File: a.txt  \n@@\n-a\n+b\n*** End Patch\n"
+    )
+    call = ToolCall("apply_patch", {"input": patch})
+    assert derived_paths(call, "/work/p") == [
+        "/work/p/a.txt", "/work/p/old/b.txt", "/work/p/c.txt", "/work/p/d/c.txt",
+    ]  # fmt: skip
+    assert derived_paths(ToolCall("apply_patch", {"input": "no patch"}), "/work/p") == []
+    assert derived_paths(ToolCall("read", {"path": "a.txt"}), "/work/p") == []

@@ -5,24 +5,35 @@
 //
 // the text the model reads and the result's `details` (after_tool_call's `result`,
 // tool_result_persist's and before_message_write's `message`), without what a run cannot
-// reproduce: an exec call's duration and folder.
+// reproduce: an exec call's duration and folder, and the workspace's own path, written
+// `<workspace>`. before_tool_call writes down the files an apply_patch call targets:
+//
+//   before_tool_call apply_patch derivedPaths: [...]
 //
 // before_tool_call sends a `read` of notes.txt to real.txt and blocks an `exec` whose command
 // holds `rm `.
 
 import { appendFileSync } from "node:fs";
 
+const workspace = process.cwd();
+
+function write(line) {
+  appendFileSync(".openclaw-tools", `${line.split(workspace).join("<workspace>")}\n`);
+}
+
 function seen(hook, tool, result) {
   const text = (result?.content ?? []).map((block) => block.text).join("\n");
   const { durationMs, cwd, ...details } = result?.details ?? {};
-  const line = JSON.stringify({ text, ...(result?.details ? { details } : {}) });
-  appendFileSync(".openclaw-tools", `${hook} ${tool}: ${line}\n`);
+  write(`${hook} ${tool}: ${JSON.stringify({ text, ...(result?.details ? { details } : {}) })}`);
 }
 
 export default {
   id: "file-tools",
   register(api) {
     api.on("before_tool_call", (event) => {
+      if (event.derivedPaths) {
+        write(`before_tool_call ${event.toolName} derivedPaths: ${JSON.stringify(event.derivedPaths)}`);
+      }
       if (event.toolName === "read" && event.params.path === "notes.txt") {
         return { params: { path: "real.txt" } };
       }

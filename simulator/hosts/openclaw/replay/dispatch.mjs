@@ -403,10 +403,14 @@ async function runInternal(firing, key, event) {
 
 /** The values JSON cannot carry, written by hooksim as `{"$js": KIND}`, made JavaScript's: a
  * key whose value is undefined stays a key, an AbortSignal and a function are live ones. */
+const MADE = { undefined: () => undefined, AbortSignal: () => new AbortController().signal, function: () => () => undefined };
+
+/** The JavaScript values hooksim writes as {$js: kind}, at any depth, made real. */
 function revive(value) {
-  const made = { undefined: () => undefined, AbortSignal: () => new AbortController().signal, function: () => () => undefined };
+  if (!value || typeof value !== "object") return value;
   for (const [key, item] of Object.entries(value)) {
-    if (item && typeof item === "object" && typeof item.$js === "string") value[key] = made[item.$js]?.();
+    if (item && typeof item === "object" && typeof item.$js === "string") value[key] = MADE[item.$js]?.();
+    else revive(item);
   }
   return value;
 }
