@@ -11,6 +11,7 @@ The bottom stage of hooksim: it imports nothing of hooksim.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,23 @@ class Turn:
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     continuations: tuple[str, ...] = ()  # the model's replies after each continuation, in order
     label: str = ""  # what expectations may call the step instead of its turn number
+    # How many of ``tools`` each model response asks for, in order (the scenario's
+    # ``responses``); empty: as the host's model does by default (``responses``).
+    batches: tuple[int, ...] = ()
+
+    def responses(self, together: bool) -> list[list[tuple[int, ToolCall]]]:
+        """The model's responses that ask for the turn's tool calls, each the calls it asks
+        for, numbered from 1 through the turn: as the scenario groups them, else all in one
+        response (``together``) or one call per response."""
+        numbered = list(enumerate(self.tools, 1))
+        if self.batches:
+            ends = list(itertools.accumulate(self.batches))
+            return [
+                numbered[end - size : end] for size, end in zip(self.batches, ends, strict=True)
+            ]
+        if together:
+            return [numbered] if numbered else []
+        return [[call] for call in numbered]
 
     def reply(self, n: int = 0) -> str | None:
         """The model's reply after ``n`` continuations (0: its answer to the turn); the last of

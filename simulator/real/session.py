@@ -155,15 +155,14 @@ class RealSession:
         """What the model answers in this turn: each tool call, then the final text."""
         uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(c))
                 for c in turn.tools]  # fmt: skip
-        # One response with every call where the profile replays them so; one call per
-        # response elsewhere.
-        if self.host.calls_in_one_response:
-            calls = [Reply(tool_calls=tuple(uses))] if uses else []
-        else:
-            # A call with compact: auto is asked for by a response that reports a full context
-            # window: the host compacts once the call is done (Codex: mid-turn).
-            calls = [Reply(tool_calls=(use,), input_tokens=FULL_CONTEXT_TOKENS if c.compact
-                           else 100) for use, c in zip(uses, turn.tools, strict=True)]  # fmt: skip
+        # The calls grouped in responses as the scenario says, else as the profile replays
+        # them (all in one response, or one call per response). A response asking for a call
+        # with compact: auto reports a full context window: the host compacts once the call is
+        # done (Codex: mid-turn).
+        calls = [Reply(tool_calls=tuple(uses[n - 1] for n, _ in response),
+                       input_tokens=FULL_CONTEXT_TOKENS if any(c.compact for _, c in response)
+                       else 100)
+                 for response in turn.responses(self.host.calls_in_one_response)]  # fmt: skip
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
         if turn.error is not None:
             if turn.error.status is None:

@@ -136,14 +136,25 @@ def _unknown_keys(error: Any, prefix: str) -> str:
     )
 
 
+def reported(error: Any) -> Any:
+    """The error ``describe`` speaks of, whose line a message names: for a step of ``turns``
+    that fits none of the step shapes, the error of the shape it meant."""
+    in_turns = "turns" in [str(p) for p in error.absolute_path][-2:-1]
+    if not (error.validator == "oneOf" and in_turns and isinstance(error.instance, dict)):
+        return error
+    meant = _branch_errors(error)
+    if not meant:
+        return error
+    first = min(meant, key=lambda e: len(list(e.absolute_path)))
+    deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
+    return reported(deepest if deepest.validator != "required" else first)
+
+
 def _describe_step(error: Any, prefix: str) -> str:
     """A step of ``turns`` that fits none of the step shapes: the error of the one it meant,
     else its unknown keys, else what a step needs."""
-    meant = _branch_errors(error)
-    if meant:
-        first = min(meant, key=lambda e: len(list(e.absolute_path)), default=None)
-        deepest = max(meant, key=lambda e: len(list(e.absolute_path)))
-        return describe(deepest if deepest.validator != "required" else first)
+    if reported(error) is not error:
+        return describe(reported(error))
     allowed = sorted(
         {k for b in ("turn", "new_session", "compact", "raw_event", "resume")
          for k in schema()["$defs"].get(b, {}).get("properties", {})}

@@ -37,7 +37,7 @@ from ..steps import (
     Turn,
 )
 from .document import read_document
-from .errors import describe, error_path, line_of, schema
+from .errors import describe, error_path, line_of, reported, schema
 from .events import check_events
 from .model import (
     Commit,
@@ -80,7 +80,7 @@ def load_scenario(path: str | Path) -> Scenario:
                 line_of(doc, error_path(e)),
             ),
         )
-        line = line_of(doc, error_path(first))
+        line = line_of(doc, error_path(reported(first)))
         raise ScenarioError(f"{path}:{line}: {describe(first)}")
     return _build(path, doc, plain)
 
@@ -591,7 +591,19 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
                 " streamed before the stop)",
             )
         assistant, continuations = assistant[0], tuple(assistant[1:])
-    tools = [_tool_call(t, [*where, "tools", j], fail) for j, t in enumerate(raw.get("tools", []))]
+    if "tools" in raw and "responses" in raw:
+        raise fail(
+            [*where, "responses"],
+            "give a turn's tool calls as tools (grouped as the host's model groups them) or as"
+            " responses (grouped by you), not both",
+        )
+    responses = [r["tools"] for r in raw.get("responses", [])]
+    batches = tuple(len(calls) for calls in responses)
+    tools = [
+        _tool_call(t, [*where, "responses", i, "tools", j], fail)
+        for i, calls in enumerate(responses)
+        for j, t in enumerate(calls)
+    ] or [_tool_call(t, [*where, "tools", j], fail) for j, t in enumerate(raw.get("tools", []))]
     edited = raw.get("edited")
     return Turn(
         raw["user"],
@@ -603,6 +615,7 @@ def _turn(raw: dict[str, Any], where: list[str | int], line: int, after: float, 
         None if error is None else ApiError.parse(error),
         None if edited is None else tuple(edited),
         continuations=continuations,
+        batches=batches,
     )
 
 

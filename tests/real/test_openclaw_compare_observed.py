@@ -168,3 +168,32 @@ def test_the_comparison_reads_a_recorded_log(tmp_path: Path) -> None:
                                "pid": 1, "seq": 0}) + "\n")  # fmt: skip
     assert read_log(log) == [{"kind": "loaded", "owner": "hooksim-probe", "mode": "full",
                               "pid": 1, "seq": 0}]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def side_by_side() -> tuple[RunResult, list[dict[str, Any]]]:
+    """The replay of a turn whose first model response asks for two calls at once."""
+    scenario = load_scenario(SCENARIOS / "openclaw/13-responses.yaml")
+    result, records, _ = compare.replay(scenario, compared_host(scenario, "openclaw"))
+    yield result, records
+    if result.workdir is not None:
+        shutil.rmtree(result.workdir, ignore_errors=True)
+
+
+def test_calls_of_one_response_are_paired_by_call_whatever_order_they_end_in(
+    side_by_side: tuple[RunResult, list[dict[str, Any]]],
+) -> None:
+    """The calls of one response run side by side and end in any order: after_tool_call
+    records that come in the other order are no difference; another command is one."""
+    real = copy.deepcopy(side_by_side[1])
+    ends = [i for i, r in enumerate(real) if r["kind"] == "fire" and r["name"] == "after_tool_call"]
+    first, second = ends[:2]
+    assert second == first + 1 or all(
+        real[i]["kind"] != "fire" for i in range(first + 1, second)
+    )
+    real[first], real[second] = real[second], real[first]
+    assert _lines(side_by_side, real) == []
+    real[first]["event"]["params"]["command"] = "echo another"
+    assert _lines(side_by_side, real) == [
+        'payload/after_tool_call/params.command: real "echo another"; hooksim "echo two"'
+    ]

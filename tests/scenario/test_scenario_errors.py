@@ -32,6 +32,10 @@ TURN = "  - {user: hi, assistant: hello}\n"
         ("name: x\nhooks: {}\nhosts: {codex: {hooks: {}}}\nturns:\n" + TURN,
          "2: hooks: are the hooks of the scenario's tool (hermes when no tool: is given), which this file does not run on"),
         ("name: x\nturn:\n" + TURN, "2: unknown key 'turn' (did you mean 'turns'? allowed:"),
+        ("name: x\nturns:\n  - user: hi\n    tools: [{shell: ls}]\n    responses: [{tools: [{shell: pwd}]}]\n    assistant: ok\n",
+         "5: give a turn's tool calls as tools (grouped as the host's model groups them) or as responses (grouped by you), not both"),
+        ("name: x\nturns:\n  - user: hi\n    responses: [{tools: []}]\n    assistant: ok\n",
+         "4: turns/0/responses/0/tools: [] should be non-empty"),
     ],
 )  # fmt: skip
 def test_validate_names_the_value_and_the_fix(tmp_path: Path, text: str, message: str) -> None:

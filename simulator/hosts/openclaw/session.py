@@ -447,33 +447,47 @@ class OpenClawSession(Session):
         """The turn's tool calls, each response of the model that asks for some followed by
         its calls; the number of the next model call."""
         self.ran = {}
-        numbered = list(enumerate(turn.tools, 1))
-        responses = [numbered] if self.host.calls_in_one_response else [[c] for c in numbered]
-        for asking, calls in enumerate(responses if numbered else [], 1):
+        responses = turn.responses(self.host.calls_in_one_response)
+        for asking, calls in enumerate(responses, 1):
             self._model_call(run, asking, "completed")
             asked = self._reply([{"type": "toolCall", "id": c.id or f"call{n}", "name": c.name,
                                   "arguments": c.args} for n, c in calls], "toolUse")  # fmt: skip
             self.run_messages.append(asked)
             self._write(run, asked)
-            for n, call in calls:
-                self._tool(run, n, call)
-        return len(responses if numbered else []) + 1
+            # The calls of one response run side by side: each is prepared (before_tool_call)
+            # in turn, then they run, and their results are written in the calls' order
+            # (executeToolCallGroups, dist/agent-core-DG5aPUnb.mjs:751-822). after_tool_call
+            # fires as each call ends, which the replay takes in the calls' order too.
+            prepared = [self._prepare(run, n, call) for n, call in calls]
+            for done in [self._finish(n, call, fields, pre) for (n, call), (fields, pre)
+                         in zip(calls, prepared, strict=True)]:  # fmt: skip
+                self._persist(run, *done)
+        return len(responses) + 1
 
-    def _tool(self, run: str, n: int, call: ToolCall) -> None:
+    def _prepare(self, run: str, n: int, call: ToolCall) -> tuple[dict[str, Any], Firing]:
+        """A call before it runs: its before_tool_call (after resolve_exec_env for exec), and
+        the fields its later hooks share."""
         call_id = call.id or f"call{n}"
         self.said.called(call, call_id)
-        fields = {
-            "toolName": call.name,
-            "params": dict(call.args),
-            "runId": run,
-            "toolCallId": call_id,
-        }
-        ids: dict[str, Any] = {"runId": run, "toolName": call.name, "toolCallId": call_id}
+        fields = {"toolName": call.name, "params": dict(call.args), "runId": run,
+                  "toolCallId": call_id}  # fmt: skip
         if call.name == self.host.shell_tool:
             self._exec_env()
         derived = derived_paths(call, self.info.cwd)
         pre = self.hook("before_tool_call", {**fields, **({"derivedPaths": derived} if derived else {})},
-                        tool=call.name, **ids)  # fmt: skip
+                        tool=call.name, **self._ids(fields))  # fmt: skip
+        return fields, pre
+
+    @staticmethod
+    def _ids(fields: dict[str, Any]) -> dict[str, Any]:
+        return {k: fields[k] for k in ("runId", "toolName", "toolCallId")}
+
+    def _finish(
+        self, n: int, call: ToolCall, fields: dict[str, Any], pre: Firing
+    ) -> tuple[ToolCall, dict[str, Any], dict[str, Any], bool]:
+        """A prepared call runs (or is refused) and after_tool_call is told how it ended: the
+        call, its ids, its result and whether it is an error."""
+        call_id = fields["toolCallId"]
         if pre.blocked:
             result, after = self._refused(call, call_id, pre)
             error = True
@@ -498,8 +512,8 @@ class OpenClawSession(Session):
         # undefined unless a tool ends the run (dist/agent-core-DG5aPUnb.mjs:1211-1216).
         seen = {**result, "terminate": UNDEFINED}
         self.hook("after_tool_call", {**fields, "result": seen, **after}, wait=False,
-                  tool=call.name, **ids)  # fmt: skip
-        self._persist(run, call, ids, result, error)
+                  tool=call.name, **self._ids(fields))  # fmt: skip
+        return call, self._ids(fields), result, error
 
     def _refused(
         self, call: ToolCall, call_id: str, pre: Firing

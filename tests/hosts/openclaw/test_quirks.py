@@ -13,7 +13,7 @@ from hooksim.hosts.openclaw.profile import OpenClaw
 from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
 from hooksim.hosts.records import ToolRun
-from hooksim.steps import ToolCall
+from hooksim.steps import ToolCall, Turn
 
 from ..quirks import SCENARIOS, quirk_test
 
@@ -193,6 +193,17 @@ class OpenClawLeavesOutUndefinedKeys(OpenClaw):
     session_class = _UndefinedKeysLeftOut
 
 
+class _ResponsesIgnored(OpenClawSession):
+    """The model asks for a turn's calls one per response, whatever the scenario says."""
+
+    def _tools(self, run: str, turn: Turn) -> int:
+        return super()._tools(run, replace(turn, batches=()))
+
+
+class OpenClawOneCallPerResponse(OpenClaw):
+    session_class = _ResponsesIgnored
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawPrepareAfterPrompt: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
@@ -232,6 +243,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawLeavesOutUndefinedKeys: ["openclaw/10-spy-guard-rewrite-memory-gateway.yaml"],
     OpenClawLocalStartsOnlyActivatedPlugins: ["openclaw/12-local-start-and-budgets.yaml"],
     OpenClawLocalExitWaitsForLateHandlers: ["openclaw/12-local-start-and-budgets.yaml"],
+    OpenClawOneCallPerResponse: ["openclaw/13-responses.yaml"],
 }
 
 

@@ -287,10 +287,11 @@ class OpenClawRun:
                            " real OpenClaw; skipped")  # fmt: skip
 
     def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
-        """What the model answers in this turn: each tool call, then the final text; before an
-        auto compaction the reply reports a full context window."""
-        calls = [Reply(tool_calls=(ToolUse(c.name, c.args, f"call_{n}"),))
-                 for n, c in enumerate(turn.tools, 1)]  # fmt: skip
+        """What the model answers in this turn: its responses asking for tool calls (as the
+        scenario groups them, else one call each), then the final text; before an auto
+        compaction the reply reports a full context window."""
+        calls = [Reply(tool_calls=tuple(ToolUse(c.name, c.args, f"call_{n}") for n, c in response))
+                 for response in turn.responses(together=False)]  # fmt: skip
         if turn.error is not None:
             return [*calls, Reply(status=turn.error.status or 500)]
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100

@@ -72,9 +72,8 @@ def attach(firings: list[Firing], records: list[dict[str, Any]]) -> dict[int, di
     """Each firing's ``fire`` record, by ``id()`` of the firing: the k-th firing of a hook is
     the k-th record of its name (a firing the probe did not see has none)."""
     by_name: dict[str, list[dict[str, Any]]] = {}
-    for record in records:
-        if record.get("kind") == "fire":
-            by_name.setdefault(str(record["name"]), []).append(record)
+    for record in _in_call_order([r for r in records if r.get("kind") == "fire"]):
+        by_name.setdefault(str(record["name"]), []).append(record)
     seen: dict[str, int] = {}
     found: dict[int, dict[str, Any]] = {}
     for firing in firings:
@@ -86,6 +85,31 @@ def attach(firings: list[Firing], records: list[dict[str, Any]]) -> dict[int, di
         if k < len(mine):
             found[id(firing)] = mine[k]
     return found
+
+
+def _in_call_order(fires: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``fire`` records in the log's order, except that after_tool_call records one after
+    another, the calls of one model response, which run side by side and end in any order
+    (dist/agent-core-DG5aPUnb.mjs:792-794), are put in their calls' order (the number in
+    each ``toolCallId``)."""
+    ordered: list[dict[str, Any]] = []
+    block: list[dict[str, Any]] = []
+    for record in [*fires, {}]:
+        if record.get("name") == "after_tool_call":
+            block.append(record)
+            continue
+        ordered += sorted(block, key=_call_number)
+        block = []
+        if record:
+            ordered.append(record)
+    return ordered
+
+
+def _call_number(record: dict[str, Any]) -> int:
+    event = record.get("event")
+    call_id = str(event.get("toolCallId", "")) if isinstance(event, dict) else ""
+    digits = "".join(c for c in call_id if c.isdigit())
+    return int(digits) if digits else 0
 
 
 def _kind(shape: Any) -> str:
