@@ -189,6 +189,7 @@ def _schema_keys(schema: dict[str, object]) -> set[str]:
         "invariants": "invariants.",
         "explore": "explore.",
         "turn": "turns[].",
+        "toolCall": "turns[].tools[].",  # responses[].tools[] take the same keys
         "new_session": "turns[].",
         "compact": "turns[].",
         "raw_event": "turns[].",

@@ -35,6 +35,7 @@ class SessionInfo:
     transcript_path: str
     now_ms: Callable[[], int]
     sender_id: str = ""  # the user id a gateway platform reports
+    provider: str = ""  # the model's provider (""): the host's own stand-in
     home: str = ""  # the HOME the host runs with (where its own state folders are)
     # State of the host process, shared by every session it serves (Hermes: the variables it
     # sets in its own environment, which every hook inherits).
@@ -130,41 +131,51 @@ class Session:
         fields: Callable[[ToolCall, int], dict[str, Any]],
         result: Callable[[ToolCall], dict[str, Any]],
     ) -> bool:
-        """Fire the before and after events around each tool call of the turn.
+        """Fire the before and after events around each tool call of the turn, response by
+        response (``Turn.responses``, grouped as the host's model does by default).
 
+        A response's calls are all said at once, as it asks for them, then each runs in turn.
         ``fields(call, n)`` is what both payloads carry, ``result(call)`` what only the after
-        event adds. A blocked call does not run, so its after event does not fire. Returns
-        False when a hook stopped the agent.
+        event adds. A blocked call does not run, so its after event does not fire. Once a
+        response's calls are done, ``responded`` says so, and a response that reported a full
+        context (a call's ``compact: auto``) compacts before the next request. Returns False
+        when a hook stopped the agent.
         """
         before, after = events
         self.ran = {}
-        for n, call in enumerate(turn.tools, 1):
-            tool = fields(call, n)
-            call_id = str(tool.get("tool_use_id") or f"call_{n}")
-            self.said.called(call, call_id)
-            pre = self.fire(before, self.payload(before, **tool), match=call.name)
-            if self.halted(pre):
-                return False
-            if pre.blocked:
-                pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
-                self.deliver(pre)
-                denial = "\n".join(self.told(pre)) or pre.reason
-                self.said.returned(call, call_id, denial, denied=True)
-                if call.compact and not self.compact_mid_turn():
+        for response in turn.responses(self.host.calls_in_one_response):
+            asked = [(n, call, fields(call, n)) for n, call in response]
+            ids = {n: str(tool.get("tool_use_id") or f"call_{n}") for n, _, tool in asked}
+            for k, (n, call, _) in enumerate(asked):
+                self.said.called(call, ids[n], same_response=k > 0)
+            for n, call, tool in asked:
+                call_id = ids[n]
+                pre = self.fire(before, self.payload(before, **tool), match=call.name)
+                if self.halted(pre):
                     return False
-                continue
-            ran = self.ran[n] = self.run_tool(call, pre)
-            self.said.ran(ran, call_id)
-            post = self.fire(
-                after, self.payload(after, **fields(ran, n), **result(ran)), match=call.name
-            )
-            # The host writes the result down once the after event's hooks are done.
-            self.said.returned(ran, call_id, ran.result)
-            if self.halted(post):
-                return False
-            if call.compact and not self.compact_mid_turn():
+                if pre.blocked:
+                    pre.effect = f"the {call.name} call is blocked; the reason goes to the model"
+                    self.deliver(pre)
+                    denial = "\n".join(self.told(pre)) or pre.reason
+                    self.said.returned(call, call_id, denial, denied=True)
+                    continue
+                ran = self.ran[n] = self.run_tool(call, pre)
+                self.said.ran(ran, call_id)
+                post = self.fire(
+                    after, self.payload(after, **fields(ran, n), **result(ran)), match=call.name
+                )
+                # The host writes the result down once the after event's hooks are done.
+                self.said.returned(ran, call_id, ran.result)
+                if self.halted(post):
+                    return False
+            self.responded(response)
+            if any(call.compact for _, call in response) and not self.compact_mid_turn():
                 return False
         return True
+
+    def responded(self, response: list[tuple[int, ToolCall]]) -> None:
+        """A response's tool calls are done (each numbered from 1 through the turn), before the
+        model's next request; by default nothing fires for it."""
 
     def compact_mid_turn(self) -> bool:
         """A tool call's ``compact: auto``: the host compacts before the turn's next request;

@@ -176,6 +176,7 @@ class ScenarioRun:
                     transcript_path=str(transcript),
                     now_ms=lambda: 0,
                     sender_id=sender,
+                    provider=str(sc.session.get("provider", "")),
                     process=process,
                     home=str(self.workspace.home),
                     env=self.environment.base_env,

@@ -83,7 +83,7 @@ class OpenClawSession(Session):
         self.before_run: list[dict[str, Any]] = []  # the history when the current run started
         self.started = False  # session_start fired for the current session
         self.model = self.info.model
-        self.provider = PROVIDER
+        self.provider = self.info.provider or PROVIDER
         # One gateway serves every session of a run: its state is the host process's.
         self.gateway = self.info.process.setdefault("openclaw", {"up": False, "sessions": 0})
         self.gateway["sessions"] += 1
@@ -262,16 +262,7 @@ class OpenClawSession(Session):
             reply = self._reply(text, "stop")
             self.run_messages.append(reply)
             self._write(run, reply)
-            return self.hook("before_agent_finalize", {
-                "runId": run, "sessionId": self.info.session_id, "sessionKey": self.key,
-                "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
-                # attempt.sessionFile, which names the session's key (observed), and the
-                # session's messages, not the model's projection of them
-                # (dist/builtin-openclaw-q1hiFm14.mjs:13338, 13362).
-                "transcriptPath": self.key, "stopHookActive": n > 0,
-                "lastAssistantMessage": text,
-                "messages": [*self.messages(), runtime_context(self.info.now_ms(), for_model=False),
-                             *self.run_messages]}, runId=run)  # fmt: skip
+            return self._finalize(run, text, again=n > 0)
 
         self.stop_loop(fire_stop, self.host.stop_cap)
         self._agent_end(run, success=True)
@@ -284,6 +275,18 @@ class OpenClawSession(Session):
                                  "lastAssistant": self.run_messages[-1], "usage": RUN_USAGE},
                   wait=False, runId=run)  # fmt: skip
         self._done()
+
+    def _finalize(self, run: str, text: str, *, again: bool) -> Firing:
+        """before_agent_finalize on the model's reply: the transcript path is
+        attempt.sessionFile, which names the session's key (observed), and the messages the
+        session's, not the model's projection of them (dist/builtin-openclaw-q1hiFm14.mjs:13338,
+        13355-13368)."""
+        return self.hook("before_agent_finalize", {
+            "runId": run, "sessionId": self.info.session_id, "sessionKey": self.key,
+            "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
+            "transcriptPath": self.key, "stopHookActive": again, "lastAssistantMessage": text,
+            "messages": [*self.messages(), runtime_context(self.info.now_ms(), for_model=False),
+                         *self.run_messages]}, runId=run)  # fmt: skip
 
     def _claimed(self, run: str, turn: Turn) -> bool:
         """before_agent_reply: a handler that claims the turn answers it; no model call."""

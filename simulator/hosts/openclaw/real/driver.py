@@ -167,11 +167,14 @@ class OpenClawRun:
         before = tmp_entries()
         try:
             wrapped = self.wrap()
+            session = self.scenario.session
+            model = str(session.get("model") or spy.MODEL)
             with ModelServer("openai-chat", self.script, self.workdir / "requests.jsonl",
-                             models=[spy.MODEL]) as server:  # fmt: skip
+                             models=[model]) as server:  # fmt: skip
                 self.env = self.environment()
-                config = spy.config(server.url, self.workspace.project, wrapped,
-                                      self.settings, port=self.port)  # fmt: skip
+                config = spy.config(server.url, self.workspace.project, wrapped, self.settings,
+                                    port=self.port, model_id=model,
+                                    provider_id=str(session.get("provider") or spy.PROVIDER))  # fmt: skip
                 config.setdefault("logging", {})["file"] = str(self.workdir / "openclaw.log")
                 self.config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
                 version = self.version()

@@ -211,12 +211,14 @@ def wrap_all(plugins: list[Path], hook_dirs: list[Path], into: Path) -> Wrapped:
 
 
 def config(
-    url: str, workspace: Path, wrapped: Wrapped, given: Mapping[str, Any], *, port: int
-) -> dict[str, Any]:
+    url: str, workspace: Path, wrapped: Wrapped, given: Mapping[str, Any], *, port: int,
+    provider_id: str = PROVIDER, model_id: str = MODEL,
+) -> dict[str, Any]:  # fmt: skip
     """The OpenClaw config of one run: ``given`` (the scenario's ``plugins`` and ``hooks``,
     as an ``openclaw.json`` has them) with the wrapped folders and the probe in place of the
-    scenario's folders, the fake model, the workspace and the loopback gateway."""
-    model = {"id": MODEL, "name": MODEL, "contextWindow": CONTEXT_WINDOW, "maxTokens": 4096}
+    scenario's folders, the fake model (as the scenario's session names its provider and
+    model), the workspace and the loopback gateway."""
+    model = {"id": model_id, "name": model_id, "contextWindow": CONTEXT_WINDOW, "maxTokens": 4096}
     provider = {
         "baseUrl": f"{url}/v1",
         "apiKey": "sk-hooksim-offline",
@@ -225,9 +227,12 @@ def config(
     }
     return {
         **{k: v for k, v in given.items() if k not in ("plugins", "hooks")},
-        "models": {"providers": {PROVIDER: provider}},
+        "models": {"providers": {provider_id: provider}},
         "agents": {
-            "defaults": {"model": {"primary": f"{PROVIDER}/{MODEL}"}, "workspace": str(workspace)}
+            "defaults": {
+                "model": {"primary": f"{provider_id}/{model_id}"},
+                "workspace": str(workspace),
+            }
         },
         "gateway": {
             "mode": "local",
