@@ -112,14 +112,29 @@ def _hook(
                       f"the same hook as {where}; {host.title} runs it {runs}",
                       "delete one of the two"))  # fmt: skip
     found += _matcher(host, spec) + _timeout(host, spec)
-    plugin = re.search(r"\$\{?(\w+_PLUGIN_(?:ROOT|DATA))\b", spec.command)
+    plugin = _plugin_variable(spec)
     if plugin:
         found.append(("plugin-variable-outside-plugin", "error",
-                      f"{plugin[1]} is set only for a plugin's hooks, not a settings file's",
+                      f"{plugin} is set only for a plugin's hooks, not a settings file's",
                       "name the script by an absolute path, or move the hook into the plugin"))  # fmt: skip
     else:
         found += _command(host, spec, project, at.config.file.path.parent)
     return [at(rule, level, spec.line, message, fix) for rule, level, message, fix in found]
+
+
+def _plugin_variable(spec: HookSpec) -> str:
+    """The plugin's variable (``CLAUDE_PLUGIN_ROOT``) a settings file's hook names ("": none).
+
+    Claude Code refuses an exec-form hook (``args``) outside a plugin that names one; a
+    shell-form one runs, the shell expanding the variable, so one that sets it on its own
+    command line first is left alone (hosts/claude_code/facts.py, "plugin environment":
+    real 2.1.332 ran scenarios/probes/claude-code-plugin-root-in-settings.yaml)."""
+    text = " ".join((spec.command, *(spec.args or ())))
+    for used in re.finditer(r"\$\{?(\w+_PLUGIN_(?:ROOT|DATA))\b", text):
+        name = used[1]
+        if spec.args is not None or not re.search(rf"(?:^|[\s;&|(]){name}=", text[: used.start()]):
+            return name
+    return ""
 
 
 def _tools(host: Host) -> list[str]:
@@ -144,7 +159,9 @@ def _matcher(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
                           f"{name!r} in matcher {matcher!r} selects no {host.title} tool:"
                           " tool names are case-sensitive", f"write {cased[0]}"))  # fmt: skip
     longer = [t for t in selected if host.matches(spec, f"x{t}x")]
-    if longer:
+    # One that selects even an empty name ('*' by the host's rule, '.*') selects every tool:
+    # anchored, it selects the same ones.
+    if longer and not host.matches(spec, ""):
         found.append(("unanchored-matcher", "warning",
                       f"matcher {matcher!r} is a regex {host.title} tests unanchored: it also"
                       f" selects any tool whose name contains {longer[0]!r}",
@@ -225,13 +242,38 @@ def _no_shell(host: Host, command: str) -> str:
         argv = host.argv(command, {"HOME": str(Path.home())})
     except ValueError as e:
         return f"it cannot be split into words ({e})"
-    for word in argv:
+    script = _shell_script(argv)
+    for k, word in enumerate(argv):
+        if k == script:  # the shell expands its script
+            continue
         variable = re.search(r"\$\{?(\w+)", word)
         if variable:
             return f"'${variable[1]}' is not expanded"
         if word in SHELL_OPERATORS or "`" in word:
             return f"{word!r} is passed to the program as a word"
     return ""
+
+
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+
+
+def _shell_script(argv: list[str]) -> int:
+    """The index of the word a shell started as ``sh -c SCRIPT`` (``bash -lc``, ...) runs as
+    its script, expanding its variables and operators itself; -1: no such word. Hermes splits
+    a command into words with no shell (hosts/hermes/facts.py, "spawn"), so ``sh -c '...'`` is
+    how its hooks get one (scenarios/world/08-formatter-hermes.yaml)."""
+    if not argv or Path(argv[0]).name not in SHELLS:
+        return -1
+    flags, words = "", iter(enumerate(argv[1:], 1))
+    for k, word in words:
+        if word in ("-o", "+o"):  # a named option's name follows
+            next(words, None)
+        elif word[:1] in "-+" and len(word) > 1 and word != "--":
+            flags += "" if word.startswith("--") else word[1:]  # bash's --login: no flag
+        else:  # the script, or after "--" (the end of the options) the word that follows
+            script = next(words, (-1, ""))[0] if word == "--" else k
+            return script if "c" in flags else -1
+    return -1
 
 
 def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str, str]]:

@@ -326,3 +326,68 @@ def test_lint_a_hook_a_setting_turns_off(project: Path, capsys: pytest.CaptureFi
         "  fix: in ~/.claude/settings.json, remove disableAllHooks (or set it to false)"
         " (docs/answers.md#disabled-hook)",
     ]
+
+
+SH_C = """\
+hooks:
+  post_tool_call:
+    - command: sh -c '"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/format.py"'
+    - command: bash --norc -lc -- 'echo "$HOME" | cat'
+    - command: sh -c 'echo "$0"' '$HOME'
+"""
+
+
+def test_lint_hermes_sh_c_expands_its_script(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hermes splits a command into words and runs them without a shell (shlex.split,
+    hosts/hermes/facts.py "spawn"): the script ``sh -c`` is given is the shell's to expand, as
+    the rule's own fix says; a word after the script is still passed as written."""
+    write(Path.home() / ".hermes" / "config.yaml", SH_C)
+    assert main(["lint", "--json"]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["rule"], f["line"], f["message"]) for f in found if f["level"] == "error"] == [
+        ("hermes-no-shell-form", 5, "Hermes runs this command without a shell: '$HOME' is not"
+         " expanded")
+    ]  # fmt: skip
+
+
+PLUGIN_VARIABLE = """\
+{"hooks": {"SessionStart": [{"hooks": [
+  {"type": "command", "command": "export CLAUDE_PLUGIN_ROOT=\\"$CLAUDE_PROJECT_DIR/vendor/p\\"; cat \\"${CLAUDE_PLUGIN_ROOT}/note.txt\\""},
+  {"type": "command", "command": "cat", "args": ["${CLAUDE_PLUGIN_ROOT}/note.txt"]}
+]}]}}
+"""
+
+
+def test_lint_a_settings_hook_that_sets_the_plugin_variable(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shell-form settings hook that gives itself CLAUDE_PLUGIN_ROOT runs, the shell expanding
+    the value it was just given; Claude Code refuses an exec-form one that names it, in its
+    arguments too (hosts/claude_code/facts.py "plugin environment"; observed on 2.1.332:
+    scenarios/probes/claude-code-plugin-root-in-settings.yaml)."""
+    write(project / ".claude" / "settings.json", PLUGIN_VARIABLE)
+    assert main(["lint", "--json"]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["rule"], f["line"]) for f in found] == [("plugin-variable-outside-plugin", 3)]
+
+
+def test_lint_a_matcher_that_selects_every_tool_is_not_unanchored(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'*' selects every tool by the host's rule, '.*' as a regex: anchoring either selects
+    the same tools, so neither is an unanchored matcher (hosts/claude_code/facts.py and
+    hosts/codex/facts.py, "matcher": "'' or '*' match all")."""
+    every = [{"matcher": m, "hooks": [{"type": "command", "command": f"echo {k}"}]}
+             for k, m in enumerate(["*", ".*", "Bash.*"])]  # fmt: skip
+    write(project / ".claude" / "settings.json", json.dumps({"hooks": {"PreToolUse": every}}))
+    write(project / ".codex" / "hooks.json", json.dumps({"hooks": {"PreToolUse": every}}))
+    assert main(["lint", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["file"], f["rule"], f["message"].split(":")[0]) for f in found] == [
+        (".claude/settings.json", "unanchored-matcher", "matcher 'Bash.*' is a regex Claude Code"
+         " tests unanchored"),
+        (".codex/hooks.json", "unanchored-matcher", "matcher 'Bash.*' is a regex Codex CLI tests"
+         " unanchored"),
+    ]  # fmt: skip
