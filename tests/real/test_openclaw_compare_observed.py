@@ -156,8 +156,9 @@ def test_register_calls_are_compared_process_by_process(
     real.insert(real.index(loaded) + 1, {**loaded, "mode": "discovery", "seq": -1})
     assert _lines(recorded, real) == [
         "register/hooksim-probe: real [full, discovery, discovery, discovery]"
-        " [full, discovery, discovery] [full, discovery, discovery]; hooksim"
-        " [full, discovery, discovery] [full, discovery, discovery] [full, discovery, discovery]"
+        " [full, discovery, discovery] [full, discovery, discovery, discovery]; hooksim"
+        " [full, discovery, discovery] [full, discovery, discovery]"
+        " [full, discovery, discovery, discovery]"
     ]
 
 
@@ -188,9 +189,7 @@ def test_calls_of_one_response_are_paired_by_call_whatever_order_they_end_in(
     real = copy.deepcopy(side_by_side[1])
     ends = [i for i, r in enumerate(real) if r["kind"] == "fire" and r["name"] == "after_tool_call"]
     first, second = ends[:2]
-    assert second == first + 1 or all(
-        real[i]["kind"] != "fire" for i in range(first + 1, second)
-    )
+    assert second == first + 1 or all(real[i]["kind"] != "fire" for i in range(first + 1, second))
     real[first], real[second] = real[second], real[first]
     assert _lines(side_by_side, real) == []
     real[first]["event"]["params"]["command"] = "echo another"

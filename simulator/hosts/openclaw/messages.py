@@ -11,6 +11,9 @@ from ..conversation import USER
 from ..records import Firing
 
 PROCESS_EXIT = "(openclaw agent exits)"
+# An `agent --local` process that compacts loads the compaction's runtime, which runs the
+# plugins' register() for discovery once more (observed: four discovery passes in that process).
+COMPACTION_RUNTIME = "(openclaw loads its compaction runtime)"
 COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
 GATEWAY_STOPPING = "(gateway stopping)"
 GATEWAY_EXIT = "(gateway exits)"

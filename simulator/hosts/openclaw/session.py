@@ -28,6 +28,7 @@ from .messages import (
     ABORT_SIGNAL,
     API,
     BOOTSTRAP_FILES,
+    COMPACTION_RUNTIME,
     COMPACTION_SUMMARY,
     CONTEXT_WINDOW,
     CONTEXTS,
@@ -595,6 +596,8 @@ class OpenClawSession(Session):
                       " manual compaction (/compact is rejected; it needs a gateway)"})  # fmt: skip
             return
         self._launch()
+        if self.local:
+            self.fire(COMPACTION_RUNTIME, {})
         if step.trigger == "auto" and not self.local:
             self._compaction_started()
         count, tokens = self._compaction_started()

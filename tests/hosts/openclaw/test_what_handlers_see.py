@@ -216,3 +216,25 @@ def test_register_runs_as_often_as_the_real_host_calls_it(
     lines = ran(path, capsys)
     assert [line for line in lines if line.startswith("register")] == registered
     assert sum(line.startswith("agent_end ") for line in lines) == 2
+
+
+def test_a_local_run_that_compacts_registers_once_more_for_its_compaction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --local run that compacts first loads the compaction's runtime, which runs
+    register() for discovery once more: four passes in that process (observed)."""
+    path = keys_scenario(
+        tmp_path,
+        "local",
+        """
+        turns:
+          - {user: hello, assistant: Hi.}
+          - {after: 1m, compact: auto}
+          - {after: 1m, user: again, assistant: Again.}
+        """,
+    )
+    registered = [line for line in ran(path, capsys) if line.startswith("register")]
+    assert registered == [
+        "register full", "register discovery", "register discovery",
+        "register full", "register discovery", "register discovery", "register discovery",
+    ]  # fmt: skip

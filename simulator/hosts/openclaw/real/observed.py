@@ -51,8 +51,6 @@ _KNOWN_EVENTS: dict[str, str] = {
 KNOWN_DIFFERENCES: dict[str, str] = {
     **{f"{end}/{pattern}": why for pattern, why in _KNOWN_EVENTS.items()
        for end in ("payload", "last")},
-    "register/hooksim-probe": "a process that compacts calls register() for discovery once"
-    " more when it loads the compaction's runtime; the replay does not",
 }  # fmt: skip
 
 

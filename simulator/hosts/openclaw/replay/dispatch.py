@@ -28,6 +28,7 @@ from ...profile import Host
 from ...records import Firing, HookRun, HookSpec, fault_of
 from ..config import loadout
 from ..messages import (
+    COMPACTION_RUNTIME,
     GATEWAY_EXIT,
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,
@@ -252,6 +253,8 @@ class OpenClawDispatcher(Dispatcher):
             firing.effect = self._exit(state, event)
         elif event == GATEWAY_STOPPING and "" in self.runners:
             self._call(self.runners[""], {"op": "quiesce"})
+        elif event == COMPACTION_RUNTIME:
+            self._call(self._runner(state), {"op": "discover"})
         if firing.effect:  # a process's end is worth a line only when it changed something
             self.record(firing)
         return firing

@@ -14,6 +14,7 @@
 //                                                        `handlers`, timed-out calls too); the
 //                                                        handler calls still running after it
 //   quiesce {}                                           wait (up to 2 s) for its real work
+//   discover {}                                          one more discovery pass of register()
 //
 // Between commands nothing runs on the virtual clock; during a command the runner waits for
 // real work (a bridge call) as long as it takes and jumps over virtual waits (a handler's
@@ -130,6 +131,14 @@ function describe(entry) {
   };
 }
 
+let loaded = null; // what init loaded: the plugins, the rules and the config
+
+/** A discovery pass more: each plugin's register() again, its handlers kept out. */
+async function discover() {
+  for (const plugin of loaded.plugins) await discoverPlugin(plugin, loaded.rules, loaded.config);
+  reply({ now: now() });
+}
+
 async function init(cmd) {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 20) return reply({ error: `Node ${process.versions.node} is too old: the runner needs Node 20 or later` });
@@ -138,6 +147,7 @@ async function init(cmd) {
   lastAt = cmd.at;
   installCapture();
   setRules(cmd.rules, cmd.process);
+  loaded = { plugins: cmd.plugins, rules: cmd.rules, config: cmd.config };
   for (const plugin of cmd.plugins) await loadPlugin(plugin, cmd.rules, cmd.config);
   for (let pass = 0; pass < (cmd.discovery ?? 0); pass++) {
     for (const plugin of cmd.plugins) await discoverPlugin(plugin, cmd.rules, cmd.config);
@@ -189,7 +199,7 @@ async function drain(cmd) {
   reply({ now: now(), settled, running: stillRunning() });
 }
 
-const COMMANDS = { init, fire, drain, quiesce };
+const COMMANDS = { init, fire, drain, quiesce, discover };
 
 function uncaught(kind) {
   return (error) => {
