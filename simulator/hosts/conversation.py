@@ -37,6 +37,7 @@ SESSION = "session"  # a session starts (``source``: startup, resume, clear, com
 SUBMITTED = "submitted"  # the user submits a prompt, before the host's prompt event fires
 PROMPT = "prompt"  # the host accepted the prompt: it joins the conversation
 CALL = "call"  # the model calls a tool
+ASKED = "asked"  # the response asking for the calls just said is done: it asked for no more
 RAN = "ran"  # the tool ran (before the host's after-tool event fires)
 RESULT = "result"  # a tool's result (or a denied call's reason) goes back to the model
 REPLY = "reply"  # the model answers
@@ -78,6 +79,7 @@ class Said:
     reasons: tuple[str, ...] = ()  # a stop's hooks: what those that blocked said
     commands: tuple[str, ...] = ()  # a stop's hooks: the command of each
     blocking: tuple[str, ...] = ()  # a stop's hooks: the command of each that blocked
+    joined: bool = False  # a call the response that asked for the call before it asks for too
 
 
 class Sent(Sequence[Message]):
@@ -230,13 +232,19 @@ class Conversation:
         """The model calls a tool: in a response of its own, or (``same_response``) in the one
         that called the tool before it, as one assistant message."""
         text = f"{call.name} {_arguments(call)}"
-        if same_response and self.messages and self.messages[-1].role == ASSISTANT:
+        joined = same_response and bool(self.messages) and self.messages[-1].role == ASSISTANT
+        if joined:
             last = self.messages.pop()
             text = f"{last.text}\n{text}"
         else:
             self.requested()
         self.messages.append(Message(ASSISTANT, text))
-        self.add(CALL, call=call, call_id=call_id)
+        self.add(CALL, call=call, call_id=call_id, joined=joined)
+
+    def asked(self) -> None:
+        """The model's response has asked for all its tool calls (each said by ``called``),
+        before any of them runs."""
+        self.add(ASKED)
 
     def ran(self, call: ToolCall, call_id: str) -> None:
         self.add(RAN, call=call, call_id=call_id, text=call.result)
@@ -303,6 +311,7 @@ def counted(messages: Sequence[Message]) -> list[Message]:
 
 
 __all__ = [
+    "ASKED",
     "ASSISTANT",
     "BESIDE",
     "CALL",

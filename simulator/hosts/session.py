@@ -148,6 +148,7 @@ class Session:
             ids = {n: str(tool.get("tool_use_id") or f"call_{n}") for n, _, tool in asked}
             for k, (n, call, _) in enumerate(asked):
                 self.said.called(call, ids[n], same_response=k > 0)
+            self.said.asked()
             for n, call, tool in asked:
                 call_id = ids[n]
                 pre = self.fire(before, self.payload(before, **tool), match=call.name)

@@ -3,7 +3,7 @@
 
 Timeline: ``SessionStart(startup)`` at launch (without ``model``); per turn
 ``UserPromptSubmit``, then ``PreToolUse``/``PostToolUse`` per tool call and ``PostToolBatch``
-once the turn's calls are done, then ``Stop`` (not on an interrupt; an API error fires
+once the calls of each model response are done, then ``Stop`` (not on an interrupt; an API error fires
 ``StopFailure`` instead). A blocked ``Stop`` makes the model continue and fires ``Stop`` again
 with ``stop_hook_active: true``; after 8 blocks in a row the turn ends anyway (v2.1.143).
 Compaction: ``PreCompact`` (can block since v2.1.105: the compaction is skipped), then

@@ -52,12 +52,20 @@ FACTS = (
     ),
     unverified(
         "PostToolBatch",
-        "fires once after the turn's tool calls resolve, with tool_calls (each: tool_name,"
-        " tool_input, tool_use_id, tool_response as the model saw it; real 2.1.332); the"
+        "fires once after each model response's tool calls resolve, before the next request,"
+        " with that response's tool_calls (each: tool_name, tool_input, tool_use_id,"
+        " tool_response as the model saw it; real 2.1.332); a call a PreToolUse hook denied"
+        " is one of them; the"
         " version that added it is not settled by a run: 2.1.118 is the first binary that"
         " names it (2.1.117's does not; no changelog names it), hooksim replays it from there",
         docs(CLAUDE_DOCS, "posttoolbatch"),
+        _bin(351576598, "the query loop fires it with the response's tool_use blocks"),
         observed("2.1.332", "payload of one Bash call"),
+        observed(
+            "2.1.332",
+            "two calls in one response, then one: fired twice, with two, then"
+            " one; one call per response, a denied one too: once after each",
+        ),
         observed("2.1.120", "fired after the tool calls: run of 2.1.120 in conformance-versions"),
         observed("2.1.240", "fired after the tool calls: run of 2.1.240 in conformance-versions"),
     ),

@@ -73,6 +73,7 @@ class ClaudeSession(Session):
     ended = False  # the user quit: nothing wakes the model any more
     resumed = False  # the process was started with --resume: its SessionStart says resume
     replied_ms: int | None = None  # the virtual instant of the model's last reply
+    ids: list[str]  # the tool call ids of the turn, in order (``tool_ids``)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -155,7 +156,7 @@ class ClaudeSession(Session):
             return
         self.said.prompt(turn.user)
         turn = replace(turn, tools=tuple(model_input(call) for call in turn.tools))
-        ids = self.tool_ids(turn)
+        ids = self.ids = self.tool_ids(turn)
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
@@ -164,14 +165,6 @@ class ClaudeSession(Session):
             tool_response,
         ):  # fmt: skip
             return
-        if turn.tools and self.host.post_tool_batch:
-            # Each call with its id and the result text the model saw (real 2.1.332).
-            calls = [
-                {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": ids[n - 1],
-                 "tool_response": c.result}
-                for n, c in ((n, self.ran.get(n, c)) for n, c in enumerate(turn.tools, 1))
-            ]  # fmt: skip
-            self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
         if turn.interrupted or turn.error is not None:
             self.said.failed()  # the request went out; no answer came back
         if turn.interrupted:
@@ -185,6 +178,19 @@ class ClaudeSession(Session):
             )
             return
         self._stop(woken=False, turn=turn)
+
+    def responded(self, response: list[tuple[int, ToolCall]]) -> None:
+        """PostToolBatch, once the calls of one model response are done, before the next
+        request: each call with its id and the result text the model saw (real 2.1.332: a
+        response asking for two calls, then one, fired it twice, with two calls, then one)."""
+        if not self.host.post_tool_batch:
+            return
+        calls = [
+            {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": self.ids[n - 1],
+             "tool_response": c.result}
+            for n, c in ((n, self.ran.get(n, c)) for n, c in response)
+        ]  # fmt: skip
+        self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
 
     def _stop(self, *, woken: bool, turn: Turn | None = None) -> None:
         """The Stop loop; each Stop's ``last_assistant_message`` is the reply that continuation

@@ -57,6 +57,9 @@ class ClaudeCodeJsonl(Transcript):
         self.prompts = 0
         self.slug = ""
         self.calls: dict[str, str] = {}  # tool call id -> the uuid of its assistant record
+        # The model response the last assistant record belongs to: its message id, request id,
+        # request ref and the record's block index.
+        self.response: dict[str, Any] | None = None
         self.open_session()
 
     def open_session(self) -> None:
@@ -116,8 +119,14 @@ class ClaudeCodeJsonl(Transcript):
               "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts}}])  # fmt: skip
 
     def assistant(self, said: Said, content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+        """An assistant record: one content block of a model response. A call its response
+        asked for beside the one before it (``joined``) is a record of that response's message:
+        its id, request and request ref, the block's index after the one before (real 2.1.332:
+        ``apiBlockIndex`` 0 and 1, one ``message.id`` and ``requestId``)."""
+        last = self.response if said.joined else None
+        message_id = last["id"] if last is not None else f"msg_{self.uid().replace('-', '')[:24]}"
         message = {
-            "id": f"msg_{self.uid().replace('-', '')[:24]}", "type": "message",
+            "id": message_id, "type": "message",
             "role": "assistant", "model": self.info.model, "content": content,
             "stop_reason": stop, "stop_sequence": None,
             "usage": {"input_tokens": 100, "cache_creation_input_tokens": 0,
@@ -126,9 +135,13 @@ class ClaudeCodeJsonl(Transcript):
         }  # fmt: skip
         extra = {"toolInputStreamMs": 0} if stop == "tool_use" else {}
         # requestId: the API's request-id header, which every answer of Anthropic's carries.
-        request = f"req_{self.uid().replace('-', '')[:24]}"
-        return self.chained(said, {"message": message, **extra, "apiBlockIndex": 0,
-                                   "requestId": request, "requestRef": self.uid(),
+        if last is not None:
+            request, ref, block = last["request"], last["ref"], last["block"] + 1
+        else:
+            request, ref, block = f"req_{self.uid().replace('-', '')[:24]}", self.uid(), 0
+        self.response = {"id": message_id, "request": request, "ref": ref, "block": block}
+        return self.chained(said, {"message": message, **extra, "apiBlockIndex": block,
+                                   "requestId": request, "requestRef": ref,
                                    "requestedModel": self.info.model,
                                    "promptCacheRequested": "5m", "type": "assistant"}) | {
             "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
@@ -148,11 +161,15 @@ class ClaudeCodeJsonl(Transcript):
         if said.call is not None and said.call.name == "Bash" and not said.denied:
             outcome = {"stdout": said.text, "stderr": "", "interrupted": False,
                        "isImage": False, "noOutputExpected": False}  # fmt: skip
+        # A result points at its own call's record, which is not the last record when its
+        # response asked for more calls (real 2.1.332).
+        call = self.calls.get(said.call_id)
+        self.parent = call or self.parent
         self.write([self.chained(said, {
             "promptId": self.prompt_id, "type": "user",
             "message": {"role": "user", "content": [result]},
         }) | {"toolUseResult": outcome, "sandboxed": False,
-              "sourceToolAssistantUUID": self.calls.get(said.call_id, ""),
+              "sourceToolAssistantUUID": call or "",
               "permissionDecision": {"decision": "accept", "source": "config",
                                      "reasonType": "rule", "ruleSource": "cliArg"}}])  # fmt: skip
 
