@@ -8,8 +8,8 @@ request per step of the agent loop. Before every request (a session's first incl
 history starts with the environment context) the compression service fires ``PreCompress(auto)``
 and awaits it, whether or not it then compresses (its docs say the hook is not awaited; the code
 wins); then ``BeforeModel``, ``BeforeToolSelection``, and ``AfterModel`` for each streamed chunk
-of the reply. ``BeforeTool``/``AfterTool`` around each tool call; an ``AfterTool`` deny replaces
-the tool's result with the reason. ``AfterAgent`` ends the prompt: a deny makes Gemini send the
+of the reply. ``BeforeTool``/``AfterTool`` around each tool call, those of one model response
+before the next request; an ``AfterTool`` deny replaces the tool's result with the reason. ``AfterAgent`` ends the prompt: a deny makes Gemini send the
 reason as a new prompt, which fires ``BeforeAgent`` again and ``AfterAgent`` with
 ``stop_hook_active: true``; only the per-prompt turn budget bounds it. ``/compress`` fires
 ``PreCompress(manual)``. ``/clear`` fires ``SessionEnd(clear)`` then ``SessionStart(clear)``;

@@ -148,11 +148,17 @@ FACTS = (
         "model events",
         "BeforeModel, then BeforeToolSelection, before every request; AfterModel for"
         " each streamed chunk of the reply (hooksim's replies are one chunk); a BeforeModel"
-        " deny sends no request",
+        " deny sends no request; the tool calls one response asks for all run before the next"
+        " request, which carries their results",
         _src(CHAT, 932),
         _src(CHAT, 944, "blocked: the hook's synthetic response instead"),
         _src(CHAT, 987),
         _src(CHAT, 1400, "per chunk"),
+        observed(
+            "0.61.0",
+            "two calls in one response, then one: three requests, and in the"
+            " chat file one message per response, its results one user message",
+        ),
     ),
     fact(
         "model request hooks",

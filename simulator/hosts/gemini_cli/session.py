@@ -189,11 +189,22 @@ class GeminiSession(Session):
             before.effect = "the context joins the prompt as <hook_context>…</hook_context>"
         return self._request(prompt)
 
-    def _tool(self, call: ToolCall) -> bool:
+    def _response(self, calls: list[ToolCall]) -> bool:
+        """A model response's tool calls: each runs (BeforeTool, the tool, AfterTool), then
+        their results go back to the model in one request (real 0.61.0: a response asking for
+        two calls made one request after both). False when the turn goes no further."""
+        ids = []
+        for k, call in enumerate(calls):
+            self.calls += 1
+            ids.append(f"{call.name}__{call.id or f'call_{self.calls}'}")  # the scheduler's id
+            self.said.called(call, ids[-1], same_response=k > 0)
+        self.said.asked()
+        if not all(self._tool(call, call_id) for call, call_id in zip(calls, ids, strict=True)):
+            return False
+        return self._request(calls[-1].name)  # the tools' results go back to the model
+
+    def _tool(self, call: ToolCall, call_id: str) -> bool:
         fields = {"tool_name": call.name, "tool_input": call.args}
-        self.calls += 1
-        call_id = f"{call.name}__{call.id or f'call_{self.calls}'}"  # the scheduler's call id
-        self.said.called(call, call_id)
         pre = self.fire("BeforeTool", self.payload("BeforeTool", **fields), match=call.name)
         if self.halted(pre):
             self._tool_stopped(pre, call, call_id)
@@ -224,7 +235,7 @@ class GeminiSession(Session):
                 self.deliver(post)
                 content = "\n".join(self.told(post))
             self.said.returned(ran, call_id, content)
-        return self._request(call.name)  # the tool's result goes back to the model
+        return True
 
     def _tool_stopped(self, firing: Firing, call: ToolCall, call_id: str) -> None:
         """``continue: false`` from BeforeTool or AfterTool: the call's response is the stop
@@ -253,10 +264,13 @@ class GeminiSession(Session):
 
     def _prompt(self, turn: Turn) -> None:
         self.said.submitted(turn.user)
-        # A request per tool call and one for the answer: the calls' responses have no text.
-        self.responses = [""] * len(turn.tools) + [turn.reply(0) or ""]
+        # A request per model response asking for tool calls (one call each unless the scenario
+        # groups them) and one for the answer: the calls' responses have no text.
+        asked = [[call for _, call in response]
+                 for response in turn.responses(self.host.calls_in_one_response)]  # fmt: skip
+        self.responses = [""] * len(asked) + [turn.reply(0) or ""]
         self.answer = None
-        went_on = self._before_agent(turn.user) and all(self._tool(c) for c in turn.tools)
+        went_on = self._before_agent(turn.user) and all(self._response(c) for c in asked)
         if not went_on and self.answer is None:
             return
         if went_on and not turn.replied:  # AfterAgent fires when the agent answers

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..conversation import Said
+from ..conversation import ASKED, CALL, RAN, RESULT, Said
 from ..session import SessionInfo
 from ..transcript import Transcript, iso
 
@@ -23,8 +23,9 @@ class GeminiChat(Transcript):
 
     A new session starts its file before SessionStart with the metadata and the session
     context; a prompt, a tool's response and a retry's prompt are written when the request
-    that carries them goes out (after PreCompress, before BeforeModel); a tool call's message
-    before BeforeTool, completed with the call and its result after AfterTool; a reply before
+    that carries them goes out (after PreCompress, before BeforeModel); a model response's
+    message, the calls it asks for, before the first BeforeTool, completed with each call and
+    its result after the last AfterTool, the results one user message; a reply before
     AfterAgent. A headless run that resumes names a file of its own in SessionStart (the file
     the CLI opens before it loads the session, its time in the name), then writes on in the
     session's file.
@@ -45,7 +46,12 @@ class GeminiChat(Transcript):
         self.main: Path | None = None  # the session's own file
         self.messages: list[dict[str, Any]] = []
         self.waiting: list[dict[str, Any]] = []  # written when the next request goes out
-        self.last_call: dict[str, Any] | None = None
+        self.last_call: dict[str, Any] | None = None  # the last response's message
+        # Its calls that are done but not yet written, how many it asked for and how many are
+        # done, and the user message that will carry their results.
+        self.unwritten: list[dict[str, Any]] = []
+        self.asked = self.answered = 0
+        self.response: dict[str, Any] | None = None
         self.resuming = False
         self.name(self.chat_file(info.now_ms()))
 
@@ -128,13 +134,32 @@ class GeminiChat(Transcript):
         for message in waiting:
             self.record(message)
 
+    def heard(self, said: Said) -> None:
+        if self.unwritten and said.kind not in (CALL, ASKED, RAN, RESULT):
+            self.completed()  # the response's calls went no further
+        super().heard(said)
+
     def on_call(self, said: Said) -> None:
+        """A response's message, once: a call its response asked for beside the one before it
+        (``joined``) is in the same message."""
+        if said.joined and self.last_call is not None:
+            self.asked += 1
+            return
+        self.asked, self.answered, self.unwritten, self.response = 1, 0, [], None
         self.last_call = self.gemini(said, "")
         self.record(self.last_call)
 
+    def completed(self) -> None:
+        """The response's message again, with each of its calls and their results."""
+        if self.last_call is not None:
+            self.last_call["toolCalls"] = [*self.last_call.get("toolCalls", []), *self.unwritten]
+            self.append([self.last_call])
+        self.unwritten = []
+
     def on_result(self, said: Said) -> None:
-        """The call's message again, now with the call and its result; the result itself goes
-        to the model with the next request."""
+        """A call's result: the response's message is written again with its calls and their
+        results once every call it asked for is done; the results go to the model together, as
+        one user message with the next request (real 0.61.0's chat file)."""
         assert said.call is not None
         response = [{"functionResponse": {"id": said.call_id, "name": said.call.name,
                                           "response": {"output": said.text}}}]  # fmt: skip
@@ -145,10 +170,15 @@ class GeminiChat(Transcript):
                 "description": str(said.call.args.get("command", "")) if shell else "",
                 "displayName": "Shell" if shell else said.call.name,
                 "renderOutputAsMarkdown": False}  # fmt: skip
-        if self.last_call is not None:
-            self.last_call["toolCalls"] = [*self.last_call.get("toolCalls", []), call]
-            self.append([self.last_call])
-        self.waiting.append(self.user(said, response))
+        self.unwritten.append(call)
+        self.answered += 1
+        if self.answered == self.asked:
+            self.completed()
+        if self.response is not None:  # the same request carries it
+            self.response["content"] += response
+        else:
+            self.response = self.user(said, response)
+            self.waiting.append(self.response)
 
     def on_reply(self, said: Said) -> None:
         self.record(self.gemini(said, said.text))

@@ -1,0 +1,113 @@
+"""Gemini CLI makes one model request per model response that asks for tool calls, as real 0.61.0
+does: the calls of one response run, then their results go back in one request (BeforeModel,
+BeforeToolSelection, AfterModel), and the chat file keeps that response as one message."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from hooksim.replay.runner import run_scenario
+from hooksim.scenario import load_scenario
+
+# Keeps each payload and the chat file's records as they are when the hook runs.
+HOOK = """\
+import json, os, sys
+payload = json.load(sys.stdin)
+path = payload.get("transcript_path") or ""
+records = ([json.loads(l) for l in open(path) if l.strip()] if os.path.isfile(path) else None)
+with open(os.environ["RECORD_TO"], "a") as f:
+    f.write(json.dumps({"payload": payload, "records": records}) + "\\n")
+"""
+EVENTS = ("BeforeModel", "BeforeToolSelection", "AfterModel", "BeforeTool", "AfterTool",
+          "AfterAgent")  # fmt: skip
+
+
+def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
+    """The scenario's turns with a recording hook on the model and tool events."""
+    hook = tmp_path / "hook.py"
+    hook.write_text(HOOK)
+    out = tmp_path / "records.jsonl"
+    command = json.dumps(f"{sys.executable} {hook}")
+    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
+    hooks = "".join(f"  {event}: {entry}\n" for event in EVENTS)
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: t\ntool: gemini-cli\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
+                    f"hooks:\n{hooks}turns:\n{textwrap.dedent(turns)}")  # fmt: skip
+    run_scenario(load_scenario(path), workdir_root=tmp_path)
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def seen(records: list[dict[str, Any]]) -> list[str]:
+    """Each firing: its event, and a tool event's command."""
+    said = []
+    for r in records:
+        p = r["payload"]
+        command = (p.get("tool_input") or {}).get("command")
+        said.append(f"{p['hook_event_name']} {command}" if command else p["hook_event_name"])
+    return said
+
+
+MODEL = ["BeforeModel", "BeforeToolSelection", "AfterModel"]
+
+
+def test_one_request_per_response(tmp_path: Path) -> None:
+    """Two calls in one response, then one: three requests, not four (real 0.61.0 with these
+    responses: BeforeModel, BeforeToolSelection and AfterModel three times)."""
+    records = run(tmp_path, """\
+      - user: look around
+        responses:
+          - tools: [{shell: echo one}, {shell: echo two}]
+          - tools: [{shell: echo three}]
+        assistant: Looked.
+    """)  # fmt: skip
+    assert seen(records) == [
+        *MODEL, "BeforeTool echo one", "AfterTool echo one", "BeforeTool echo two",
+        "AfterTool echo two", *MODEL, "BeforeTool echo three", "AfterTool echo three", *MODEL,
+        "AfterAgent",
+    ]  # fmt: skip
+
+
+def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) -> None:
+    """``tools:`` is one call per response, as the real driver serves them: a request after
+    each call."""
+    records = run(tmp_path, """\
+      - user: look around
+        tools: [{shell: echo one}, {shell: echo two}]
+        assistant: Looked.
+    """)  # fmt: skip
+    assert seen(records) == [
+        *MODEL, "BeforeTool echo one", "AfterTool echo one", *MODEL, "BeforeTool echo two",
+        "AfterTool echo two", *MODEL, "AfterAgent",
+    ]  # fmt: skip
+
+
+def test_the_chat_file_keeps_a_response_as_one_message(tmp_path: Path) -> None:
+    """A response's calls are one gemini message, given its tool calls once they are all done,
+    and their results go back as one user message with the next request (real 0.61.0's chat
+    file)."""
+    records = run(tmp_path, """\
+      - user: look around
+        responses:
+          - tools: [{shell: echo one}, {shell: echo two}]
+          - tools: [{shell: echo three}]
+        assistant: Looked.
+    """)  # fmt: skip
+
+    def messages(at: int) -> list[tuple[str, list[str], list[str]]]:
+        said = [r for r in records[at]["records"] if r.get("type") in ("user", "gemini")]
+        return [(m["type"], [c["id"] for c in m.get("toolCalls", [])],
+                 [p["functionResponse"]["id"] for p in m["content"]
+                  if isinstance(m["content"], list) and "functionResponse" in p])
+                for m in said]  # fmt: skip
+
+    after_two = seen(records).index("AfterTool echo two")
+    assert messages(after_two) == [("user", [], []), ("gemini", [], [])]
+    second_request = seen(records).index("BeforeModel", after_two)
+    calls = ["run_shell_command__call_1", "run_shell_command__call_2"]
+    assert messages(second_request) == [
+        ("user", [], []), ("gemini", [], []), ("gemini", calls, []), ("user", [], calls),
+    ]  # fmt: skip
