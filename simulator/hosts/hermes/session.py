@@ -140,11 +140,7 @@ class HermesSession(Session):
         turn_id = f"{info.session_id}:{task_id}:{_hex(f'{info.session_id}:{self.turns}', 8)}"
         self._submit(turn, task_id, turn_id)
         self._collapse_candidates()
-        calls = 0
-        if turn.tools:
-            calls += 1
-            api_request_id = f"{turn_id}:api:{calls}"
-            self._tool_calls(turn, task_id, turn_id, api_request_id)
+        calls = self._tool_calls(turn, task_id, turn_id)
         if turn.error is not None:
             # run_conversation returns early on a failed call: finalize_turn, and with it
             # post_llm_call and on_session_end, never runs. The user message stays unanswered.
@@ -260,35 +256,43 @@ class HermesSession(Session):
                 kept.append(message)
         self.history[:] = kept
 
-    def _tool_calls(self, turn: Turn, task_id: str, turn_id: str, api_request_id: str) -> None:
-        """One model response asking for the turn's tools, then each tool, as model_tools runs
-        it: pre_tool_call (a block replaces the result), the tool, post_tool_call."""
+    def _tool_calls(self, turn: Turn, task_id: str, turn_id: str) -> int:
+        """The model responses that ask for the turn's tools (one for them all unless the
+        scenario groups them), each an API request of its own (its ``api_request_id``), its
+        assistant message flushed to state.db before its calls run, then each call as
+        model_tools runs it (conversation_loop.py: ``_flush_messages_to_session_db``, then
+        ``_execute_tool_calls``). Returns the model calls made."""
         ids = self.tool_ids(turn)
-        self.history.append(
-            {
-                "role": "assistant",
-                "content": "",
-                "reasoning": None,
-                "finish_reason": "tool_calls",
-                "tool_calls": [
-                    {"id": i, "call_id": i, "response_item_id": "fc_" + i.removeprefix("call_"),
-                     "type": "function",
-                     "function": {"name": c.name, "arguments": json.dumps(c.args)}}
-                    for i, c in zip(ids, turn.tools, strict=True)
-                ],
-            }
-        )  # fmt: skip
-        for k, (call, call_id) in enumerate(zip(turn.tools, ids, strict=True)):
-            self.said.called(call, call_id, same_response=k > 0)  # one response asks for all
-        self.said.persisted()  # the user message and the call reach state.db first
-        for call, call_id in zip(turn.tools, ids, strict=True):
-            common = {
-                "task_id": task_id,
-                "tool_call_id": call_id,
-                "turn_id": turn_id,
-                "api_request_id": api_request_id,
-            }
-            self._tool_call(call, call_id, common)
+        responses = turn.responses(self.host.calls_in_one_response)
+        for request, response in enumerate(responses, 1):
+            asked = [(call, ids[n - 1]) for n, call in response]
+            self.history.append(
+                {
+                    "role": "assistant",
+                    "content": "",
+                    "reasoning": None,
+                    "finish_reason": "tool_calls",
+                    "tool_calls": [
+                        {"id": i, "call_id": i, "response_item_id": "fc_" + i.removeprefix("call_"),
+                         "type": "function",
+                         "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                        for c, i in asked
+                    ],
+                }
+            )  # fmt: skip
+            for k, (call, call_id) in enumerate(asked):
+                self.said.called(call, call_id, same_response=k > 0)
+            self.said.asked()
+            self.said.persisted()  # the response (and what came before it) reach state.db first
+            for call, call_id in asked:
+                common = {
+                    "task_id": task_id,
+                    "tool_call_id": call_id,
+                    "turn_id": turn_id,
+                    "api_request_id": f"{turn_id}:api:{request}",
+                }
+                self._tool_call(call, call_id, common)
+        return len(responses)
 
     def _tool_call(self, call: ToolCall, call_id: str, common: dict[str, str]) -> None:
         """One tool: pre_tool_call (a block replaces the result), the tool, post_tool_call, and

@@ -48,8 +48,9 @@ CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestam
 class HermesStateDb(Transcript):
     """Hermes' session store, ``$HERMES_HOME/state.db``, as hermes-agent 0.19.0 fills it: the
     session's row once its first turn starts (before pre_llm_call), then the messages in
-    batches where Hermes flushes them: the prompt and the call before the first
-    pre_tool_call, the rest of the turn before post_llm_call. A ``pre_verify`` hook's message is
+    batches where Hermes flushes them: before each model response's first pre_tool_call,
+    that response and what came before it (the prompt, an earlier response's results); the
+    rest of the turn before post_llm_call. A ``pre_verify`` hook's message is
     left out, as Hermes leaves it out of the durable transcript."""
 
     format = "hermes-state-db"
