@@ -123,6 +123,9 @@ class CodexSession(Session):
             return
         self.said.prompt(turn.user)
         ids = self.tool_ids(turn)
+        # No Codex hook fires per model request: how the calls are grouped in responses shows
+        # only in the rollout (each response's token usage and count) and in when a mid-turn
+        # compaction comes (after the calls of the response that reported a full context).
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
@@ -174,11 +177,11 @@ class CodexSession(Session):
         self._compact_now(step.trigger)
 
     def compact_mid_turn(self) -> bool:
-        """A response asking for a tool call reported a full context: once the call is done,
-        run_turn compacts before its next sampling request (phase MidTurn), in the same turn
-        (its turn_id), fires SessionStart(compact) at once (not at the next turn, as after a
-        compaction between turns: real 0.171.0), and goes on; a hook's continue: false ends
-        the turn there."""
+        """A response asking for tool calls reported a full context: once its calls are done
+        (real 0.171.0: after both of a response's two calls), run_turn compacts before its
+        next sampling request (phase MidTurn), in the same turn (its turn_id), fires
+        SessionStart(compact) at once (not at the next turn, as after a compaction between
+        turns: real 0.171.0), and goes on; a hook's continue: false ends the turn there."""
         return self._compact_now("auto") and self._run_queued_session_starts()
 
     def _compact_now(self, trigger: str) -> bool:

@@ -34,8 +34,9 @@ class CodexRollout(Transcript):
     the thread settings and the turn's start. A prompt is written once UserPromptSubmit is done
     (a context its hooks give after it), a tool call before PreToolUse, a shell command's
     completion before PostToolUse and its output after, a reply before Stop, a blocked Stop's
-    ``<hook_prompt>`` after it, the turn's completion after the last Stop; a compaction's records
-    between PreCompact and PostCompact.
+    ``<hook_prompt>`` after it, the turn's completion after the last Stop; a model response's
+    calls, then its token usage, before the first PreToolUse, and its token count after the
+    last call's output; a compaction's records between PreCompact and PostCompact.
     """
 
     format = "codex-rollout"
@@ -64,6 +65,7 @@ class CodexRollout(Transcript):
         self.turn_ms = 0
         self.last_reply = ""
         self.lines = 0
+        self.asked = self.answered = 0  # the last response's calls, and those with an output
         self.open_session(info.now_ms())
 
     def open_session(self, ms: int) -> None:
@@ -203,7 +205,13 @@ class CodexRollout(Transcript):
         call = self.item(said, {"type": "function_call", "status": "completed",
                                 "id": f"fc_{self.uid()}", "name": name,
                                 "arguments": json.dumps(args), "call_id": said.call_id})  # fmt: skip
-        self.append([call, self.usage(said)])
+        self.asked = self.asked + 1 if said.joined else 1
+        self.answered = 0
+        self.append([call])
+
+    def on_asked(self, said: Said) -> None:
+        """The response has asked for its calls: its token usage, once, before they run."""
+        self.append([self.usage(said)])
 
     def on_ran(self, said: Said) -> None:
         if said.call is None or said.call.name != "Bash":
@@ -218,9 +226,12 @@ class CodexRollout(Transcript):
         })])  # fmt: skip
 
     def on_result(self, said: Said) -> None:
+        """A call's output; once every call of its response has one, the token count."""
         output = self.item(said, {"type": "function_call_output", "id": f"fco_{self.uid()}",
                                   "call_id": said.call_id, "output": said.text})  # fmt: skip
-        self.append([output, self.count_tokens(said)])
+        self.answered += 1
+        done = self.answered == self.asked
+        self.append([output, self.count_tokens(said)] if done else [output])
 
     def on_reply(self, said: Said) -> None:
         self.last_reply = said.text

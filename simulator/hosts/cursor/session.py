@@ -58,6 +58,10 @@ class CursorSession(Session):
             submitted.effect = "the message is not sent"
             return
         self.said.prompt(turn.user)
+        # The calls come response by response (``Turn.responses``), but nothing here shows how
+        # they are grouped: the hooks hooksim fires are per call (preToolUse, postToolUse) or
+        # per turn, none per model request (afterAgentThought, per thinking block, is not
+        # replayed: a scenario scripts no thinking), and the transcript leaves tool calls out.
         self.tool_calls(
             turn,
             ("preToolUse", "postToolUse"),

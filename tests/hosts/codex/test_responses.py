@@ -1,0 +1,129 @@
+"""Codex CLI fires nothing per model response, but its rollout shows each one as real 0.171.0
+writes it: the response's function calls, then its token usage once, before the first
+PreToolUse; the calls' outputs, then one token count."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from hooksim.replay.runner import run_scenario
+from hooksim.scenario import load_scenario
+
+# Keeps each payload and the rollout's records as they are when the hook runs.
+HOOK = """\
+import json, os, sys
+payload = json.load(sys.stdin)
+path = payload.get("transcript_path") or ""
+records = ([json.loads(l) for l in open(path) if l.strip()] if os.path.isfile(path) else None)
+with open(os.environ["RECORD_TO"], "a") as f:
+    f.write(json.dumps({"payload": payload, "records": records}) + "\\n")
+"""
+
+
+def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
+    """The scenario's turns with a recording hook on PreToolUse and Stop; what it recorded."""
+    hook = tmp_path / "hook.py"
+    hook.write_text(HOOK)
+    out = tmp_path / "records.jsonl"
+    command = json.dumps(f"{sys.executable} {hook}")
+    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: t\ntool: codex\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
+                    f"hooks:\n  PreToolUse: {entry}\n  Stop: {entry}\n"
+                    f"turns:\n{textwrap.dedent(turns)}")  # fmt: skip
+    run_scenario(load_scenario(path), workdir_root=tmp_path)
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def kinds(record: dict[str, Any]) -> list[str]:
+    """The rollout's tool call lines and their bookkeeping, as a hook found them."""
+    said = []
+    for line in record["records"]:
+        payload = line["payload"]
+        kind = payload.get("type") if line["type"] in ("response_item", "event_msg") else ""
+        if kind in ("function_call", "function_call_output"):
+            said.append(f"{kind} {payload['call_id']}")
+        elif line["type"] == "token_usage_record" or kind == "token_count":
+            said.append(kind or line["type"])
+        elif kind == "message" and payload["role"] == "assistant":
+            said.append("reply")
+    return said
+
+
+RESPONSES = """\
+  - user: look around
+    responses:
+      - tools: [{shell: echo one}, {shell: echo two}]
+      - tools: [{shell: echo three}]
+    assistant: Looked.
+"""
+
+
+def test_a_response_is_its_calls_then_its_usage(tmp_path: Path) -> None:
+    """Before the first call's PreToolUse, the rollout holds the response's two calls and one
+    usage record (real 0.171.0 with these responses)."""
+    records = run(tmp_path, RESPONSES)
+    assert kinds(records[0]) == ["function_call call_1", "function_call call_2",
+                                 "token_usage_record"]  # fmt: skip
+
+
+def test_each_response_has_one_usage_and_one_token_count(tmp_path: Path) -> None:
+    """By Stop: per response its calls, one usage record, their outputs, one token count; then
+    the reply's (real 0.171.0 wrote the outputs of one response after both its commands had
+    run, side by side; hooksim runs them one after the other)."""
+    records = run(tmp_path, RESPONSES)
+    assert kinds(records[-1]) == [
+        "function_call call_1", "function_call call_2", "token_usage_record",
+        "function_call_output call_1", "function_call_output call_2", "token_count",
+        "function_call call_3", "token_usage_record", "function_call_output call_3",
+        "token_count", "reply", "token_usage_record", "token_count",
+    ]  # fmt: skip
+
+
+def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) -> None:
+    """``tools:`` is one call per response, as the real driver serves them."""
+    records = run(tmp_path, textwrap.dedent("""\
+      - user: look around
+        tools: [{shell: echo one}, {shell: echo two}]
+        assistant: Looked.
+    """))  # fmt: skip
+    assert kinds(records[-1]) == [
+        "function_call call_1", "token_usage_record", "function_call_output call_1",
+        "token_count", "function_call call_2", "token_usage_record",
+        "function_call_output call_2", "token_count", "reply", "token_usage_record",
+        "token_count",
+    ]  # fmt: skip
+
+
+def test_a_full_context_compacts_after_the_responses_calls(tmp_path: Path) -> None:
+    """The response that reports a full context asked for two calls: Codex compacts once both
+    are done, before its next request (real 0.171.0 with these responses)."""
+    hook = tmp_path / "hook.py"
+    hook.write_text(HOOK)
+    out = tmp_path / "records.jsonl"
+    command = json.dumps(f"{sys.executable} {hook}")
+    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
+    events = ("PreToolUse", "PostToolUse", "PreCompact")
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: t
+        tool: codex
+        env: {{RECORD_TO: {json.dumps(str(out))}}}
+        hooks: {{{", ".join(f"{e}: {entry}" for e in events)}}}
+        turns:
+          - user: run three
+            responses:
+              - tools: [{{shell: echo one, compact: auto}}, {{shell: echo two}}]
+              - tools: [{{shell: echo three}}]
+            assistant: Done.
+    """))  # fmt: skip
+    run_scenario(load_scenario(path), workdir_root=tmp_path)
+    fired = [json.loads(line)["payload"] for line in out.read_text().splitlines()]
+    assert [" ".join([p["hook_event_name"], *p.get("tool_input", {}).values()]) for p in fired] == [
+        "PreToolUse echo one", "PostToolUse echo one", "PreToolUse echo two",
+        "PostToolUse echo two", "PreCompact", "PreToolUse echo three", "PostToolUse echo three",
+    ]  # fmt: skip
