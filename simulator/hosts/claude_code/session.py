@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...steps import Compact, NewSession, Resume, ToolCall, Turn
 from ..claude_style import NO_VERDICT_SHOWN, STOP_FAILURE_ERRORS, response_before_id
-from ..conversation import ASSISTANT, USER, Message
+from ..conversation import ASSISTANT, RESULT, USER, Message
 from ..output import parse_json_output
 from ..records import Firing, HookRun
 from ..session import Session
@@ -185,9 +185,18 @@ class ClaudeSession(Session):
         response asking for two calls, then one, fired it twice, with two calls, then one)."""
         if not self.host.post_tool_batch:
             return
+        # What the model got for each call: its result, or a denied call's reason (real
+        # 2.1.332: "PreToolUse:Bash hook error: REASON"), the latest said under its id.
+        wanted = {self.ids[n - 1] for n, _ in response}
+        got: dict[str, str] = {}
+        for said in reversed(self.said.said):
+            if len(got) == len(wanted):
+                break
+            if said.kind == RESULT and said.call_id in wanted:
+                got.setdefault(said.call_id, said.text)
         calls = [
             {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": self.ids[n - 1],
-             "tool_response": c.result}
+             "tool_response": got.get(self.ids[n - 1], c.result)}
             for n, c in ((n, self.ran.get(n, c)) for n, c in response)
         ]  # fmt: skip
         self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))

@@ -113,3 +113,33 @@ def test_one_response_is_one_message_in_the_transcript(tmp_path: Path) -> None:
     ]
     assert [r["parentUuid"] for r in results] == [c["uuid"] for c in calls]
     assert [r["sourceToolAssistantUUID"] for r in results] == [c["uuid"] for c in calls]
+
+
+def test_a_denied_call_is_in_its_batch_with_the_denial(tmp_path: Path) -> None:
+    """A call a PreToolUse hook denied is in its response's PostToolBatch, its tool_response
+    the denial the model got (real 2.1.332: 'PreToolUse:Bash hook error: not in this repo')."""
+    hook = tmp_path / "hook.py"
+    hook.write_text(HOOK)
+    out = tmp_path / "records.jsonl"
+    record = json.dumps(f"{sys.executable} {hook}")
+    deny = json.dumps(json.dumps({"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": "not in this repo"}}))  # fmt: skip
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: t
+        tool: claude-code
+        env: {{RECORD_TO: {json.dumps(str(out))}}}
+        hooks:
+          PreToolUse: [{{matcher: Bash, hooks: [{{type: command, command: {json.dumps("echo " + deny)}}}]}}]
+          PostToolBatch: [{{hooks: [{{type: command, command: {record}}}]}}]
+        turns:
+          - user: clean
+            tools: [{CALL.format("rm")}]
+            assistant: done
+    """))  # fmt: skip
+    run_scenario(load_scenario(path), workdir_root=tmp_path)
+    (batch,) = [json.loads(line)["payload"] for line in out.read_text().splitlines()]
+    assert [c["tool_response"] for c in batch["tool_calls"]] == [
+        "PreToolUse:Bash hook error: not in this repo"
+    ]
