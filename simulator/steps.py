@@ -102,6 +102,7 @@ class Turn:
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     continuations: tuple[str, ...] = ()  # the model's replies after each continuation, in order
     label: str = ""  # what expectations may call the step instead of its turn number
+    launch: str = ""  # OpenClaw: "local" or "gateway" from this step on; "": as before
     # How many of ``tools`` each model response asks for, in order (the scenario's
     # ``responses``); empty: as the host's model does by default (``responses``).
     batches: tuple[int, ...] = ()
@@ -146,6 +147,7 @@ class NewSession:
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     label: str = ""  # what expectations call the step (it has no turn number)
+    launch: str = ""  # OpenClaw: "local" or "gateway" from this step on; "": as before
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,7 @@ class Resume:
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     label: str = ""  # what expectations call the step (it has no turn number)
+    launch: str = ""  # OpenClaw: "local" or "gateway" from this step on; "": as before
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ class RawEvent:
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     label: str = ""
+    launch: str = ""  # OpenClaw: "local" or "gateway" from this step on; "": as before
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,7 @@ class Compact:
     line: int = 0
     clock_back_s: float = 0.0  # after ``after_s``, the wall clock is set back by this much
     label: str = ""
+    launch: str = ""  # OpenClaw: "local" or "gateway" from this step on; "": as before
 
 
 Step = Turn | NewSession | RawEvent | Compact | Resume

@@ -176,7 +176,8 @@ def _every_step(
 
 
 def _check_steps(every: list[tuple[list[str | int], Step]], tools: list[str], fail: Fail) -> None:
-    """Each label names one step; a resume runs only on hosts hooksim resumes."""
+    """Each label names one step; a resume runs only on hosts hooksim resumes; a step changes
+    OpenClaw's launch only in a single OpenClaw session."""
     labelled: set[str] = set()
     not_resumed = [HOSTS[t].title for t in tools if t in HOSTS and not HOSTS[t].resumes]
     for where, step in every:
@@ -184,6 +185,12 @@ def _check_steps(every: list[tuple[list[str | int], Step]], tools: list[str], fa
         if step.label in labelled:
             raise fail([*where, "label"], f"{dotted}/label: {step.label!r} labels two steps")
         labelled |= {step.label} - {""}
+        if step.launch and (tools != ["openclaw"] or where[0] == "sessions"):
+            raise fail(
+                [*where, "launch"],
+                f"{dotted}/launch: a step changes how OpenClaw runs (agent --local or the"
+                " gateway) in a scenario of one session that runs on openclaw alone",
+            )
         if isinstance(step, Resume) and not_resumed:
             resumed = " and ".join(h.title for h in HOSTS.values() if h.resumes)
             raise fail(
@@ -563,7 +570,12 @@ def _steps(raws: list[Any], where: list[str | int], fail: Any, doc: Any) -> list
         else:
             step = _turn(raw, [*where, i], line, after, fail)
         steps.append(
-            replace(step, clock_back_s=durations["clock_back"], label=raw.get("label", ""))
+            replace(
+                step,
+                clock_back_s=durations["clock_back"],
+                label=raw.get("label", ""),
+                launch=raw.get("launch", ""),
+            )
         )
     return steps
 

@@ -14,6 +14,8 @@ PROCESS_EXIT = "(openclaw agent exits)"
 # An `agent --local` process that compacts loads the compaction's runtime, which runs the
 # plugins' register() for discovery once more (observed: four discovery passes in that process).
 COMPACTION_RUNTIME = "(openclaw loads its compaction runtime)"
+# The user runs OpenClaw the other way from this step on (the event's ``local``).
+RELAUNCH = "(openclaw relaunched)"
 COMPACTION_SUMMARY = "compactionSummary"  # the transcript entry a compaction leaves
 GATEWAY_STOPPING = "(gateway stopping)"
 GATEWAY_EXIT = "(gateway exits)"

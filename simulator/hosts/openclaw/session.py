@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...steps import Compact, NewSession, ToolCall, Turn
+from ...steps import Compact, NewSession, Step, ToolCall, Turn
 from ..conversation import ASSISTANT, USER, Message
 from ..records import Firing
 from ..session import Session
@@ -42,6 +42,7 @@ from .messages import (
     PRESENT,
     PROCESS_EXIT,
     PROVIDER,
+    RELAUNCH,
     RUN_HOOKS,
     RUN_USAGE,
     STOPPING,
@@ -82,7 +83,8 @@ class OpenClawSession(Session):
         self.transcript: list[dict[str, Any]] = []  # what was written, compactions marked
         self.history: list[dict[str, Any]] = []  # what the model is sent again, as written
         self.before_run: list[dict[str, Any]] = []  # the history when the current run started
-        self.started = False  # session_start fired for the current session
+        self.started = False  # the current session has started (session_start, where it fires)
+        self.announced = False  # session_start fired for it (a gateway's session_end follows)
         self.model = self.info.model
         self.provider = self.info.provider or PROVIDER
         # One gateway serves every session of a run: its state is the host process's.
@@ -211,6 +213,7 @@ class OpenClawSession(Session):
         self.said.started("startup", self.info.session_id)
         if not self.mode.session_start:
             return
+        self.announced = True  # a gateway that stops ends the sessions it started
         event = {"sessionId": self.info.session_id, "sessionKey": self.key}
         self.hook("session_start", {**event, **({"resumedFrom": resumed_from} if resumed_from else {})},
                   wait=False)  # fmt: skip
@@ -696,6 +699,9 @@ class OpenClawSession(Session):
         self.gateway["sessions"] -= 1
         if self.local or not self.gateway["up"]:
             return
+        self._stop_gateway(exits=self.gateway["sessions"] == 0)
+
+    def _stop_gateway(self, *, exits: bool) -> None:
         if self.gateway["up"] != "stopping":
             self.gateway["up"] = "stopping"
             self.fire(GATEWAY_STOPPING, {})
@@ -705,10 +711,23 @@ class OpenClawSession(Session):
             self.fire(
                 "gateway_stop", {"event": {"reason": STOPPING}, "ctx": self.ctx("gateway_stop")}
             )
-        if self.started:
+        if self.announced:  # not a session --local runs started (observed)
             self.hook("session_end", {"sessionId": self.info.session_id, "sessionKey": self.key,
                                       "messageCount": 0, "reason": "shutdown"})  # fmt: skip
-        if self.gateway["sessions"] == 0:
+        if exits:
             self.fire(GATEWAY_EXIT, {"effect": "the gateway process exits once the work its hooks"
                                                " still run has ended, within its shutdown"
                                                " budget"})  # fmt: skip
+
+    def step(self, step: Step) -> None:
+        """A step; one that says ``launch`` first runs OpenClaw the other way: the gateway is
+        stopped before --local runs, or started (at the step) after them."""
+        if step.launch and (step.launch == "local") != self.local:
+            if self.gateway["up"]:
+                self._stop_gateway(exits=True)
+                self.gateway["up"] = False
+            local = step.launch == "local"
+            self.fire(RELAUNCH, {"local": local})
+            again = getattr(self.host, "session_start_local", False)
+            self.mode = Mode(local=local, session_start=not local or again)
+        super().step(step)

@@ -13,7 +13,7 @@ from hooksim.hosts.openclaw.profile import OpenClaw
 from hooksim.hosts.openclaw.replay import node_binary
 from hooksim.hosts.openclaw.session import OpenClawSession
 from hooksim.hosts.records import ToolRun
-from hooksim.steps import ToolCall, Turn
+from hooksim.steps import Step, ToolCall, Turn
 
 from ..quirks import SCENARIOS, quirk_test
 
@@ -204,6 +204,17 @@ class OpenClawOneCallPerResponse(OpenClaw):
     session_class = _ResponsesIgnored
 
 
+class _LaunchKept(OpenClawSession):
+    """A step's launch is ignored: OpenClaw runs as the scenario began."""
+
+    def step(self, step: Step) -> None:
+        super().step(replace(step, launch=""))
+
+
+class OpenClawKeepsItsLaunch(OpenClaw):
+    session_class = _LaunchKept
+
+
 # mutant profile -> the scenarios that must fail with it
 CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawPrepareAfterPrompt: ["openclaw/01-order-gateway.yaml", "across/memory-session.yaml"],
@@ -244,6 +255,7 @@ CAUGHT_BY: dict[type[Host], list[str]] = {
     OpenClawLocalStartsOnlyActivatedPlugins: ["openclaw/12-local-start-and-budgets.yaml"],
     OpenClawLocalExitWaitsForLateHandlers: ["openclaw/12-local-start-and-budgets.yaml"],
     OpenClawOneCallPerResponse: ["openclaw/13-responses.yaml"],
+    OpenClawKeepsItsLaunch: ["openclaw/14-local-then-gateway.yaml"],
 }
 
 

@@ -270,7 +270,21 @@ class OpenClawRun:
         if text not in self.notes:
             self.notes.append(text)
 
+    def relaunch(self, number: int, step: Step) -> None:
+        """A step that says ``launch`` runs OpenClaw the other way from then on: the user stops
+        the gateway before --local runs, or starts one after them."""
+        if not step.launch or step.launch == self.mode:
+            return
+        self.announce(number)
+        if self.mode == "gateway":
+            self.stop_gateway()
+            self.gateway = None
+        self.mode = step.launch
+        if self.mode == "gateway":
+            self.start_gateway()
+
     def step(self, number: int, step: Step, following: tuple[int, Step] | None) -> None:
+        self.relaunch(number, step)
         if isinstance(step, Turn):
             after, then = following or (0, None)
             compacts_next = isinstance(then, Compact) and then.trigger == "auto"

@@ -33,6 +33,7 @@ from ..messages import (
     GATEWAY_SHUTDOWN_MS,
     GATEWAY_STOPPING,
     PROCESS_EXIT,
+    RELAUNCH,
     js_values,
 )
 from ..profile import OpenClaw
@@ -88,19 +89,23 @@ class OpenClawDispatcher(Dispatcher):
         self.node = node
         base = scenario.path.resolve().parent
         self.loadout = loadout(block if isinstance(block, dict) else {}, base)
-        self.local = host.launch_mode == "local"
-        starts_all = (
-            host.local_starts_every_plugin if self.local else host.gateway_starts_every_plugin
-        )
-        self.plugins, self.hook_dirs = runner_load(
-            self.loadout, hook_dirs=not self.local or host.hook_dirs_local, gateway=not starts_all
-        )
+        self._launched(host.launch_mode == "local")
         self.runners: dict[str, NodeRunner] = {}  # "" the gateway's; a session label under local
         self.last_at: dict[str, int] = {}
         self.by_tag: dict[str, tuple[HookRun, str]] = {}
         self.handler_specs: dict[tuple[str, str], HookSpec] = {}
         self.starts = 0
         self._runners_lock = threading.Lock()
+
+    def _launched(self, local: bool) -> None:
+        """OpenClaw runs as ``agent --local`` (``local``) or a gateway from now on: the plugins
+        and HOOK.md hooks such a process loads."""
+        host = self.openclaw
+        self.local = local
+        starts_all = host.local_starts_every_plugin if local else host.gateway_starts_every_plugin
+        self.plugins, self.hook_dirs = runner_load(
+            self.loadout, hook_dirs=not local or host.hook_dirs_local, gateway=not starts_all
+        )
 
     # --- runners --------------------------------------------------------------------------
     def _runner(self, state: RunningSession) -> NodeRunner:
@@ -253,6 +258,8 @@ class OpenClawDispatcher(Dispatcher):
             firing.effect = self._exit(state, event)
         elif event == GATEWAY_STOPPING and "" in self.runners:
             self._call(self.runners[""], {"op": "quiesce"})
+        elif event == RELAUNCH:
+            self._launched(bool(data.get("local")))
         elif event == COMPACTION_RUNTIME:
             self._call(self._runner(state), {"op": "discover"})
         if firing.effect:  # a process's end is worth a line only when it changed something
