@@ -42,8 +42,6 @@ _ABSENT = object()
 # the replay reproduces it; empty means nothing is known to differ. ``HOOK`` patterns stand
 # for both ends of a firing (``payload/`` and ``last/``).
 _KNOWN_EVENTS: dict[str, str] = {
-    "cron_changed/job.payload.message": "the weekly skill review's instructions are OpenClaw's"
-    " own text (3199 characters); the replay names them",
     "before_reset/messages*.__openclaw*": "the messages a reset reads back from the real host's"
     " store carry its record bookkeeping (record ids, sequence numbers, a hash of the"
     " transcript's source); the replay's carry the run that wrote them only",
