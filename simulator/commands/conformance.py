@@ -14,6 +14,11 @@ release: it asks the registry for the newest one (``real.releases``), runs it on
 files of the host's table in ``--against FILE`` (docs/host-versions.md), and compares its facts
 with the newest release of that table. The exit status is 1, naming each fact that changed,
 or 0 with "no change against VERSION".
+
+A host's driver may also read facts from the installed release itself, outside any scenario
+(``release_checks``): for Hermes, which hooks the release's own parser reads from what
+``hermes-hooks install`` writes, and what ``hermes-hooks verify`` says after the release
+consented to them. They are rows of the table like the others.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import platform
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -249,7 +255,7 @@ def _release(
     except InstallError as e:
         print(f"hooksim: {driver.name} {version}: {e}", file=sys.stderr)
         return ReleaseRun(version, error=str(e))
-    release = ReleaseRun(version, installed)
+    release = ReleaseRun(version, installed, checks=_checks(driver, installed.binary))
     for path in paths:
         run = _scenario(driver.name, _replayed_as(host, version), path, str(installed.binary))
         release.runs.append(run)
@@ -257,6 +263,13 @@ def _release(
             run.comparison and run.comparison.failing)) else "PASS"  # fmt: skip
         print(f"{verdict:<5} {path} [{driver.name} {version}]  ({run.seconds:.1f}s)", flush=True)
     return release
+
+
+def _checks(driver: type[Driver], binary: Path) -> dict[str, str]:
+    """The facts the driver reads from the installed release itself (its ``release_checks``,
+    given the release's executable), by row name; none for a driver without them."""
+    checks: Callable[[Path], dict[str, str]] | None = getattr(driver, "release_checks", None)
+    return checks(binary) if checks is not None else {}
 
 
 def _scenario(host: str, version: str | None, path: Path, binary: str) -> ScenarioRun:

@@ -11,7 +11,10 @@ advance: every fact is read from what the runs recorded.
   stdout, the stderr of an exit other than 0 and 1), and which firings a hook asked to block
   the host did block;
 - the shell the hooks ran in and the variables the host added to their environment;
-- each difference outside the tolerances, with the real value and hooksim's.
+- each difference outside the tolerances, with the real value and hooksim's;
+- what a host's driver reads from the installed release itself, outside any scenario
+  (``ReleaseRun.checks``: Hermes' own parser on what ``hermes-hooks install`` writes, and
+  ``hermes-hooks verify`` after the release's consent).
 
 ``table`` lays the facts out with one column per release, oldest first, and a last column
 saying from which release on the newest value holds. The table is also the record a later run
@@ -62,6 +65,7 @@ class ReleaseRun:
     installed: Installed | None = None
     error: str | None = None  # why it did not run at all (npm could not install it)
     runs: list[ScenarioRun] = field(default_factory=list)
+    checks: dict[str, str] = field(default_factory=dict)  # a row's name -> the release's value
 
     @property
     def failing(self) -> int:
@@ -78,6 +82,7 @@ _NEEDS = {"npm": "engines.node of its package", "pip": "Requires-Python of its p
 # not show at all).
 _GROUPS = {
     "release": "-",
+    "checks": "-",
     "scenario": "-",
     "fires": "no",
     "payload": "-",
@@ -92,6 +97,7 @@ def facts(release: ReleaseRun) -> dict[tuple[str, str], str]:
     """Every fact one release's runs show, keyed by ``(group, label)``."""
     found: dict[tuple[str, str], str] = {}
     found.update(_release_facts(release))
+    found.update((("checks", label), value) for label, value in release.checks.items())
     for run in release.runs:
         found[("scenario", run.path)] = _verdict(run)
         if run.comparison is None:
@@ -244,6 +250,7 @@ def table(releases: list[ReleaseRun]) -> str:
 
 _GROUP_WORDS = {
     "release": "",
+    "checks": "",
     "scenario": "scenario",
     "fires": "fires",
     "payload": "",

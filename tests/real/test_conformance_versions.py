@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from hooksim.hosts import HOSTS
 
 SCENARIO = """\
@@ -208,3 +209,130 @@ def test_bad_input_is_one_line_and_installs_nothing(
     done = hooksim(npm_world, *args, "--cache", str(npm_world["cache"]))
     assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
     assert not Path(str(npm_world["log"])).exists()
+
+
+# Hermes: each release is a venv in the cache (``CACHE/hermes/VERSION``, marked installed, so
+# pip is not asked), holding a small ``agent.shell_hooks`` and ``hermes_cli.config`` of that
+# release. The old one's parser has no ``iter_configured_hooks`` and does not know
+# ``pre_llm_call``; one release has no ``agent.shell_hooks`` at all; one keeps only the first
+# word of a command.
+HERMES_SCENARIO = """\
+name: one turn
+tool: hermes
+turns:
+  - {user: hello, assistant: Hi.}
+"""
+
+FAKE_SHELL_HOOKS = """\
+import json, os
+from pathlib import Path
+
+VALID_HOOKS = {valid!r}
+
+
+class ShellHookSpec:
+    def __init__(self, event, command):
+        self.event, self.command = event, command
+
+
+def _parse_hooks_block(hooks_cfg):
+    if not isinstance(hooks_cfg, dict):
+        return []
+    return [ShellHookSpec(event, {command})
+            for event, entries in hooks_cfg.items() if event in VALID_HOOKS
+            for entry in entries or []]
+
+
+def register_from_config(cfg, *, accept_hooks=False):
+    specs = _parse_hooks_block(cfg.get("hooks"))
+    if accept_hooks:
+        path = Path(os.environ["HERMES_HOME"]) / "shell-hooks-allowlist.json"
+        path.write_text(json.dumps({{"approvals": [
+            {{"event": s.event, "command": s.command}} for s in specs]}}))
+    return specs
+"""
+
+ITER_CONFIGURED_HOOKS = """
+def iter_configured_hooks(cfg):
+    return _parse_hooks_block(cfg.get("hooks")) if isinstance(cfg, dict) else []
+"""
+
+FAKE_CONFIG = """\
+import os
+import yaml
+
+
+def load_config():
+    with open(os.path.join(os.environ["HERMES_HOME"], "config.yaml")) as f:
+        return yaml.safe_load(f) or {}
+"""
+
+FAKE_HERMES = """\
+#!{python}
+print("Hermes Agent v{version}")
+"""
+
+
+def fake_hermes_release(cache: Path, version: str, shell_hooks: str | None) -> None:
+    """A venv in ``CACHE/hermes/VERSION`` as the install leaves it, with a ``hermes`` that
+    prints its version and the release's ``agent.shell_hooks`` (None: none at all); PyYAML is
+    the test's own, by a ``.pth`` file."""
+    prefix = cache / "hermes" / version
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(prefix)], check=True)
+    (site,) = prefix.glob("lib/python*/site-packages")
+    (site / "yaml-of-the-test.pth").write_text(str(Path(yaml.__file__).parents[1]) + "\n")
+    for package, text in (("agent", shell_hooks), ("hermes_cli", FAKE_CONFIG)):
+        (site / package).mkdir()
+        (site / package / "__init__.py").write_text("")
+        if text is not None:
+            name = "shell_hooks.py" if package == "agent" else "config.py"
+            (site / package / name).write_text(text)
+    hermes = prefix / "bin" / "hermes"
+    hermes.write_text(FAKE_HERMES.format(python=prefix / "bin" / "python", version=version))
+    hermes.chmod(0o755)
+    (prefix / ".installed").write_text(f"hermes-agent=={version}\n")
+
+
+def test_hermes_releases_read_the_installed_hooks_with_their_own_parser(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Per release, ``hermes-hooks install`` writes a throwaway Hermes home; that release's own
+    parser, run by its venv's Python, says which hooks it reads there (naming the function
+    when it is not ``iter_configured_hooks``), the release records its consent, and
+    ``hermes-hooks verify`` gives its verdict on that home. A release without
+    ``agent.shell_hooks`` says why, and verify is not run for it."""
+    cache = tmp_path / "cache"
+    every = ["on_session_start", "pre_llm_call", "post_llm_call", "pre_tool_call"]
+    whole, first_word = 'entry["command"].strip()', 'entry["command"].split()[0]'
+    old = FAKE_SHELL_HOOKS.format(valid=sorted(set(every) - {"pre_llm_call"}), command=whole)
+    fake_hermes_release(cache, "0.13.0", old)
+    fake_hermes_release(cache, "0.14.0", None)
+    cut = FAKE_SHELL_HOOKS.format(valid=every, command=first_word) + ITER_CONFIGURED_HOOKS
+    fake_hermes_release(cache, "0.15.0", cut)
+    new = FAKE_SHELL_HOOKS.format(valid=every, command=whole) + ITER_CONFIGURED_HOOKS
+    fake_hermes_release(cache, "0.19.0", new)
+    scenario = tmp_path / "one-turn.yaml"
+    scenario.write_text(HERMES_SCENARIO)
+    done = subprocess.run(
+        [sys.executable, "-m", "hooksim", "conformance", "hermes", str(scenario),
+         "--versions", "0.13.0,0.14.0,0.15.0,0.19.0", "--cache", str(cache)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600, check=False,
+    )  # fmt: skip
+    table = rows(done.stdout)
+    assert table["pip install"] == ["cached", "cached", "cached", "cached", "every release"]
+    assert table["hermes-hooks install: hooks the release's parser reads"] == [
+        "on_session_start, post_llm_call (agent.shell_hooks._parse_hooks_block)",
+        "error: ModuleNotFoundError: No module named 'agent.shell_hooks'",
+        "on_session_start, pre_llm_call, post_llm_call; commands differ from those written",
+        "on_session_start, pre_llm_call, post_llm_call",
+        "0.19.0",
+    ]
+    assert table["hermes-hooks verify, after the release's consent"] == [
+        "verify: 10 ok, 1 warnings, 0 failed; warn pre_llm_call: not approved yet; Hermes will a...",
+        "-",
+        "verify: 8 ok, 3 warnings, 0 failed; warn on_session_start: not approved yet; Hermes wil...",
+        "verify: 11 ok, 0 warnings, 0 failed",
+        "0.19.0",
+    ]
+    assert done.returncode == 1  # the fake releases run no scenario
+    assert not any(isolated_home.iterdir())

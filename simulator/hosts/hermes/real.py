@@ -3,11 +3,21 @@
 The process is ``hermes_loop`` run by the interpreter of the ``hermes`` executable; Hermes'
 config (hooks consented) goes in ``$HERMES_HOME/config.yaml`` under the temporary HOME, and its
 ``custom`` provider calls the fake OpenAI Chat Completions API.
+
+Outside any scenario, ``hooksim conformance hermes`` asks each release itself about the hook
+package (``HermesDriver.release_checks``): which hooks its own parser reads from what
+``hermes-hooks install`` writes, and what ``hermes-hooks verify`` says once the release has
+consented to them.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +26,14 @@ from ...real.driver import After, LineDriver, RealHostError, Session
 from ...real.install import Source
 from ...real.observable import payload_of
 from ...real.tools import Offer
+from ...replay.workspace import MOCK_BRIDGE, NOT_INHERITED
 from ...scenario import Turn
+from .hook_package import installed_hooks
+
+# The rows ``release_checks`` adds to a release's column of the conformance table.
+INSTALL_ROW = "hermes-hooks install: hooks the release's parser reads"
+VERIFY_ROW = "hermes-hooks verify, after the release's consent"
+CHECK_TIMEOUT_S = 120.0
 
 
 class HermesDriver(LineDriver):
@@ -62,11 +79,20 @@ class HermesDriver(LineDriver):
 
     def python(self) -> str:
         """The interpreter the ``hermes`` script runs with (its ``#!`` line)."""
-        with open(self.run.binary, "rb") as f:
-            first = f.readline().decode("utf-8", "replace")
-        if not first.startswith("#!"):
-            raise RealHostError(f"--real hermes: {self.run.binary} is not a Python script")
-        return first[2:].strip().split()[0]
+        return script_python(self.run.binary)
+
+    @classmethod
+    def release_checks(cls, binary: Path) -> dict[str, str]:
+        """The hook package on the release at ``binary``, by rows of the conformance table:
+        in a throwaway HOME and HERMES_HOME, ``hermes-hooks install`` writes its ``hooks:``
+        block, the release's own parser reads it and the release consents to it (run by the
+        Python of its venv: ``read_hooks.py``), then ``hermes-hooks verify`` judges that home."""
+        try:
+            python = script_python(binary)
+        except RealHostError as e:
+            return {INSTALL_ROW: f"error: {e}"}
+        with tempfile.TemporaryDirectory(prefix="hooksim-hermes-hooks-") as tmp:
+            return _hook_package_rows(python, Path(tmp))
 
     def start(self) -> None:
         self.spawn([self.python(), "-I", str(Path(__file__).with_name("hermes_loop.py"))])
@@ -76,6 +102,96 @@ class HermesDriver(LineDriver):
 
     def new_session(self) -> None:
         self.write_line({"new": True})
+
+
+def script_python(binary: Path | str) -> str:
+    """The interpreter a Python script runs with (its ``#!`` line), or RealHostError."""
+    with open(binary, "rb") as f:
+        first = f.readline().decode("utf-8", "replace")
+    if not first.startswith("#!"):
+        raise RealHostError(f"--real hermes: {binary} is not a Python script")
+    return first[2:].strip().split()[0]
+
+
+def _hook_package_rows(python: str, tmp: Path) -> dict[str, str]:
+    """``release_checks`` in the folder ``tmp``: its HOME, with the Hermes home inside."""
+    home, hermes_home = tmp / "home", tmp / "home" / ".hermes"
+    hermes_home.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(NOT_INHERITED)}
+    env.update(HOME=str(home), HERMES_HOME=str(hermes_home))
+    import hermes_hooks  # the hook package beside hooksim, run as its hooks are
+
+    tool = [sys.executable, str(Path(hermes_hooks.__file__).with_name("__main__.py"))]
+    done = _run([*tool, "install", "--hermes-home", str(hermes_home)], env)
+    if done.returncode != 0:
+        return {INSTALL_ROW: f"error: hermes-hooks install exit {done.returncode}: {_last(done)}"}
+    done = _run([python, "-I", str(Path(__file__).with_name("read_hooks.py"))], env)
+    said = _answer(done.stdout)
+    if said is None or "error" in said:
+        why = said["error"] if said else f"exit {done.returncode}: {_last(done)}"
+        return {INSTALL_ROW: f"error: {why}"}
+    rows = {INSTALL_ROW: _read_row(said)}
+    verify = {**env, "WAGGLE_MIND_CMD": shlex.join([sys.executable, *MOCK_BRIDGE])}
+    done = _run([*tool, "verify", "--hermes-home", str(hermes_home)], verify)
+    rows[VERIFY_ROW] = _verdict(done.stdout, said.get("consent_error"))
+    return {k: v.replace(str(hermes_home), "$HERMES_HOME") for k, v in rows.items()}
+
+
+def _run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A process of the check, in the throwaway HOME (no package of the working directory
+    comes first on its path)."""
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=env["HOME"],
+                              timeout=CHECK_TIMEOUT_S, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(argv, -1, "", f"no answer in {CHECK_TIMEOUT_S:g}s")
+    except OSError as e:
+        return subprocess.CompletedProcess(argv, -1, "", f"cannot run {argv[0]}: {e}")
+
+
+def _last(done: subprocess.CompletedProcess[str]) -> str:
+    """The last line a process said (stderr first), for a row that says why."""
+    said = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+    return said[-1] if said else "no output"
+
+
+def _answer(stdout: str) -> dict[str, Any] | None:
+    """``read_hooks.py``'s JSON object (its last line), or None."""
+    lines = stdout.strip().splitlines()
+    try:
+        value = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _read_row(said: dict[str, Any]) -> str:
+    """The events the release read, in order; the parser when it is not
+    ``iter_configured_hooks``; whether the commands read are those install wrote."""
+    read = [(str(e), str(c)) for e, c in said.get("read", [])]
+    value = ", ".join(e for e, _ in read) or "none"
+    if said.get("parser") != "iter_configured_hooks":
+        value += f" (agent.shell_hooks.{said.get('parser')})"
+    written = {e: entries[0]["command"] for e, entries in installed_hooks().items()}
+    if any(written.get(e) != c for e, c in read):
+        value += "; commands differ from those written"
+    return value
+
+
+def _verdict(stdout: str, consent_error: str | None) -> str:
+    """verify's last line, then its first failure (else its first warning)."""
+    lines = stdout.splitlines()
+    verdict = next((line for line in reversed(lines) if line.startswith("verify:")), None)
+    said = [verdict or "verify: no verdict"]
+    status = {"FAIL": [], "warn": []}  # type: dict[str, list[str]]
+    for line in lines:
+        head, _, text = line.partition("  ")
+        if head in status:
+            status[head].append(f"{head.lower()} {text.strip()}")
+    said += (status["FAIL"] or status["warn"])[:1]
+    if consent_error:
+        said.insert(0, f"the release could not consent: {consent_error}")
+    return "; ".join(said)
 
 
 # The tools the pinned release declares in its requests to the fake model, by the name its hooks
