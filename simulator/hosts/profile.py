@@ -120,6 +120,7 @@ class Host:
     # ``transcript.py``; the replay writes it the same way); None: none.
     transcript: ClassVar[type[Transcript] | None] = None
     resumes: ClassVar[bool] = False  # hooksim replays a resumed session (a ``resume:`` step)
+    relaunches: ClassVar[bool] = False  # a step may change how it runs (a step's ``launch:``)
     # What a plugin is to this host ("plugin", "extension"); "": hooksim installs none, and
     # ``plugins_refused`` says why (the host has no plugin hooks, or hooksim does not model them).
     plugin_kind: ClassVar[str] = ""

@@ -185,11 +185,13 @@ def _check_steps(every: list[tuple[list[str | int], Step]], tools: list[str], fa
         if step.label in labelled:
             raise fail([*where, "label"], f"{dotted}/label: {step.label!r} labels two steps")
         labelled |= {step.label} - {""}
-        if step.launch and (tools != ["openclaw"] or where[0] == "sessions"):
+        relaunching = len(tools) == 1 and tools[0] in HOSTS and HOSTS[tools[0]].relaunches
+        if step.launch and (not relaunching or where[0] == "sessions"):
+            able = " or ".join(n for n, h in HOSTS.items() if h.relaunches)
             raise fail(
                 [*where, "launch"],
-                f"{dotted}/launch: a step changes how OpenClaw runs (agent --local or the"
-                " gateway) in a scenario of one session that runs on openclaw alone",
+                f"{dotted}/launch: a step changes how the host runs (agent --local or the"
+                f" gateway) in a scenario of one session that runs on {able} alone",
             )
         if isinstance(step, Resume) and not_resumed:
             resumed = " and ".join(h.title for h in HOSTS.values() if h.resumes)

@@ -35,7 +35,7 @@ TURN = "  - {user: hi, assistant: hello}\n"
         ("name: x\nturns:\n  - user: hi\n    tools: [{shell: ls}]\n    responses: [{tools: [{shell: pwd}]}]\n    assistant: ok\n",
          "5: give a turn's tool calls as tools (grouped as the host's model groups them) or as responses (grouped by you), not both"),
         ("name: x\ntool: claude-code\nturns:\n  - {user: hi, assistant: ok, launch: local}\n",
-         "4: turns/0/launch: a step changes how OpenClaw runs (agent --local or the gateway) in a scenario of one session that runs on openclaw alone"),
+         "4: turns/0/launch: a step changes how the host runs (agent --local or the gateway) in a scenario of one session that runs on openclaw alone"),
         ("name: x\nturns:\n  - user: hi\n    responses: [{tools: []}]\n    assistant: ok\n",
          "4: turns/0/responses/0/tools: [] should be non-empty"),
     ],

@@ -119,6 +119,7 @@ class OpenClaw(Host):
     exit_2 = "— (no processes: a handler that throws fails open, or closed for the gates)"
     session_class = OpenClawSession
     in_process = True
+    relaunches = True  # agent --local runs, then a gateway (or back), in one session
     # What `hooksim compare --real` may find different from the real OpenClaw, and why.
     real_tolerances = {
         "payload/*compaction/tokenCount": _COUNTED,
