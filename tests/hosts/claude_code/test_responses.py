@@ -13,31 +13,18 @@ from typing import Any
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
-# Keeps each payload and the transcript's records as they are when the hook runs.
-HOOK = """\
-import json, os, sys
-payload = json.load(sys.stdin)
-path = payload.get("transcript_path") or ""
-records = ([json.loads(l) for l in open(path) if l.strip()] if os.path.isfile(path) else None)
-with open(os.environ["RECORD_TO"], "a") as f:
-    f.write(json.dumps({"payload": payload, "records": records}) + "\\n")
-"""
+from ..recording import TRANSCRIPT, recorded
 
 
 def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
     """The scenario's turns with a recording hook on every tool event; what it recorded."""
-    hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
-    out = tmp_path / "records.jsonl"
-    command = json.dumps(f"{sys.executable} {hook}")
-    entry = f"[{{matcher: '*', hooks: [{{type: command, command: {command}}}]}}]"
-    events = ("PreToolUse", "PostToolUse", "PostToolBatch", "Stop")
-    hooks = "".join(f"  {event}: {entry}\n" for event in events)
-    path = tmp_path / "s.yaml"
-    path.write_text(f"name: t\ntool: claude-code\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
-                    f"hooks:\n{hooks}turns:\n{textwrap.dedent(turns)}")  # fmt: skip
-    run_scenario(load_scenario(path), workdir_root=tmp_path)
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return recorded(
+        tmp_path,
+        "claude-code",
+        ("PreToolUse", "PostToolUse", "PostToolBatch", "Stop"),
+        turns,
+        matcher="*",
+    )
 
 
 def seen(records: list[dict[str, Any]]) -> list[str]:
@@ -119,7 +106,7 @@ def test_a_denied_call_is_in_its_batch_with_the_denial(tmp_path: Path) -> None:
     """A call a PreToolUse hook denied is in its response's PostToolBatch, its tool_response
     the denial the model got (real 2.1.332: 'PreToolUse:Bash hook error: not in this repo')."""
     hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
+    hook.write_text(TRANSCRIPT)
     out = tmp_path / "records.jsonl"
     record = json.dumps(f"{sys.executable} {hook}")
     deny = json.dumps(json.dumps({"hookSpecificOutput": {

@@ -4,39 +4,16 @@ PreToolUse; the calls' outputs, then one token count."""
 
 from __future__ import annotations
 
-import json
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from hooksim.replay.runner import run_scenario
-from hooksim.scenario import load_scenario
-
-# Keeps each payload and the rollout's records as they are when the hook runs.
-HOOK = """\
-import json, os, sys
-payload = json.load(sys.stdin)
-path = payload.get("transcript_path") or ""
-records = ([json.loads(l) for l in open(path) if l.strip()] if os.path.isfile(path) else None)
-with open(os.environ["RECORD_TO"], "a") as f:
-    f.write(json.dumps({"payload": payload, "records": records}) + "\\n")
-"""
+from ..recording import recorded
 
 
 def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
     """The scenario's turns with a recording hook on PreToolUse and Stop; what it recorded."""
-    hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
-    out = tmp_path / "records.jsonl"
-    command = json.dumps(f"{sys.executable} {hook}")
-    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
-    path = tmp_path / "s.yaml"
-    path.write_text(f"name: t\ntool: codex\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
-                    f"hooks:\n  PreToolUse: {entry}\n  Stop: {entry}\n"
-                    f"turns:\n{textwrap.dedent(turns)}")  # fmt: skip
-    run_scenario(load_scenario(path), workdir_root=tmp_path)
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return recorded(tmp_path, "codex", ("PreToolUse", "Stop"), turns)
 
 
 def kinds(record: dict[str, Any]) -> list[str]:
@@ -102,27 +79,19 @@ def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) ->
 def test_a_full_context_compacts_after_the_responses_calls(tmp_path: Path) -> None:
     """The response that reports a full context asked for two calls: Codex compacts once both
     are done, before its next request (real 0.171.0 with these responses)."""
-    hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
-    out = tmp_path / "records.jsonl"
-    command = json.dumps(f"{sys.executable} {hook}")
-    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
-    events = ("PreToolUse", "PostToolUse", "PreCompact")
-    path = tmp_path / "s.yaml"
-    path.write_text(textwrap.dedent(f"""\
-        name: t
-        tool: codex
-        env: {{RECORD_TO: {json.dumps(str(out))}}}
-        hooks: {{{", ".join(f"{e}: {entry}" for e in events)}}}
-        turns:
-          - user: run three
-            responses:
-              - tools: [{{shell: echo one, compact: auto}}, {{shell: echo two}}]
-              - tools: [{{shell: echo three}}]
-            assistant: Done.
-    """))  # fmt: skip
-    run_scenario(load_scenario(path), workdir_root=tmp_path)
-    fired = [json.loads(line)["payload"] for line in out.read_text().splitlines()]
+    records = recorded(
+        tmp_path,
+        "codex",
+        ("PreToolUse", "PostToolUse", "PreCompact"),
+        """\
+        - user: run three
+          responses:
+            - tools: [{shell: echo one, compact: auto}, {shell: echo two}]
+            - tools: [{shell: echo three}]
+          assistant: Done.
+    """,
+    )
+    fired = [r["payload"] for r in records]
     assert [" ".join([p["hook_event_name"], *p.get("tool_input", {}).values()]) for p in fired] == [
         "PreToolUse echo one", "PostToolUse echo one", "PreToolUse echo two",
         "PostToolUse echo two", "PreCompact", "PreToolUse echo three", "PostToolUse echo three",

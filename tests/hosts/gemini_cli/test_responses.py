@@ -4,41 +4,18 @@ BeforeToolSelection, AfterModel), and the chat file keeps that response as one m
 
 from __future__ import annotations
 
-import json
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
-from hooksim.replay.runner import run_scenario
-from hooksim.scenario import load_scenario
+from ..recording import recorded
 
-# Keeps each payload and the chat file's records as they are when the hook runs.
-HOOK = """\
-import json, os, sys
-payload = json.load(sys.stdin)
-path = payload.get("transcript_path") or ""
-records = ([json.loads(l) for l in open(path) if l.strip()] if os.path.isfile(path) else None)
-with open(os.environ["RECORD_TO"], "a") as f:
-    f.write(json.dumps({"payload": payload, "records": records}) + "\\n")
-"""
 EVENTS = ("BeforeModel", "BeforeToolSelection", "AfterModel", "BeforeTool", "AfterTool",
           "AfterAgent")  # fmt: skip
 
 
 def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
     """The scenario's turns with a recording hook on the model and tool events."""
-    hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
-    out = tmp_path / "records.jsonl"
-    command = json.dumps(f"{sys.executable} {hook}")
-    entry = f"[{{matcher: '.*', hooks: [{{type: command, command: {command}}}]}}]"
-    hooks = "".join(f"  {event}: {entry}\n" for event in EVENTS)
-    path = tmp_path / "s.yaml"
-    path.write_text(f"name: t\ntool: gemini-cli\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
-                    f"hooks:\n{hooks}turns:\n{textwrap.dedent(turns)}")  # fmt: skip
-    run_scenario(load_scenario(path), workdir_root=tmp_path)
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return recorded(tmp_path, "gemini-cli", EVENTS, turns)
 
 
 def seen(records: list[dict[str, Any]]) -> list[str]:

@@ -5,37 +5,15 @@ flushed to state.db before its calls run."""
 from __future__ import annotations
 
 import json
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
-from hooksim.replay.runner import run_scenario
-from hooksim.scenario import load_scenario
-
-# Keeps each payload and the messages state.db holds when the hook runs.
-HOOK = """\
-import json, os, sqlite3, sys
-payload = json.load(sys.stdin)
-db = sqlite3.connect(os.path.join(os.environ["HERMES_HOME"], "state.db"))
-rows = [list(r) for r in db.execute("SELECT role, tool_calls, tool_call_id FROM messages ORDER BY id")]
-with open(os.environ["RECORD_TO"], "a") as f:
-    f.write(json.dumps({"payload": payload, "rows": rows}) + "\\n")
-"""
+from ..recording import HERMES_STORE, recorded
 
 
 def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
     """The scenario's turns with a recording hook on pre_tool_call; what it recorded."""
-    hook = tmp_path / "hook.py"
-    hook.write_text(HOOK)
-    out = tmp_path / "records.jsonl"
-    command = json.dumps(f"{sys.executable} {hook}")
-    path = tmp_path / "s.yaml"
-    path.write_text(f"name: t\ntool: hermes\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
-                    f"hooks:\n  pre_tool_call:\n    - command: {command}\n"
-                    f"turns:\n{textwrap.dedent(turns)}")  # fmt: skip
-    run_scenario(load_scenario(path), workdir_root=tmp_path)
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return recorded(tmp_path, "hermes", ("pre_tool_call",), turns, hook=HERMES_STORE)
 
 
 def rows(record: dict[str, Any]) -> list[str]:

@@ -48,8 +48,8 @@ def test_an_apply_patch_call_names_every_file_it_targets_once() -> None:
         "  *** Update File: a.txt  \n@@\n-a\n+b\n*** End Patch\n"
     )
     call = ToolCall("apply_patch", {"input": patch})
-    assert derived_paths(call, "/work/p") == [
-        "/work/p/a.txt", "/work/p/old/b.txt", "/work/p/c.txt", "/work/p/d/c.txt",
+    assert derived_paths(call, "/project") == [
+        "/project/a.txt", "/project/old/b.txt", "/project/c.txt", "/project/d/c.txt",
     ]  # fmt: skip
-    assert derived_paths(ToolCall("apply_patch", {"input": "no patch"}), "/work/p") == []
-    assert derived_paths(ToolCall("read", {"path": "a.txt"}), "/work/p") == []
+    assert derived_paths(ToolCall("apply_patch", {"input": "no patch"}), "/project") == []
+    assert derived_paths(ToolCall("read", {"path": "a.txt"}), "/project") == []
