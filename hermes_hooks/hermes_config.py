@@ -642,37 +642,42 @@ def _empty_event_lines(config: HermesConfig, events: tuple[str, ...]) -> dict[st
 
 
 def _mark_event_lines(block: list[str], marks: dict[str, str]) -> list[str]:
-    """Each marked event's key line carries install's marker with the line it replaced."""
+    """Each marked event's key line carries install's marker with the line it replaced.
+
+    The key line keeps only its key: a value the user wrote there (``[]``, ``~``, ``null``)
+    is what the marker keeps, and the entries now follow on the lines below.
+    """
     block = list(block)
     for event, original in marks.items():
         key = re.compile(r"\s+" + re.escape(event) + r"\s*:")
         for i, line in enumerate(block[1:], 1):
-            if key.match(line) and not _MARKER_RE.search(line.rstrip("\n")):
+            found = key.match(line)
+            if found and not _MARKER_RE.search(line.rstrip("\n")):
                 end = "\n" if line.endswith("\n") else ""
                 marker = f"  {MARKER}{json.dumps(original, ensure_ascii=False)}"
-                block[i] = line.rstrip("\n") + marker + end
+                block[i] = found.group(0).rstrip() + marker + end
                 break
     return block
 
 
-_EMPTIED = re.compile(r"(\s+)[^\s#][^#]*:\s*\[\]")
+_KEY_OF_LINE = re.compile(r"(\s+)([^\s#:][^#:]*?)\s*:")
 
 
-def _restore_event_lines(block: list[str]) -> list[str]:
-    """An event's key line that install marked, emptied again by uninstall (rendered ``[]``
-    with the marker), becomes the user's line again."""
+def _restore_event_lines(block: list[str], emptied: frozenset[str]) -> list[str]:
+    """The key line of each event in ``emptied`` that install marked (uninstall took its
+    entries and left it with no value) becomes the user's line again."""
     block = list(block)
     for i, line in enumerate(block[1:], 1):
         marker = _MARKER_RE.search(line.rstrip("\n"))
-        emptied = _EMPTIED.match(line)
-        if marker is None or emptied is None:
+        key = _KEY_OF_LINE.match(line)
+        if marker is None or key is None or key.group(2) not in emptied:
             continue
         try:
             original = json.loads(marker.group(1))
         except ValueError:
             continue
         if isinstance(original, str):
-            block[i] = emptied.group(1) + original + ("\n" if line.endswith("\n") else "")
+            block[i] = key.group(1) + original + ("\n" if line.endswith("\n") else "")
     return block
 
 
@@ -720,6 +725,7 @@ def _rewrite_block(
         changes = edit_tree(tree)
         if all(c.action == "unchanged" for c in changes):
             return lines, changes, None, None
+        emptied = _emptied_events(tree)
         after = _render_hooks(tree, indent)
         new_block = _merge_untouched(split_lines(block), before, after)
     else:
@@ -735,9 +741,10 @@ def _rewrite_block(
         changes = edit_tree(tree)
         if all(c.action == "unchanged" for c in changes):
             return lines, changes, None, None
+        emptied = _emptied_events(tree)
         dumped = split_lines(_dump(tree, indent)) if "hooks" in tree else []
         new_block = _block_of(dumped)
-    new_block = _restore_event_lines(_mark_event_lines(new_block, marks))
+    new_block = _restore_event_lines(_mark_event_lines(new_block, marks), emptied)
     new_block, restored = _restore_marked(new_block, lines[start])
     if (
         not new_block
@@ -748,6 +755,14 @@ def _rewrite_block(
     ):
         start -= 1  # the blank line install put before a block it appended (see ``_fill``)
     return lines[:start] + new_block + lines[end:], changes, restored, new_block if alone else None
+
+
+def _emptied_events(tree: Any) -> frozenset[str]:
+    """The events of the edited ``hooks:`` left with no value (uninstall's emptied keys)."""
+    hooks = tree.get("hooks") if hasattr(tree, "get") else None
+    if not hasattr(hooks, "items"):
+        return frozenset()
+    return frozenset(str(event) for event, value in hooks.items() if value is None)
 
 
 def _render_hooks(tree: Any, indent: tuple[int, int, int]) -> list[str]:

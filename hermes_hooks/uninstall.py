@@ -40,9 +40,10 @@ def _uninstall_tree(data: Any) -> list[Change]:
             continue
         removed = tuple(str(seq[i]["command"]) for i in ours)
         if len(ours) == len(seq) and _marked(hooks, event):
-            # Install filled a key that was there empty: the key stays, its line comes back.
-            empty = hooks[event] = CommentedSeq()
-            empty.fa.set_flow_style()
+            # Install filled a key that was there empty: the key stays, its line comes back
+            # (rendered with no value first: ruamel misplaces the next key's zero-indented
+            # list after an empty flow list ``[]``).
+            hooks[event] = None
         elif len(ours) == len(seq):
             del hooks[event]
         else:

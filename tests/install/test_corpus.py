@@ -42,6 +42,8 @@ def test_the_corpus_is_what_we_think() -> None:
         "document_end_no_hooks.yaml",
         "document_markers.yaml",
         "empty.yaml",
+        "empty_event_keys.yaml",
+        "event_null.yaml",
         "flow_style.yaml",
         "hermes_default.yaml",
         "hooks_empty_line.yaml",
