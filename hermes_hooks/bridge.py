@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
+    from .call_log import CallLog
+
 DEFAULT_MIND_CMD = "hive-mind"
 DEFAULT_TIMEOUT_S = 10.0
 # poll() takes an int of milliseconds: about 24.8 days is the most the platform can wait on.
@@ -44,7 +46,7 @@ class BridgeError(Exception):
     """A failed bridge call; ``str()`` is the one line the user sees."""
 
 
-def _timeout_from(env: Mapping[str, str]) -> float:
+def timeout_from_env(env: Mapping[str, str]) -> float:
     """The variable when finite and > 0, else the default; clamped to what poll() can wait."""
     raw = env.get("WAGGLE_BRIDGE_TIMEOUT_S", "")
     try:
@@ -55,6 +57,30 @@ def _timeout_from(env: Mapping[str, str]) -> float:
     if not (value - value == 0 and value > 0):
         return DEFAULT_TIMEOUT_S
     return min(value, MAX_TIMEOUT_S)
+
+
+def _expand_home(word: str, env: Mapping[str, str]) -> str:
+    """``~`` and ``~user`` at a word's start, and ``$HOME`` or ``${HOME}`` in it, expanded.
+
+    Hermes expands ``~`` in hook commands (``os.path.expanduser``), and a shell would expand
+    both; the mind command is written the same way, so it is read the same way.
+    """
+    home = env.get("HOME") or os.path.expanduser("~")
+    if word == "~" or word.startswith("~/"):
+        word = home + word[1:]
+    elif word.startswith("~"):
+        word = os.path.expanduser(word)
+    if "$" in word:
+        word = word.replace("${HOME}", home)
+        at = word.find("$HOME")
+        while at >= 0:
+            after = word[at + 5 : at + 6]
+            if after.isalnum() or after == "_":  # another variable: $HOMEDIR
+                at = word.find("$HOME", at + 5)
+                continue
+            word = word[:at] + home + word[at + 5 :]
+            at = word.find("$HOME", at + len(home))
+    return word
 
 
 def _command_name(command: Sequence[str]) -> str:
@@ -95,18 +121,29 @@ def _excerpt(data: bytes, sent: bytes) -> str:
 class Bridge:
     """The mind's bridge command and the time one call may take."""
 
-    __slots__ = ("command", "timeout_s")
+    __slots__ = ("child_env", "command", "log", "timeout_s")
 
-    def __init__(self, command: Sequence[str], timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        log: CallLog | None = None,
+        child_env: Mapping[str, str] | None = None,
+    ) -> None:
         self.command = list(command)
         self.timeout_s = timeout_s
+        self.log = log
+        self.child_env = child_env  # the bridge's environment; None: this process's
 
     def __repr__(self) -> str:
         return f"Bridge({self.command!r}, timeout_s={self.timeout_s!r})"
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Bridge:
-        """Read ``WAGGLE_MIND_CMD`` and ``WAGGLE_BRIDGE_TIMEOUT_S``; raise BridgeError if unparseable."""
+    def from_env(cls, env: Mapping[str, str] | None = None, log: CallLog | None = None) -> Bridge:
+        """Read ``WAGGLE_MIND_CMD`` and ``WAGGLE_BRIDGE_TIMEOUT_S``; raise BridgeError if unparseable.
+
+        ``log`` records each failed call (and the first success after failures).
+        """
         env = os.environ if env is None else env
         raw = env.get("WAGGLE_MIND_CMD") or DEFAULT_MIND_CMD
         if _PLAIN.issuperset(raw.replace(" ", "")):
@@ -115,15 +152,29 @@ class Bridge:
             import shlex
 
             try:
-                command = shlex.split(raw)
+                command = [_expand_home(word, env) for word in shlex.split(raw)]
             except ValueError as e:
                 raise BridgeError(f"WAGGLE_MIND_CMD cannot be parsed ({e})") from None
         if not command:
             raise BridgeError("WAGGLE_MIND_CMD is blank")
-        return cls(command, _timeout_from(env))
+        return cls(command, timeout_from_env(env), log)
 
     def call(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         """Run one call; return its JSON object (None for empty stdout) or raise BridgeError."""
+        if self.log is None:
+            return self._call(tool, arguments)
+        try:
+            result = self._call(tool, arguments)
+        except BridgeError as e:
+            self.log.failed(tool, str(e))
+            raise
+        except CallInterrupted as e:
+            self.log.failed(tool, f"the hook was ended by signal {e.args[0]} during the call")
+            raise
+        self.log.succeeded(tool)
+        return result
+
+    def _call(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
         argv = [*self.command, "call", tool]
         name = f"{_command_name(self.command)} call {tool}"
         stdin = _encode(arguments)
@@ -131,7 +182,7 @@ class Bridge:
         # exists: whatever kills the hook (the whole group included) finds it standing.
         guard = _DeathGuard()
         try:
-            proc = _start(argv, name)
+            proc = _start(argv, name, self.child_env)
             if proc.pid > 0:
                 guard.watch(proc.pid)
             try:
@@ -271,7 +322,7 @@ def _wait_until(pid: int, timeout: float) -> int:
         delay = min(delay * 2, 0.05)
 
 
-def _start(argv: list[str], name: str) -> Any:
+def _start(argv: list[str], name: str, env: Mapping[str, str] | None = None) -> Any:
     """Start the bridge in a session of its own, with pipes for its stdin, stdout, stderr.
 
     A session of its own, so that a timeout can kill the bridge *and* its children: an
@@ -290,8 +341,9 @@ def _start(argv: list[str], name: str) -> Any:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
+                env=env,
             )
-        return _posix_spawn(argv)
+        return _posix_spawn(argv, os.environ if env is None else env)
     except FileNotFoundError:
         raise BridgeError(f"{name}: command not found (set WAGGLE_MIND_CMD)") from None
     except PermissionError:
@@ -300,7 +352,7 @@ def _start(argv: list[str], name: str) -> Any:
         raise BridgeError(f"{name}: cannot start ({e.strerror or e})") from None
 
 
-def _posix_spawn(argv: list[str]) -> _Spawned:
+def _posix_spawn(argv: list[str], env: Mapping[str, str]) -> _Spawned:
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
@@ -309,7 +361,7 @@ def _posix_spawn(argv: list[str]) -> _Spawned:
         pid = os.posix_spawnp(
             argv[0],
             argv,
-            os.environ,
+            env,
             file_actions=[
                 (os.POSIX_SPAWN_DUP2, in_r, 0),
                 (os.POSIX_SPAWN_DUP2, out_w, 1),

@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 __all__ = [
     "FileChangedError",
     "UnsafeFileError",
+    "append_to_file",
     "make_private_dirs",
     "open_lock_file",
+    "read_file_tail",
     "read_regular_file",
     "remove_stale_temp_files",
     "replace_file",
@@ -135,6 +137,17 @@ def read_regular_file(path: str, limit: int = -1) -> bytes:
         os.close(fd)
 
 
+def read_file_tail(path: str, size: int) -> bytes:
+    """The last ``size`` bytes of a regular file (all of it when shorter); as ``read_regular_file``."""
+    fd = _open_regular(path, os.O_RDONLY)
+    try:
+        length = os.fstat(fd).st_size
+        os.lseek(fd, max(length - size, 0), os.SEEK_SET)
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
 def make_private_dirs(path: str) -> None:
     """Create ``path`` and any missing parents, each 0700 whatever the umask.
 
@@ -173,6 +186,24 @@ def open_lock_file(path: str) -> int:
         return _open_regular(path, os.O_RDWR)
     os.fchmod(fd, PRIVATE_FILE_MODE)
     return fd
+
+
+def append_to_file(path: str, data: bytes) -> int:
+    """Append ``data`` to the file at ``path`` (created 0600) in one write; return its new size.
+
+    Never follows a symlink nor opens a FIFO: both raise UnsafeFileError. One ``write`` on an
+    ``O_APPEND`` descriptor: lines appended by processes at the same time do not interleave.
+    """
+    try:
+        fd = _open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL)
+        os.fchmod(fd, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        fd = _open_regular(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, data)
+        return os.fstat(fd).st_size
+    finally:
+        os.close(fd)
 
 
 def _temp_name(path: str) -> str:

@@ -49,6 +49,13 @@ def _parser() -> argparse.ArgumentParser:
             tool.add_argument(
                 "--dry-run", action="store_true", help="print the change as a diff; write nothing"
             )
+        else:
+            tool.add_argument(
+                "--call",
+                action="store_true",
+                help="also make one real call to the mind (cleanup_frames, its maintenance "
+                "pass: it adds nothing) and time it",
+            )
     return parser
 
 
@@ -73,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             hermes_home=parsed.hermes_home,
             profile=parsed.profile,
             dry_run=getattr(parsed, "dry_run", False),
+            call=getattr(parsed, "call", False),
         )
     # A hook command reached here only with extra arguments (e.g. ``stop --``): a config mistake.
     print(

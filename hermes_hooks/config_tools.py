@@ -14,7 +14,12 @@ from .hermes_config import ConfigError
 
 
 def run_tool(
-    command: str, *, hermes_home: str | None, profile: str | None, dry_run: bool = False
+    command: str,
+    *,
+    hermes_home: str | None,
+    profile: str | None,
+    dry_run: bool = False,
+    call: bool = False,
 ) -> int:
     """The error boundary of install, verify and uninstall: one line on stderr, exit 1."""
     from .paths import selected_home
@@ -30,7 +35,7 @@ def run_tool(
         if command == "verify":
             from .verify import run_verify
 
-            return run_verify(home)
+            return run_verify(home, call=call)
         if command == "install":
             from .install import run_install
 
@@ -47,12 +52,27 @@ def run_tool(
         return 1
 
 
+# The import name of each library the install tools need → the name pip installs it by.
+_DISTRIBUTIONS = {
+    "yaml": "PyYAML",
+    "ruamel": "ruamel.yaml",
+    "ruamel.yaml": "ruamel.yaml",
+    "dotenv": "python-dotenv",
+}
+
+
 def _require_yaml_libraries() -> None:
     try:
+        import dotenv  # noqa: F401
         import ruamel.yaml  # noqa: F401
         import yaml  # noqa: F401
-    except ImportError:
+    except ImportError as e:
+        python = shlex.quote(sys.executable)
+        missing = _DISTRIBUTIONS.get(e.name or "", e.name or "a library")
         raise ConfigError(
-            "needs PyYAML (what Hermes reads config.yaml with) and ruamel.yaml (to edit it "
-            "without losing comments): pip install 'hermes-hooks[install]'"
+            f"needs {missing}, which is not installed: the install tools read "
+            "config.yaml with PyYAML (as Hermes does), edit it with ruamel.yaml (keeping its "
+            "comments) and read $HERMES_HOME/.env with python-dotenv (as Hermes does). Install "
+            f"them with: {python} -m pip install PyYAML ruamel.yaml python-dotenv "
+            "(or install hermes-hooks from its folder with the extra: pip install '.[install]')"
         ) from None

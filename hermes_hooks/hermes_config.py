@@ -37,7 +37,7 @@ import stat
 from dataclasses import dataclass, field
 
 from .careful_files import FileChangedError, UnsafeFileError, read_regular_file, replace_file
-from .hooks import BINDINGS
+from .installation import is_our_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +62,6 @@ __all__ = [
     "write_config",
 ]
 
-OUR_SUBCOMMANDS = frozenset(b.command for b in BINDINGS)
 BACKUP_SUFFIX = ".hermes-hooks.bak"
 # Sub-keys of ``hooks:`` that Hermes 0.19.0 skips as not being events
 # (``agent.shell_hooks._parse_hooks_block``): never ours to edit or to refuse.
@@ -88,6 +87,7 @@ class Change:
     action: str
     command: str
     previous: tuple[str, ...] = ()
+    why: str = ""
 
 
 @dataclass
@@ -101,28 +101,6 @@ class Edit:
     @property
     def changed(self) -> bool:
         return self.new != self.old
-
-
-def is_our_command(command: object) -> bool:
-    """Whether a hook command runs some installation of ours, as Hermes would split it.
-
-    Ours ends in ``hermes-hooks SUB`` (a console script, by any path), ``-m hermes_hooks SUB``
-    or ``.../hermes_hooks/__main__.py SUB`` (the launcher install writes), with SUB one of our
-    subcommands.
-    """
-    if not isinstance(command, str):
-        return False
-    try:
-        argv = shlex.split(os.path.expanduser(command.strip()))
-    except ValueError:
-        return False
-    if len(argv) < 2 or argv[-1] not in OUR_SUBCOMMANDS:
-        return False
-    if os.path.basename(argv[-2]) == "hermes-hooks":
-        return True
-    if argv[-2].endswith(os.path.join("hermes_hooks", "__main__.py")):
-        return True
-    return len(argv) >= 3 and argv[-3:-1] == ["-m", "hermes_hooks"]
 
 
 # --- load ----------------------------------------------------------------------------------
@@ -759,8 +737,8 @@ def _rewrite_block(
 
 def _emptied_events(tree: Any) -> frozenset[str]:
     """The events of the edited ``hooks:`` left with no value (uninstall's emptied keys)."""
-    hooks = tree.get("hooks") if hasattr(tree, "get") else None
-    if not hasattr(hooks, "items"):
+    hooks = tree.get("hooks") if isinstance(tree, dict) else None
+    if not isinstance(hooks, dict):
         return frozenset()
     return frozenset(str(event) for event, value in hooks.items() if value is None)
 

@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import copy
 import shlex
+from dataclasses import dataclass
 
-from .hermes_config import (
-    Change,
-    Edit,
-    edit_hooks,
-    is_our_command,
-    read_config,
-)
+from .hermes_config import Change, Edit, edit_hooks, read_config
+from .installation import installation_of, parse_our_command
 from .paths import config_path
 from .tool_output import finish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
+
+    from .installation import Installation, OurCommand
+
+    Which = Callable[[OurCommand], Installation]
 
 
 def _new_entry(command: str) -> Any:
@@ -32,10 +32,6 @@ def _new_entry(command: str) -> Any:
     entry = CommentedMap()
     entry["command"] = DoubleQuotedScalarString(command)
     return entry
-
-
-def _is_our_entry(entry: object) -> bool:
-    return isinstance(entry, dict) and is_our_command(entry.get("command"))
 
 
 def _unshared(hooks: Any, event: str) -> Any:
@@ -58,7 +54,61 @@ def _unshared(hooks: Any, event: str) -> Any:
     return fresh
 
 
-def _install_tree(data: Any, entries: Mapping[str, str]) -> list[Change]:
+def _command_of(entry: object) -> object:
+    return entry.get("command") if isinstance(entry, dict) else None
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """What install does to one event's list: which entry of ours stays, with which command
+    (None: as it is), which other entries of ours go, and why, in words for the user."""
+
+    keep: int
+    command: str | None
+    drop: tuple[int, ...]
+    why: str
+
+
+def _same(found: object, command: str) -> bool:
+    return isinstance(found, str) and found.strip() == command
+
+
+def _decide(commands: list[object], command: str, which: Which) -> _Decision | None:
+    """The decision for an event whose entries have ``commands``; None when none is ours.
+
+    An entry of ours that runs this installation stays byte for byte (Hermes' consent is
+    keyed on its exact text); the first one stays if several do. Otherwise the first entry of
+    ours gets ``command``, behind its own ``env`` prefix. Other entries of ours go.
+    """
+    ours = [(i, parsed) for i, c in enumerate(commands) if (parsed := parse_our_command(c))]
+    if not ours:
+        return None
+    current = [
+        i for i, parsed in ours if _same(commands[i], command) or which(parsed).kind == "this"
+    ]
+    keep = current[0] if current else ours[0][0]
+    drop = tuple(i for i, _ in ours if i != keep)
+    reasons = []
+    new = None
+    if not current:
+        parsed = ours[0][1]
+        new = parsed.with_argv(shlex.split(command)) if parsed.prefix else command
+        found = which(parsed)
+        reasons.append(
+            f"it ran the hermes-hooks in {found.where}"
+            if found.kind == "another"
+            else f"it ran nothing: {found.where}"
+        )
+    if drop:
+        reasons.append(
+            "a second entry of ours removed"
+            if len(drop) == 1
+            else f"{len(drop)} more entries of ours removed"
+        )
+    return _Decision(keep, new, drop, "; ".join(reasons))
+
+
+def _install_tree(data: Any, entries: Mapping[str, str], which: Which) -> list[Change]:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import ScalarString
 
@@ -71,41 +121,46 @@ def _install_tree(data: Any, entries: Mapping[str, str]) -> list[Change]:
             hooks[event] = CommentedSeq([_new_entry(command)])
             changes.append(Change(event, "added", command))
             continue
-        ours = [i for i, e in enumerate(hooks[event]) if _is_our_entry(e)]
-        if not ours:
+        decision = _decide([_command_of(e) for e in hooks[event]], command, which)
+        if decision is None:
             _unshared(hooks, event).append(_new_entry(command))
             changes.append(Change(event, "added", command))
             continue
-        old = [str(hooks[event][i]["command"]) for i in ours]
-        if old == [command]:
-            changes.append(Change(event, "unchanged", command))
+        kept = str(hooks[event][decision.keep]["command"])
+        if decision.command is None and not decision.drop:
+            changes.append(Change(event, "unchanged", kept))
             continue
         seq = _unshared(hooks, event)
-        for i in reversed(ours[1:]):
+        removed = tuple(str(seq[i]["command"]) for i in decision.drop)
+        for i in reversed(decision.drop):
             del seq[i]
-        entry = seq[ours[0]]
+        keep = decision.keep - sum(1 for i in decision.drop if i < decision.keep)
+        if decision.command is None:
+            changes.append(Change(event, "updated", kept, removed, decision.why))
+            continue
+        entry = seq[keep]
         if getattr(entry, "anchor", None) is not None and entry.anchor.value is not None:
-            entry = seq[ours[0]] = CommentedMap(entry)  # an aliased entry: edit a copy
+            entry = seq[keep] = CommentedMap(entry)  # an aliased entry: edit a copy
         previous = entry["command"]
         # Keep the user's quoting style for the scalar we rewrite.
         style = type(previous) if isinstance(previous, ScalarString) else None
-        entry["command"] = style(command) if style else command
-        changes.append(Change(event, "updated", command, tuple(c for c in old if c != command)))
+        entry["command"] = style(decision.command) if style else decision.command
+        changes.append(Change(event, "updated", decision.command, (kept, *removed), decision.why))
     return changes
 
 
-def _expect_install(entries: Mapping[str, str]) -> Any:
+def _expect_install(entries: Mapping[str, str], which: Which) -> Any:
     def expect(data: dict[str, Any]) -> dict[str, Any]:
         hooks = data.get("hooks") or {}
         for event, command in entries.items():
             seq = list(hooks.get(event) or [])
-            ours = [i for i, e in enumerate(seq) if _is_our_entry(e)]
-            if not ours:
+            decision = _decide([_command_of(e) for e in seq], command, which)
+            if decision is None:
                 seq.append({"command": command})
             else:
-                entry = {**seq[ours[0]], "command": command}
-                seq = [e for i, e in enumerate(seq) if i not in ours[1:]]
-                seq[ours[0]] = entry
+                if decision.command is not None:
+                    seq[decision.keep] = {**seq[decision.keep], "command": decision.command}
+                seq = [e for i, e in enumerate(seq) if i not in decision.drop]
             hooks[event] = seq
         data["hooks"] = hooks
         return data
@@ -113,17 +168,24 @@ def _expect_install(entries: Mapping[str, str]) -> Any:
     return expect
 
 
-def plan_install(text: str, entries: Mapping[str, str], source: str = "config.yaml") -> Edit:
+def plan_install(
+    text: str,
+    entries: Mapping[str, str],
+    source: str = "config.yaml",
+    which: Which = installation_of,
+) -> Edit:
     """The config text with one entry of ours per event in ``entries`` (event → command).
 
-    Our older entries (another path, or duplicates) are replaced in place; others are kept in
-    their order. Raises ConfigError for a config we will not edit.
+    An entry of ours that runs this installation (``which``) is left as it is; another one
+    of ours is given the new command in place, keeping its settings and ``env`` prefix;
+    duplicates of ours go. Others are kept in their order. Raises ConfigError for a config
+    we will not edit.
     """
     return edit_hooks(
         text,
         source,
-        edit_tree=lambda data: _install_tree(data, entries),
-        expect=_expect_install(entries),
+        edit_tree=lambda data: _install_tree(data, entries, which),
+        expect=_expect_install(entries, which),
         events=tuple(entries),
         fill_empty=dict(entries),
     )

@@ -14,6 +14,16 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# ``hermes hooks test EVENT`` and ``hermes hooks doctor`` fire the configured hooks with Hermes'
+# own synthetic payloads (hermes-agent 0.19.0, ``hermes_cli/hooks.py``, ``_DEFAULT_PAYLOADS``:
+# session "test-session", the prompt "What is the weather?") through
+# ``agent.shell_hooks.run_once``, which bypasses ``PluginManager.invoke_hook`` and with it the
+# ``telemetry_schema_version`` that every real fire's ``extra`` carries
+# (``hermes_cli/plugins.py``: ``kwargs.setdefault("telemetry_schema_version", ...)``).
+TEST_SESSION_ID = "test-session"
+_REAL_FIRE_KEY = "telemetry_schema_version"
+
+
 class PayloadError(ValueError):
     """Stdin is not a Hermes payload; ``str()`` is the one line the user sees."""
 
@@ -28,6 +38,10 @@ class HermesPayload:
         self.session_id = session_id
         self.cwd = cwd
         self.extra = extra
+
+    def is_hermes_test_fire(self) -> bool:
+        """Whether Hermes' ``hooks test`` or ``hooks doctor`` sent this, not a real session."""
+        return self.session_id == TEST_SESSION_ID and _REAL_FIRE_KEY not in self.extra
 
     def text(self, key: str) -> str:
         """``extra[key]`` when it is a string, else ``''``."""

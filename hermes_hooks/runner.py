@@ -11,7 +11,9 @@ import os
 import sys
 
 from .bridge import Bridge, BridgeError, CallInterrupted
+from .call_log import CallLog, call_log_path
 from .hooks import HookContext
+from .paths import hermes_home
 from .payload import PayloadError, parse_payload
 
 TYPE_CHECKING = False
@@ -34,9 +36,20 @@ def _read_bounded(stream: BinaryIO) -> bytes:
 
 def run_hook(binding: Binding, stdin: BinaryIO | None = None) -> int:
     """Run one hook to completion; always return 0."""
+    log = CallLog(call_log_path(hermes_home()), binding.event)
     try:
         payload = parse_payload(_read_bounded(stdin or sys.stdin.buffer))
-        binding.handler(payload, HookContext(Bridge.from_env(), os.environ))
+        if payload.is_hermes_test_fire():
+            _report(
+                binding, "Hermes' test payload (session test-session); nothing sent to the mind"
+            )
+            return 0
+        try:
+            bridge = Bridge.from_env(log=log)
+        except BridgeError as e:
+            log.failed("-", str(e))
+            raise
+        binding.handler(payload, HookContext(bridge, os.environ))
     except (PayloadError, BridgeError) as e:
         _report(binding, str(e))
     except OSError as e:

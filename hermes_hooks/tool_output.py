@@ -14,7 +14,10 @@ def change_lines(changes: list[Change]) -> list[str]:
     for c in changes:
         line = f"  {c.event + ':':<{width}} {c.action:<9} {c.command}"
         if c.action == "updated" and c.previous:
-            line += f" (was: {'; '.join(c.previous)})"
+            was = [p for p in c.previous if p != c.command]
+            line += f" (was: {'; '.join(was)})" if was else ""
+        if c.why:
+            line += f"\n  {'':<{width}} {'':<9} because {c.why}"
         lines.append(line)
     return lines
 

@@ -1,35 +1,45 @@
-"""``hermes-hooks verify``: one line per check that Hermes will run our hooks, and run them well."""
+"""``hermes-hooks verify``: one line per check that Hermes will run our hooks, and run them well.
+
+The checks, in order: our three entries (each runs this installation, each approved); the
+settings as the hooks will see them (the calling shell's environment with
+``$HERMES_HOME/.env`` over it, as Hermes merges them; see :mod:`settings`); the mind's recent
+calls as the hooks recorded them (:mod:`call_log`); with ``--call``, one real call to the mind;
+and the state directory.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
+import time
 
 from .bridge import Bridge, BridgeError
-from .entries import hook_argv
-from .hermes_config import ConfigError, is_our_command, load_config, read_config
+from .call_log import FAILED, call_log_path
+from .hermes_config import ConfigError, load_config, read_config
 from .hooks import BINDINGS
+from .installation import installation_of, parse_our_command, this_package_dir
 from .paths import allowlist_path, config_path
+from .settings import HookEnvironment, hook_environment, judge_compaction, judge_timeout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from .installation import OurCommand
+
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 _TRUE = {"1", "true", "yes", "on"}
-# pip writes this two-line launcher instead of a shebang when the interpreter's path has a space
-# or is too long for the kernel: #!/bin/sh, then '''exec' "/path/python" "$0" "$@".
-_SH_LAUNCHER = re.compile(r"""^'''exec' "?(?P<python>[^"]+?)"? "\$0" "\$@"$""")
-_WHERE_IS_PACKAGE = (
-    "import os, hermes_hooks; print(os.path.realpath(os.path.dirname(hermes_hooks.__file__)))"
-)
+# Failures older than this, with calls succeeding since, are history rather than news.
+RECENT_S = 24 * 3600
+# What ``verify --call`` asks of the mind: its maintenance pass, the call the compaction gate
+# makes. It adds nothing to the mind (``start_session`` would add a session, ``save_memory`` a
+# frame), and running it once more than the gate would is harmless.
+PROBE_TOOL, PROBE_ARGUMENTS = "cleanup_frames", {"mode": "compact"}
 
 
 class Report:
@@ -43,9 +53,8 @@ class Report:
         sys.stdout.write(f"{status:<4}  {text}\n")
 
 
-def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
+def run_verify(home: str, env: Mapping[str, str] | None = None, *, call: bool = False) -> int:
     """Check the installation in ``home``; exit 1 when a required check failed."""
-    env = os.environ if env is None else env
     report = Report()
     path = config_path(home)
     try:
@@ -55,23 +64,57 @@ def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
     except ConfigError as e:
         report.add(FAIL, f"config: {str(e).removesuffix('; left unchanged')}")
         data = None
+    hook_env = _hook_environment(home, os.environ if env is None else env, report)
+    stop_entry = _check_entries(home, path, data, hook_env, report)
+    if stop_entry is not None and stop_entry.prefix:
+        where = "the post_llm_call entry's env prefix"
+        hook_env = hook_env.with_assignments(stop_entry.assignments, where)
+    _check_mind_command(hook_env, report)
+    for judgement in [judge_timeout(hook_env), *judge_compaction(hook_env)]:
+        report.add(OK if judgement.status == "ok" else WARN, judgement.text)
+    _check_recent_calls(home, report)
+    if call:
+        _check_call(hook_env, report)
+    _check_state_dir(home, report)
+    counts = report.counts
+    sys.stdout.write(f"verify: {counts[OK]} ok, {counts[WARN]} warnings, {counts[FAIL]} failed\n")
+    return 1 if counts[FAIL] else 0
+
+
+def _hook_environment(home: str, shell: Mapping[str, str], report: Report) -> HookEnvironment:
+    try:
+        return hook_environment(home, shell)
+    except OSError as e:
+        dotenv = os.path.join(home, ".env")
+        report.add(WARN, f"settings: {dotenv} cannot be read ({e.strerror or e}); not used here")
+        return HookEnvironment(dict(shell))
+
+
+def _check_entries(
+    home: str, path: str, data: Any, hook_env: HookEnvironment, report: Report
+) -> OurCommand | None:
+    """Each binding's entry: there, running this installation, approved. Returns the
+    ``post_llm_call`` entry of ours (the hook that reads every setting), if any."""
     hooks = (data or {}).get("hooks") or {}
     approvals = _approvals(home, report)
-    auto_accept = _accepts_all(data, env)
+    auto_accept = _accepts_all(data, hook_env)
+    stop_entry = None
     for binding in BINDINGS:
-        commands = [
-            str(e["command"]).strip()
+        ours = [
+            (str(e["command"]).strip(), parsed)
             for e in hooks.get(binding.event) or []
-            if isinstance(e, dict) and is_our_command(e.get("command"))
+            if isinstance(e, dict) and (parsed := parse_our_command(e.get("command")))
         ]
-        if not commands:
+        if not ours:
             report.add(
                 FAIL, f"{binding.event}: no hermes-hooks entry in {path} (run hermes-hooks install)"
             )
             continue
-        command = commands[0]
+        command, parsed = ours[0]
+        if binding.event == "post_llm_call":
+            stop_entry = parsed
         report.add(OK, f"{binding.event}: {command}")
-        _check_runs_this_package(binding.event, binding.command, command, report)
+        _check_runs_this_package(binding.event, binding.command, parsed, report)
         if (binding.event, command) in approvals:
             report.add(OK, f"{binding.event}: approved in shell-hooks-allowlist.json")
         elif auto_accept:
@@ -82,11 +125,7 @@ def run_verify(home: str, env: Mapping[str, str] | None = None) -> int:
                 f"{binding.event}: not approved yet; Hermes will ask on first use "
                 "(pre-approve: hermes --accept-hooks, once)",
             )
-    _check_mind(env, report)
-    _check_state_dir(home, report)
-    counts = report.counts
-    sys.stdout.write(f"verify: {counts[OK]} ok, {counts[WARN]} warnings, {counts[FAIL]} failed\n")
-    return 1 if counts[FAIL] else 0
+    return stop_entry
 
 
 def _approvals(home: str, report: Report) -> set[tuple[str, str]]:
@@ -106,85 +145,139 @@ def _approvals(home: str, report: Report) -> set[tuple[str, str]]:
     }
 
 
-def _accepts_all(data: Any, env: Mapping[str, str]) -> str:
+def _accepts_all(data: Any, env: HookEnvironment) -> str:
     """What makes Hermes accept any hook without asking, as its ``_resolve_effective_accept``."""
-    if env.get("HERMES_ACCEPT_HOOKS", "").strip().lower() in _TRUE:
-        return "HERMES_ACCEPT_HOOKS"
+    if env.values.get("HERMES_ACCEPT_HOOKS", "").strip().lower() in _TRUE:
+        source = env.source("HERMES_ACCEPT_HOOKS")
+        return "HERMES_ACCEPT_HOOKS" + ("" if source == "the calling shell" else f" ({source})")
     value = (data or {}).get("hooks_auto_accept")
     if value is True or (isinstance(value, str) and value.strip().lower() in _TRUE):
         return "hooks_auto_accept"
     return ""
 
 
-def _check_runs_this_package(event: str, subcommand: str, command: str, report: Report) -> None:
-    argv = shlex.split(os.path.expanduser(command))
-    if argv[-1] != subcommand:
-        report.add(FAIL, f"{event}: runs `hermes-hooks {argv[-1]}`, not `{subcommand}`")
+def _check_runs_this_package(
+    event: str, subcommand: str, command: OurCommand, report: Report
+) -> None:
+    if command.subcommand != subcommand:
+        report.add(FAIL, f"{event}: runs `hermes-hooks {command.subcommand}`, not `{subcommand}`")
         return
-    executable = shutil.which(argv[0])
-    if executable is None:
-        report.add(FAIL, f"{event}: {argv[0]} is not an executable file")
-        return
-    mine = hook_argv(subcommand)
-    if os.path.realpath(executable) == os.path.realpath(mine[0]) and argv[1:] == mine[1:]:
-        report.add(OK, f"{event}: runs this hermes-hooks ({executable})")
-        return
-    python = executable if "-m" in argv else _script_interpreter(executable)
-    ours = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
-    theirs = _package_dir(python) if python else None
-    if theirs == ours:
-        report.add(OK, f"{event}: runs this hermes-hooks ({executable})")
-    elif theirs:
-        report.add(FAIL, f"{event}: runs another hermes-hooks ({theirs}); run hermes-hooks install")
-    else:
+    found = installation_of(command)
+    if found.kind == "this":
+        report.add(OK, f"{event}: runs this hermes-hooks ({found.where})")
+    elif found.kind == "another":
         report.add(
-            FAIL, f"{event}: {executable} does not run hermes_hooks; run hermes-hooks install"
+            FAIL,
+            f"{event}: runs the hermes-hooks in {found.where}, not this one "
+            f"({this_package_dir()}); run hermes-hooks install",
         )
+    else:
+        report.add(FAIL, f"{event}: {found.where}; run hermes-hooks install")
 
 
-def _script_interpreter(script: str) -> str | None:
-    try:
-        with open(script, "rb") as f:
-            head = f.read(4096).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return None
-    if not head or not head[0].startswith("#!"):
-        return None
-    shebang = head[0][2:].strip()
-    if os.path.basename(shebang.split()[0]) == "sh" and len(head) > 1:
-        match = _SH_LAUNCHER.match(head[1].strip())
-        return match["python"] if match else None
-    return shebang.split()[0] if shebang else None
-
-
-def _package_dir(python: str) -> str | None:
-    try:
-        result = subprocess.run(
-            [python, "-c", _WHERE_IS_PACKAGE],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return result.stdout.strip() or None if result.returncode == 0 else None
-
-
-def _check_mind(env: Mapping[str, str], report: Report) -> None:
+def _check_mind_command(env: HookEnvironment, report: Report) -> None:
     """Resolve the mind command exactly as the hooks will (``Bridge.from_env``)."""
+    name = "WAGGLE_MIND_CMD"
+    origin = (
+        f"{name} from {env.source(name)}"
+        if env.values.get(name)
+        else f"the default; {name} not set"
+    )
     try:
-        command = Bridge.from_env(env).command
+        command = Bridge.from_env(env.values).command
     except BridgeError as e:
-        report.add(FAIL, f"mind command: {e}")
+        report.add(FAIL, f"mind command: {e} ({origin})")
         return
-    found = shutil.which(command[0])
+    found = shutil.which(command[0], path=env.values.get("PATH"))
+    there = os.path.exists(command[0]) if os.sep in command[0] else _on_path(command[0], env)
     if found:
-        report.add(OK, f"mind command: {shlex.join(command)} ({found})")
+        report.add(OK, f"mind command: {shlex.join(command)} ({found}; {origin})")
+    elif there:
+        report.add(FAIL, f"mind command: {command[0]} is not executable ({origin}); chmod +x it")
     else:
         report.add(
-            FAIL, f"mind command: {command[0]} not found (install the mind, or set WAGGLE_MIND_CMD)"
+            FAIL,
+            f"mind command: {command[0]} not found ({origin}); install the mind, or set {name}",
         )
+
+
+def _on_path(name: str, env: HookEnvironment) -> bool:
+    folders = env.values.get("PATH", os.defpath).split(os.pathsep)
+    return any(os.path.exists(os.path.join(folder, name)) for folder in folders if folder)
+
+
+def _check_recent_calls(home: str, report: Report) -> None:
+    """What the hooks recorded of the mind's calls (``call_log``): FAIL when the latest failed."""
+    path = call_log_path(home)
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except FileNotFoundError:
+        report.add(OK, f"mind calls: no failed call recorded ({path})")
+        return
+    except OSError as e:
+        report.add(WARN, f"mind calls: {path} cannot be read ({e.strerror or e})")
+        return
+    records = [line.split(" ", 4) for line in lines]
+    records = [r for r in records if len(r) == 5]
+    if not records:
+        report.add(OK, f"mind calls: no failed call recorded ({path})")
+        return
+    failing = 0
+    for record in reversed(records):
+        if record[3] != f"{FAILED}:":
+            break
+        failing += 1
+    last = records[-1]
+    if failing:
+        first = records[-failing]
+        calls = "call" if failing == 1 else f"{failing} calls"
+        since = "" if failing == 1 else f", since {first[0]}"
+        report.add(
+            FAIL,
+            f"mind calls: the last {calls} failed{since}; the latest at {last[0]} "
+            f"({last[1]} {last[2]}): {last[4]} (see {path})",
+        )
+        return
+    failures = [r for r in records if r[3] == f"{FAILED}:"]
+    recent = [r for r in failures if _age_s(r[0]) < RECENT_S]
+    if recent:
+        report.add(
+            WARN,
+            f"mind calls: {len(recent)} failed in the last 24 hours, the latest at "
+            f"{recent[-1][0]} ({recent[-1][1]} {recent[-1][2]}): {recent[-1][4]}; calls "
+            f"succeed again since {last[0]} (see {path})",
+        )
+    else:
+        report.add(OK, f"mind calls: calls succeed since {last[0]} (see {path})")
+
+
+def _age_s(stamp: str) -> float:
+    import calendar
+
+    try:
+        then = calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return float("inf")
+    return time.time() - then
+
+
+def _check_call(env: HookEnvironment, report: Report) -> None:
+    """One real round trip to the mind, in the hooks' environment, timed."""
+    try:
+        bridge = Bridge.from_env(env.values)
+    except BridgeError as e:
+        report.add(FAIL, f"mind call: {e}")
+        return
+    bridge.child_env = env.values
+    start = time.monotonic()
+    try:
+        bridge.call(PROBE_TOOL, PROBE_ARGUMENTS)
+    except BridgeError as e:
+        report.add(FAIL, f"mind call: {e}")
+        return
+    took = time.monotonic() - start
+    report.add(OK, f"mind call: {PROBE_TOOL} answered in {took:.2f} s")
 
 
 def _check_state_dir(home: str, report: Report) -> None:

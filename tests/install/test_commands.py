@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -269,20 +270,29 @@ def test_home_and_profile_together_is_a_usage_error(
     )
 
 
-@pytest.mark.parametrize("module", ["ruamel.yaml", "yaml"])
+@pytest.mark.parametrize(
+    ("module", "library"),
+    [("ruamel.yaml", "ruamel.yaml"), ("yaml", "PyYAML"), ("dotenv", "python-dotenv")],
+)
 def test_without_the_yaml_libraries_the_message_names_the_extra(
     module: str,
+    library: str,
     hermes_home: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Without PyYAML or ruamel.yaml the tools say which extra to install, in one line."""
+    """Without a library of the install extra the tools name it and the command that
+    installs it into this interpreter, in one line: no package-index name of ours."""
     monkeypatch.setitem(sys.modules, module, None)
     code, _, err = run(capsys, "install", "--hermes-home", str(hermes_home))
     assert code == 1
     assert err == (
-        "hermes-hooks install: needs PyYAML (what Hermes reads config.yaml with) and "
-        "ruamel.yaml (to edit it without losing comments): pip install 'hermes-hooks[install]'\n"
+        f"hermes-hooks install: needs {library}, which is not installed: the install tools "
+        "read config.yaml with PyYAML (as Hermes does), edit it with ruamel.yaml (keeping its "
+        "comments) and read $HERMES_HOME/.env with python-dotenv (as Hermes does). Install "
+        f"them with: {shlex.quote(sys.executable)} -m pip install PyYAML ruamel.yaml "
+        "python-dotenv (or install hermes-hooks from its folder with the extra: pip install "
+        "'.[install]')\n"
     )
 
 

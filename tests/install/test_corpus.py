@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hermes_hooks.hermes_config import ConfigError
-from hermes_hooks.install import plan_install
+from hermes_hooks.hermes_config import ConfigError, Edit
+from hermes_hooks.install import plan_install as _plan_install
+from hermes_hooks.installation import Installation
 from hermes_hooks.uninstall import plan_uninstall
 from tests.install.large_configs import example_style_config
 
@@ -21,6 +22,12 @@ ENTRIES = {
     "post_llm_call": "'/opt/hermes hooks/bin/hermes-hooks' stop",
 }
 CORPUS = sorted(p.name for p in CONFIGS.glob("*.yaml"))
+
+
+def plan_install(text: str, entries: dict[str, str], source: str = "config.yaml") -> Edit:
+    """Install as on a machine where no older entry of the corpus runs this installation
+    (whatever ``python3 -m hermes_hooks`` imports where the tests run)."""
+    return _plan_install(text, entries, source, which=lambda _: Installation("broken", "gone"))
 
 
 def read(path: Path) -> str:

@@ -48,9 +48,13 @@ def test_all_good_but_not_approved(installed: Path, capsys: pytest.CaptureFixtur
         ]
     mind = f"{sys.executable} {Path(__file__).parent.parent / 'stub_bridge.py'}"
     expected += [
-        f"ok    mind command: {mind} ({sys.executable})",
+        f"ok    mind command: {mind} ({sys.executable}; WAGGLE_MIND_CMD from the calling shell)",
+        "ok    bridge timeout: 10 s per call (the default)",
+        "ok    compaction: off (WAGGLE_HERMES_COMPACT_ON_STOP not set; opt in with "
+        "WAGGLE_HERMES_COMPACT_ON_STOP=1)",
+        f"ok    mind calls: no failed call recorded ({installed / 'logs' / 'hermes-hooks.log'})",
         f"ok    state directory: {installed} is writable",
-        "verify: 8 ok, 3 warnings, 0 failed",
+        "verify: 11 ok, 3 warnings, 0 failed",
     ]
     assert (code, lines) == (0, expected)
 
@@ -82,7 +86,7 @@ def test_auto_accept_counts_as_approval(
     assert code == 0
     assert "ok    stop" not in lines
     assert lines[2] == "ok    on_session_start: not approved yet; hooks_auto_accept approves it"
-    assert lines[-1] == "verify: 11 ok, 0 warnings, 0 failed"
+    assert lines[-1] == "verify: 14 ok, 0 warnings, 0 failed"
 
 
 def test_nothing_installed_fails(
@@ -97,7 +101,7 @@ def test_nothing_installed_fails(
         f"FAIL  {event}: no hermes-hooks entry in {config} (run hermes-hooks install)"
         for event, _ in EVENTS
     ]
-    assert lines[-1] == "verify: 2 ok, 0 warnings, 3 failed"
+    assert lines[-1] == "verify: 5 ok, 0 warnings, 3 failed"
 
 
 def test_a_command_that_is_not_there_fails(
@@ -112,14 +116,21 @@ def test_a_command_that_is_not_there_fails(
     assert code == 1
     assert lines[:2] == [
         "ok    on_session_start: /gone/bin/hermes-hooks session-start",
-        "FAIL  on_session_start: /gone/bin/hermes-hooks is not an executable file",
+        "FAIL  on_session_start: /gone/bin/hermes-hooks is not there; run hermes-hooks install",
     ]
 
 
 def test_python_dash_m_with_this_interpreter_is_this_package(
-    hermes_home: Path, stub_bridge: StubBridge, capsys: pytest.CaptureFixture[str]
+    hermes_home: Path,
+    stub_bridge: StubBridge,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`python -m hermes_hooks` is recognised as this package by asking that interpreter."""
+    import hermes_hooks
+
+    # The interpreter asked imports the package these tests import, as a user's would.
+    monkeypatch.setenv("PYTHONPATH", str(Path(hermes_hooks.__file__).parent.parent))
     hermes_home.mkdir()
     (hermes_home / "config.yaml").write_text(
         f'hooks:\n  post_llm_call:\n    - command: "{sys.executable} -m hermes_hooks stop"\n'
@@ -142,9 +153,10 @@ def test_a_script_of_another_installation_fails(
     )
     code, lines = run(capsys, "verify", "--hermes-home", str(hermes_home))
     assert code == 1
-    assert f"FAIL  post_llm_call: {other} does not run hermes_hooks; run hermes-hooks install" in (
-        lines
-    )
+    assert (
+        f"FAIL  post_llm_call: {other} runs /nonexistent/python, which is not there; "
+        "run hermes-hooks install"
+    ) in lines
 
 
 def test_missing_mind_and_unparseable_config(
@@ -158,9 +170,9 @@ def test_missing_mind_and_unparseable_config(
     assert code == 1
     assert lines[0].startswith(f"FAIL  config: {hermes_home / 'config.yaml'}:2:1: not valid YAML")
     assert (
-        "FAIL  mind command: no-such-mind not found (install the mind, or set WAGGLE_MIND_CMD)"
-        in lines
-    )
+        "FAIL  mind command: no-such-mind not found (WAGGLE_MIND_CMD from the calling shell); "
+        "install the mind, or set WAGGLE_MIND_CMD"
+    ) in lines
 
 
 def test_missing_home_is_not_writable(

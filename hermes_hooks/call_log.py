@@ -1,0 +1,74 @@
+"""The mind's failed calls, kept in the Hermes home where the user and ``verify`` find them.
+
+The hook fails open (exit 0, one line on stderr), and Hermes v0.19.0 logs the stderr of a hook
+that exits 0 only at DEBUG (``agent/shell_hooks.py``, ``_make_callback``) while its default
+level is INFO: without this file a mind that fails every call would lose every memory without
+a trace. So each failed or timed-out bridge call is also one line of
+``<hermes home>/logs/hermes-hooks.log``, beside Hermes' own ``agent.log``::
+
+    2026-12-07T18:20:51Z post_llm_call save_memory failed: hive-mind call save_memory exited 3: database locked
+
+When calls succeed again after a failure, one ``ok`` line says so (a successful call writes
+nothing otherwise: it only looks whether the file exists), so the last line tells whether the
+mind works now. The file is bounded: past ``MAX_LOG_BYTES`` it becomes ``hermes-hooks.log.1``
+(replacing the previous one) and a new file starts. Writing it never fails a hook: a file that
+cannot be written is skipped. On the hook's per-turn path: standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .careful_files import append_to_file, make_private_dirs, read_file_tail
+
+LOG_DIRNAME = "logs"
+LOG_FILENAME = "hermes-hooks.log"
+MAX_LOG_BYTES = 256 * 1024
+FAILED = "failed"
+OK = "ok"
+_TAIL_BYTES = 1024
+
+
+def call_log_path(home: str) -> str:
+    """``<hermes home>/logs/hermes-hooks.log``."""
+    return os.path.join(home, LOG_DIRNAME, LOG_FILENAME)
+
+
+def format_line(when: float, event: str, tool: str, status: str, detail: str) -> str:
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
+    # One line per call, whatever the message holds.
+    detail = " ".join(detail.split())
+    return f"{stamp} {event} {tool} {status}: {detail}\n"
+
+
+class CallLog:
+    """Where one hook run records its failed calls (and the first success after them)."""
+
+    __slots__ = ("event", "path")
+
+    def __init__(self, path: str, event: str) -> None:
+        self.path = path
+        self.event = event
+
+    def failed(self, tool: str, message: str) -> None:
+        self._append(format_line(time.time(), self.event, tool, FAILED, message))
+
+    def succeeded(self, tool: str) -> None:
+        """After failures, one line saying calls succeed again; nothing otherwise."""
+        try:
+            tail = read_file_tail(self.path, _TAIL_BYTES)
+        except OSError:  # no log (the usual case), or one we cannot read
+            return
+        last = tail.rstrip(b"\n").rpartition(b"\n")[2].split(b" ", 4)
+        if len(last) == 5 and last[3] == FAILED.encode() + b":":
+            self._append(format_line(time.time(), self.event, tool, OK, "calls succeed again"))
+
+    def _append(self, line: str) -> None:
+        try:
+            make_private_dirs(os.path.dirname(self.path))
+            size = append_to_file(self.path, line.encode("utf-8", "replace"))
+            if size > MAX_LOG_BYTES:
+                os.replace(self.path, self.path + ".1")
+        except OSError:  # a trace we cannot keep must not cost the hook anything more
+            return
