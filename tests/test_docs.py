@@ -75,6 +75,19 @@ NOT_RUN: dict[str, str] = {
         "conformance-versions runs it; tests/real/test_conformance_versions.py runs it "
         "with a fake npm"
     ),
+    r"^python3 -m venv ~/\.venvs/hermes-hooks ": (
+        "installs the hook package into the reader's own venv: the tox environments install "
+        "the same wheel with [install], and tests/conformance/test_reinstall_keeps_consent.py "
+        "installs it into a venv of its own"
+    ),
+    r"^~/\.venvs/hermes-hooks/bin/hermes-hooks (install|verify)\b": (
+        "the tools of that venv: the console block of docs/hook-package.md runs install and "
+        "verify as shown, and tests/install/ runs every tool and option"
+    ),
+    r"^hermes --accept-hooks\b": (
+        "needs the real Hermes: tests/conformance/test_reinstall_keeps_consent.py consents "
+        "with hermes --accept-hooks after hermes-hooks install"
+    ),
     r"^python3 -m venv ~/\.cache/agents/hermes ": (
         "installs Hermes (about a minute): tox -e conformance installs the same version"
     ),

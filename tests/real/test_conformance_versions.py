@@ -328,10 +328,10 @@ def test_hermes_releases_read_the_installed_hooks_with_their_own_parser(
         "0.19.0",
     ]
     assert table["hermes-hooks verify, after the release's consent"] == [
-        "verify: 10 ok, 1 warnings, 0 failed; warn pre_llm_call: not approved yet; Hermes will a...",
+        "verify: 13 ok, 1 warnings, 0 failed; warn pre_llm_call: not approved yet; Hermes will a...",
         "-",
-        "verify: 8 ok, 3 warnings, 0 failed; warn on_session_start: not approved yet; Hermes wil...",
-        "verify: 11 ok, 0 warnings, 0 failed",
+        "verify: 11 ok, 3 warnings, 0 failed; warn on_session_start: not approved yet; Hermes wil...",
+        "verify: 14 ok, 0 warnings, 0 failed",
         "0.19.0",
     ]
     assert done.returncode == 1  # the fake releases run no scenario
