@@ -1,6 +1,6 @@
 """How much a Hermes turn pays for the hook: ratios against two baselines, in one run.
 
-    python benchmarks/bench_hook.py [--rounds N] [--python PATH]
+    python benchmarks/bench_hook.py [--rounds N] [--python PATH] [--against REV]
 
 Hermes runs hooks synchronously, twice per turn, in front of the model call, so the hook's
 start-up is latency the user waits for. Each round spawns, in turn and as Hermes does (argv
@@ -13,6 +13,10 @@ without a shell, the payload on stdin):
 - ``hermes-hooks stop`` as ``install`` writes it (``python .../hermes_hooks/__main__.py stop``);
 - ``hermes-hooks stop`` through the console script (what ``pip`` puts on PATH);
 - the written command with the flag on and due (a compaction every turn: two bridge calls).
+
+With ``--against REV`` (a git revision of this checkout), the same two ``stop`` variants of
+that revision, installed in a venv of their own, join the rounds, and the ratio of this
+checkout's to theirs is printed: the change in what a turn pays, measured in one run.
 
 The bridge is ``true``. The figures must come from a regular (non-editable) install: an
 editable install adds its finder's imports to every start. So, unless ``--python`` names the
@@ -74,14 +78,35 @@ subprocess.run(
 """
 
 
-def regular_install(directory: Path) -> Path:
-    """A venv with this checkout installed the regular way; returns its python."""
+def regular_install(directory: Path, source: Path = ROOT) -> Path:
+    """A venv with ``source`` installed the regular way; returns its python."""
     subprocess.run([sys.executable, "-m", "venv", str(directory)], check=True)
     python = directory / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(ROOT)], check=True
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(source)], check=True
     )
     return python
+
+
+def revision_install(revision: str, directory: Path) -> Path:
+    """A venv with the package as it was at ``revision`` of this checkout."""
+    source = directory / "source"
+    source.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    return regular_install(directory / "venv", source)
+
+
+def written_command(python: Path) -> list[str]:
+    """The stop command ``install`` writes for the package ``python`` imports."""
+    code = "from hermes_hooks.entries import hook_argv; print('\\0'.join(hook_argv('stop')))"
+    # -I: the installed package, not a checkout in the current directory.
+    done = subprocess.run(
+        [str(python), "-I", "-c", code], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().split("\0")
 
 
 def is_editable(python: Path) -> bool:
@@ -117,7 +142,7 @@ def import_times(python: Path, argv: list[str], env: dict[str, str]) -> list[tup
     return sorted(costs, key=lambda kv: -kv[1])
 
 
-def measure(python: Path, rounds: int, home: str) -> int:
+def measure(python: Path, rounds: int, home: str, against: tuple[str, Path] | None = None) -> int:
     bridge = shutil.which("true") or "/bin/true"
     minimal = Path(home, "minimal_hook.py")
     minimal.write_text(MINIMAL_HOOK.replace("BRIDGE", repr(bridge)))
@@ -129,13 +154,7 @@ def measure(python: Path, rounds: int, home: str) -> int:
         "WAGGLE_HERMES_COMPACT_ON_STOP": "1",
         "WAGGLE_HERMES_COMPACT_WINDOW_MIN": "0.000001",
     }
-    code = "from hermes_hooks.entries import hook_argv; print('\\0'.join(hook_argv('stop')))"
-    # -I here and below: the installed package, not a checkout in the current directory.
-    written = (
-        subprocess.run([str(python), "-I", "-c", code], capture_output=True, text=True, check=True)
-        .stdout.strip()
-        .split("\0")
-    )
+    written = written_command(python)
     script = python.parent / "hermes-hooks"
     variants = {
         "python -c pass": ([str(python), "-c", "pass"], base_env),
@@ -144,6 +163,10 @@ def measure(python: Path, rounds: int, home: str) -> int:
         "stop (console script)": ([str(script), "stop"], base_env),
         "stop, flag on, due": (written, on_env),
     }
+    if against is not None:
+        theirs = written_command(against[1])
+        variants[f"stop at {against[0]}"] = (theirs, base_env)
+        variants[f"stop, flag on, due, at {against[0]}"] = (theirs, on_env)
     for argv, env in variants.values():  # warm the page cache and the .pyc files
         timed(argv, env)
     samples: dict[str, list[float]] = {name: [] for name in variants}
@@ -157,6 +180,13 @@ def measure(python: Path, rounds: int, home: str) -> int:
     for name, values in samples.items():
         t = statistics.median(values)
         print(f"  {name:<26} {t / bare:>12.2f}x {t / minimal_t:>14.2f}x")
+    if against is not None:
+        for ours, theirs in (
+            ("stop (install's command)", f"stop at {against[0]}"),
+            ("stop, flag on, due", f"stop, flag on, due, at {against[0]}"),
+        ):
+            ratio = statistics.median(samples[ours]) / statistics.median(samples[theirs])
+            print(f"  {ours} against {against[0]}: {ratio:.3f}x")
     print("largest imports of one `stop` run as install writes it (python -X importtime, us):")
     for name, cost in import_times(python, written, base_env)[:6]:
         print(f"  {name:<32} {cost:>7}")
@@ -169,6 +199,9 @@ def main() -> int:
     parser.add_argument(
         "--python", type=Path, help="the python of a regular install (default: build one)"
     )
+    parser.add_argument(
+        "--against", metavar="REV", help="also measure the package at this git revision"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         python = args.python
@@ -176,7 +209,10 @@ def main() -> int:
             python = regular_install(Path(home, "venv"))
         elif is_editable(python):
             raise SystemExit(f"{python} runs an editable install; its figures would be skewed")
-        return measure(python, args.rounds, home)
+        against = None
+        if args.against:
+            against = (args.against, revision_install(args.against, Path(home, "against")))
+        return measure(python, args.rounds, home, against)
 
 
 if __name__ == "__main__":

@@ -183,3 +183,23 @@ def test_missing_home_is_not_writable(
     assert lines[-2] == (
         f"FAIL  state directory: {hermes_home} is not writable (No such file or directory)"
     )
+
+
+def test_another_working_installation_is_named(
+    hermes_home: Path, tmp_path: Path, stub_bridge: StubBridge, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command of another venv's launcher runs hermes_hooks, just not this installation."""
+    other = tmp_path / "other-venv" / "hermes_hooks"
+    other.mkdir(parents=True)
+    (other / "__main__.py").write_text("")
+    hermes_home.mkdir()
+    (hermes_home / "config.yaml").write_text(
+        f'hooks:\n  post_llm_call:\n    - command: "{sys.executable} {other / "__main__.py"} stop"\n'
+    )
+    code, lines = run(capsys, "verify", "--hermes-home", str(hermes_home))
+    assert code == 1
+    here = Path(hook_argv("stop")[1]).resolve().parent
+    assert (
+        f"FAIL  post_llm_call: runs the hermes-hooks in {other}, not this one ({here}); "
+        "run hermes-hooks install"
+    ) in lines

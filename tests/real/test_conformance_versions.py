@@ -330,7 +330,7 @@ def test_hermes_releases_read_the_installed_hooks_with_their_own_parser(
     assert table["hermes-hooks verify, after the release's consent"] == [
         "verify: 13 ok, 1 warnings, 0 failed; warn pre_llm_call: not approved yet; Hermes will a...",
         "-",
-        "verify: 11 ok, 3 warnings, 0 failed; warn on_session_start: not approved yet; Hermes wil...",
+        "verify: 11 ok, 3 warnings, 0 failed; warn on_session_start: not approved yet; Hermes wi...",
         "verify: 14 ok, 0 warnings, 0 failed",
         "0.19.0",
     ]
