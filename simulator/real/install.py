@@ -80,9 +80,39 @@ def default_cache() -> Path:
     return Path(base) / "hooksim" / "hosts"
 
 
+# What a release may be called: a registry's answer (an npm dist-tag can hold any string) or a
+# user's ``--versions`` becomes a folder name, so only a plain version is one: a digit first,
+# then letters, digits, ``.``, ``+`` and ``-``, no ``..`` (npm's semver and PEP 440 both fit).
+RELEASE_NAME = re.compile(r"[0-9][0-9A-Za-z.+-]{0,63}")
+
+
+def check_release_name(version: str) -> str:
+    """``version`` when it is a plain release name, else ValueError saying why (escaped)."""
+    if not RELEASE_NAME.fullmatch(version) or ".." in version:
+        raise ValueError(
+            f"{version[:80]!r} is not a release name (a digit, then letters, digits, '.', '+' "
+            "or '-'); refused before it names any folder"
+        )
+    return version
+
+
 def release_dir(cache: Path, host: str, version: str) -> Path:
-    """Where one release of ``host`` lives in the cache (the npm prefix)."""
-    return cache / host / version
+    """Where one release of ``host`` lives in the cache (the npm prefix); ValueError for a
+    version that is not a plain release name."""
+    return cache / host / check_release_name(version)
+
+
+def _remove_release(prefix: Path) -> None:
+    """Remove a release's folder: only a real folder (not a link) inside its host's folder."""
+    if prefix.is_symlink():  # a link planted there: it goes, never what it points at
+        prefix.unlink()
+        return
+    if not prefix.exists():
+        return
+    host_dir = prefix.parent.resolve()
+    if prefix.resolve().parent != host_dir or prefix.name in ("", ".", ".."):
+        raise InstallError(f"{prefix} is not a release folder of the cache; left alone")
+    shutil.rmtree(prefix, ignore_errors=True)
 
 
 def executable(prefix: Path, driver: type[Driver]) -> Path:
@@ -116,7 +146,7 @@ def _npm_release(driver: type[Driver], source: Source, version: str, cache: Path
         if not executable(partial, driver).exists():
             raise InstallError(f"npm installed {spec} without a"
                                f" node_modules/.bin/{driver.binary}")  # fmt: skip
-        shutil.rmtree(prefix, ignore_errors=True)  # a broken earlier copy, if any
+        _remove_release(prefix)  # a broken earlier copy, if any
         os.replace(partial, prefix)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
@@ -131,7 +161,7 @@ def _venv_release(driver: type[Driver], source: Source, version: str, cache: Pat
     if (prefix / INSTALLED_MARK).exists() and binary.exists():
         return Installed(binary, requires_python(prefix, source.package), 0.0, "pip")
     started = time.monotonic()
-    shutil.rmtree(prefix, ignore_errors=True)  # an interrupted earlier install, if any
+    _remove_release(prefix)  # an interrupted earlier install, if any
     prefix.parent.mkdir(parents=True, exist_ok=True)
     spec = f"{source.package}=={version}"
     try:
@@ -141,7 +171,7 @@ def _venv_release(driver: type[Driver], source: Source, version: str, cache: Pat
         if not binary.exists():
             raise InstallError(f"pip installed {spec} without a bin/{driver.binary}")
     except InstallError:
-        shutil.rmtree(prefix, ignore_errors=True)
+        _remove_release(prefix)
         raise
     (prefix / INSTALLED_MARK).write_text(f"{spec}\n", encoding="utf-8")
     seconds = time.monotonic() - started

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 
-from .install import InstallError, Source, run_client
+from .install import InstallError, Source, check_release_name, run_client
 
 LOOKUP_TIMEOUT_S = 120.0
 _FINAL = re.compile(r"\d+(\.\d+)*")
@@ -26,10 +26,22 @@ NEXT_TAGS = ("next", "beta")
 
 
 def newest(source: Source, *, pre: bool) -> str | None:
-    """The newest release of ``source`` (``pre``: its newest pre-release, or None)."""
-    if source.registry == "pypi":
-        return _pypi(source.package, pre=pre)
-    return _npm(source.package, pre=pre)
+    """The newest release of ``source`` (``pre``: its newest pre-release, or None).
+
+    The registry's answer names a folder of the install cache: one that is not a plain release
+    name (``..``, a path, control characters) is a LookupError, before anything is installed.
+    """
+    found = (
+        _pypi(source.package, pre=pre)
+        if source.registry == "pypi"
+        else _npm(source.package, pre=pre)
+    )
+    if found is None:
+        return None
+    try:
+        return check_release_name(found.removeprefix("v"))
+    except ValueError as e:
+        raise LookupError(f"the registry answered {e}") from None
 
 
 def _npm(package: str, *, pre: bool) -> str | None:

@@ -311,3 +311,58 @@ def test_every_host_of_the_nightly_canary_has_a_table_to_compare_with(
         "hermes": (2, "pip index versions hermes-agent: no release listed\n"),
         "openclaw": (2, "npm view openclaw dist-tags: no 'latest' tag in {}\n"),
     }
+
+
+@pytest.mark.parametrize(
+    ("host", "answer"),
+    [
+        ("gemini-cli", {"FAKE_DIST_TAGS": json.dumps({"latest": ".."})}),
+        ("gemini-cli", {"FAKE_DIST_TAGS": json.dumps({"latest": "../../victim"})}),
+        ("gemini-cli", {"FAKE_DIST_TAGS": json.dumps({"latest": "1.0.0\x1b]0;TITLE\x07"})}),
+        ("hermes", {"FAKE_PIP_VERSIONS": "../../victim, 0.19.0"}),
+    ],
+    ids=["dot-dot", "a-path", "escapes", "pip-path"],
+)
+def test_a_registry_answer_that_is_not_a_release_name_touches_no_folder(
+    host: str, answer: dict[str, str], world: dict[str, object], tmp_path: Path
+) -> None:
+    """A registry (or mirror) answering `..` or a path: refused in one line, exit 2, the
+    cache and every folder outside it as they were."""
+    cache = Path(str(world["cache"]))
+    (cache / "codex" / "0.1.0").mkdir(parents=True)
+    (cache / "codex" / "0.1.0" / "KEEP").write_text("keep")
+    (cache / "SENTINEL").write_text("keep")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "PRECIOUS").write_text("keep")
+    scenario = "one-release.yaml"
+    if host == "hermes":
+        scenario = "hermes.yaml"
+        (tmp_path / scenario).write_text(
+            "name: h\ntool: hermes\nturns:\n  - {user: hi, assistant: ok}\n"
+        )
+    page = Path(__file__).parents[2] / "docs" / "host-versions.md"
+    which = "--next" if "FAKE_PIP_VERSIONS" in answer else "--latest"
+    done = hooksim(world, host, scenario, which, "--against", str(page), **answer)
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert "is not a release name" in line
+    assert "\x1b" not in line
+    assert (cache / "codex" / "0.1.0" / "KEEP").read_text() == "keep"
+    assert (cache / "SENTINEL").read_text() == "keep"
+    assert (victim / "PRECIOUS").read_text() == "keep"
+
+
+def test_a_release_folder_is_never_removed_through_a_link(tmp_path: Path) -> None:
+    """A link planted where a release goes is removed itself; what it points at stays."""
+    from hooksim.real.install import _remove_release  # noqa: PLC2701 - the one guard of rmtree
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "PRECIOUS").write_text("keep")
+    host = tmp_path / "cache" / "claude-code"
+    host.mkdir(parents=True)
+    (host / "1.0.0").symlink_to(outside)
+    _remove_release(host / "1.0.0")
+    assert not (host / "1.0.0").exists()
+    assert (outside / "PRECIOUS").read_text() == "keep"
