@@ -13,6 +13,8 @@ is named for what it is, never opened for reading.
 from __future__ import annotations
 
 import contextlib
+import errno
+import json
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -275,3 +277,44 @@ def check_regular(path: Path, limit: int = MAX_CONFIG) -> None:
         raise Refused(f"{path} is {what_is(info.st_mode)}, not a regular file")
     if info.st_size > limit:
         raise Refused(f"{path} is {info.st_size} bytes, more than a config file ({limit})")
+
+
+def read_file(path: Path, limit: int = MAX_CONFIG, *, follow: bool = True) -> bytes:
+    """The bytes of a file named on the command line (or kept by hooksim: a cache entry, a
+    durations file), within the same bounds as ``check_regular``: a regular file of at most
+    ``limit`` bytes, never waited on (a FIFO) nor read without end (a device). ``follow``:
+    whether a link at ``path`` itself is followed. Refused otherwise, in one line."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except IsADirectoryError:
+        raise Refused(f"{path} is a folder, not a regular file") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise Refused(f"{path} is a symbolic link (not followed)", link=True) from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(f"{path} is {what_is(info.st_mode)}, not a regular file; not read")
+        data = f.read(limit + 1) if info.st_size <= limit else b""
+    if info.st_size > limit or len(data) > limit:
+        raise Refused(f"{path} is more than {limit} bytes; not read")
+    return data
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_json(path: Path, limit: int = MAX_CONFIG, *, follow: bool = True) -> object:
+    """A JSON file, bounded as ``read_file``: Refused for anything else, for nesting past what
+    Python can parse, and for ``NaN`` or ``Infinity`` (which Python's json reads, and which
+    no hooksim file holds)."""
+    data = read_file(path, limit, follow=follow)
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(f"{path} is nested too deeply to read") from None
+    except ValueError as e:  # UnicodeDecodeError is one
+        raise Refused(f"{path} is not JSON ({' '.join(str(e).split())[:200]})") from None

@@ -9,13 +9,18 @@ failed or could not run.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from .. import beneath
 from ..report.formats import entry_problem, tally, verdict
 from . import AddParser, CommandError, report_options, reports_problem, write_entry_reports
+
+
+# A saved run holds each hook's output capped (64 KiB a text): a corpus of thousands of runs
+# stays far below this.
+MAX_SAVED_RUN = 2 * 1024 * 1024 * 1024
 
 
 class _Refused(Exception):
@@ -76,11 +81,11 @@ def _merged(paths: list[Path]) -> list[dict[str, Any]]:
 def _read(path: Path) -> list[dict[str, Any]]:
     """The entries of one saved run; raises _Refused saying what is wrong with the file."""
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
+        entries = beneath.load_json(path, MAX_SAVED_RUN)
+    except beneath.Refused as e:
+        raise _Refused(str(e)) from None
     except OSError as e:
         raise _Refused(f"cannot read {path} ({e.strerror})") from None
-    except ValueError as e:
-        raise _Refused(f"{path} is not JSON ({e})") from None
     not_saved = f"{path} is not a run saved by hooksim run --json"
     if not isinstance(entries, list):
         raise _Refused(not_saved)

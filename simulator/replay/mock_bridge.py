@@ -34,6 +34,54 @@ import sys
 import time
 
 
+# What each field of a ledger record holds, as ``_record`` writes it. A hook can append to the
+# ledger itself (``$HOOKSIM_LEDGER`` is in its environment): ``read_ledger`` takes no record it
+# could not have written, so a crafted one never reaches a report as data.
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "tool": (str,),
+    "virtual_ms": (int, float),
+    "turn": (int,),
+    "event": (str,),
+    "pid": (int,),
+    "sid": (int,),
+    "ancestors": (list,),
+    "call": (int,),
+    "outcome": (str,),
+    "session": (str,),
+}
+
+
+def read_ledger(text: str) -> list[dict[str, object]]:
+    """The ledger's records; ValueError naming the first line that is not one of ours."""
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ValueError(f"line {number} of the bridge ledger is not JSON") from None
+        if not isinstance(record, dict) or not _is_record(record):
+            raise ValueError(
+                f"line {number} of the bridge ledger is not a record of the mock bridge"
+                " (a hook wrote to $HOOKSIM_LEDGER?)"
+            )
+        records.append(record)
+    return records
+
+
+def _is_record(record: dict[str, object]) -> bool:
+    for key, kinds in _FIELDS.items():
+        value = record.get(key)
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            return False
+    ancestors = record["ancestors"]
+    tag = record.get("tag", "")
+    return (
+        isinstance(ancestors, list)
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in ancestors)
+        and isinstance(tag, str)
+    )
+
+
 def _virtual_ms() -> int:
     return int(float(os.environ.get("HOOKSIM_NOW") or time.time()) * 1000)
 

@@ -37,7 +37,7 @@ from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall, 
 from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession
 from .hook_process import HookLauncher
-from .mock_bridge import temporary_frames
+from .mock_bridge import read_ledger, temporary_frames
 from .plugins import install_plugins, plugin_hooks
 from .project import Place, file_states, project_hooks, run_tool, seed, seeds_hooks
 from .result import RunResult
@@ -301,9 +301,10 @@ class ScenarioRun:
     def _collect(self) -> RunResult:
         """What the mock bridge saw and the state file the hook left, added to the result."""
         ws = self.workspace
-        self.result.calls = [
-            json.loads(line) for line in ws.ledger.read_text(encoding="utf-8").splitlines()
-        ]
+        try:
+            self.result.calls = read_ledger(ws.ledger.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise SetupError(str(e)) from None
         attribute(self.result.calls, self.result.runs)
         self.result.state_file = self.host.hook_state(ws.hermes_home)
         for session in self.sessions:  # what the model was sent at each turn

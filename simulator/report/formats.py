@@ -394,8 +394,61 @@ _ENTRY_KEYS = {
 }
 
 
+# The latest instant a report draws: the end of the year 9999, in milliseconds.
+_LAST_MS = 253_402_300_799_999
+
+
+def _is_instant(value: Any) -> bool:
+    return _is_number(value) and 0 <= value <= _LAST_MS
+
+
+_HOLDS.update(
+    {
+        "a whole number": _is_whole,
+        "a whole number or null": lambda v: v is None or _is_whole(v),
+        "an instant (milliseconds since 1970, before 10000)": _is_instant,
+        "a list of texts, a text or null": lambda v: (
+        v is None or isinstance(v, str) or _HOLDS["a list of texts"](v)
+    ),
+    }
+)
+# The fields of the objects inside an entry that reports read: (required, what it holds).
+_INNER_KEYS: dict[str, dict[str, tuple[bool, str]]] = {
+    "hooks": {
+        "turn": (True, "a whole number"),
+        "event": (True, "a text"),
+        "virtual_ms": (False, "an instant (milliseconds since 1970, before 10000)"),
+        **dict.fromkeys(("command", "stdout", "stderr", "stdin"), (False, "a text")),
+        **dict.fromkeys(("spawn_error", "verdict"), (False, "a text or null")),
+        "exit_code": (False, "a whole number or null"),
+        "pid": (False, "a whole number or null"),
+        "timed_out": (False, "true or false"),
+        "duration_s": (False, "a number"),
+        **dict.fromkeys(("context", "shown"), (False, "a list of texts, a text or null")),
+    },
+    "events": {
+        "turn": (True, "a whole number"),
+        "event": (True, "a text"),
+        "virtual_ms": (True, "an instant (milliseconds since 1970, before 10000)"),
+        "hooks": (False, "a whole number"),
+    },
+    "bridge_calls": {
+        "tool": (True, "a text"),
+        "virtual_ms": (False, "an instant (milliseconds since 1970, before 10000)"),
+        **dict.fromkeys(("turn", "call"), (False, "a whole number")),
+        "hook": (False, "a whole number or null"),
+        **dict.fromkeys(("outcome", "event"), (False, "a text")),
+    },
+}
+
+
 def entry_problem(entry: Any) -> str | None:
-    """What keeps ``entry`` (read from ``--json``) from being a report entry, else None."""
+    """What keeps ``entry`` (read from ``--json``) from being a report entry, else None.
+
+    A saved run is input like any other (a shard's artifact, a cache entry): every field a
+    report reads is checked here, the objects inside ``hooks``, ``events`` and ``bridge_calls``
+    included, so that no value of the wrong kind reaches a report.
+    """
     if not isinstance(entry, dict):
         return "not an object"
     for key in ("path", "name"):
@@ -404,6 +457,23 @@ def entry_problem(entry: Any) -> str | None:
     for key, what in _ENTRY_KEYS.items():
         if key in entry and not _HOLDS[what](entry[key]):
             return f"{key!r} is not {what}"
+    for key, fields in _INNER_KEYS.items():
+        for number, item in enumerate(entry.get(key) or [], 1):
+            for field, (required, what) in fields.items():
+                if field not in item:
+                    if required:
+                        return f"{key} {number}: no {field!r}"
+                elif not _HOLDS[what](item[field]):
+                    return f"{key} {number}: {field!r} is not {what}"
+    return _counts_problem(entry)
+
+
+def _counts_problem(entry: dict[str, Any]) -> str | None:
+    """The firings' hook counts must add up to at most the hook runs there are."""
+    hooks, events = entry.get("hooks") or [], entry.get("events") or []
+    counted = sum(int(e.get("hooks", 0)) for e in events)
+    if counted > len(hooks):
+        return f"its events count {counted} hook runs, and it holds {len(hooks)}"
     return None
 
 

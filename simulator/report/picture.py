@@ -263,7 +263,7 @@ def _hook_marks(mark_id: str, hook: dict[str, Any], hx: float, y: float) -> list
     """One hook run's mark, coloured by outcome, its bridge calls, and a ring if it leaked."""
     tip = f"{hook['event']} turn {hook['turn']}: {hook['outcome']} — {hook.get('command', '')}"
     out = [
-        f'<circle class="mark" id="{mark_id}" data-outcome="{hook["outcome"]}"'
+        f'<circle class="mark" id="{mark_id}" data-outcome="{html.escape(str(hook["outcome"]))}"'
         f' cx="{hx:.1f}" cy="{y:.1f}" r="8" fill="{OUTCOMES[hook["outcome"]]}">'
         f"<title>{html.escape(tip)}</title></circle>"
     ]
@@ -272,7 +272,7 @@ def _hook_marks(mark_id: str, hook: dict[str, Any], hx: float, y: float) -> list
         out.append(
             f'<rect class="call" x="{hx - 3 + (c % 3) * 0:.1f}" y="{y + 10 + c * 6:.1f}" width="6"'
             f' height="5" fill="{colour}"><title>{html.escape(str(call.get("tool")))}'
-            f" #{call.get('call')} {html.escape(str(call.get('outcome')))}</title></rect>"
+            f" #{html.escape(str(call.get('call')))} {html.escape(str(call.get('outcome')))}</title></rect>"
         )
     if hook.get("leaks"):
         out.append(
@@ -337,7 +337,7 @@ def _windows(
             f'<rect x="{x0:.1f}" y="{top}" width="{max(x1 - x0, 2):.1f}" height="{height}"'
             f' fill="#e0b000" opacity="0.12" data-window="1"><title>compaction window:'
             f" {window_ms / 60_000:g} min"
-            f" after the compaction at turn {call.get('turn')}</title></rect>"
+            f" after the compaction at turn {html.escape(str(call.get('turn')))}</title></rect>"
         )
     return out
 
@@ -357,7 +357,7 @@ def _failure_links(index: int, failures: list[str], hooks: list[dict[str, Any]])
             and (turns or str(hook["event"]) in failure)
         ]
         links = " ".join(
-            f'<a href="#s{index}-h{i}">{html.escape(str(hooks[i]["event"]))} (turn {hooks[i]["turn"]})</a>'
+            f'<a href="#s{index}-h{i}">{html.escape(str(hooks[i]["event"]))} (turn {html.escape(str(hooks[i]["turn"]))})</a>'
             for i in named[:6]
         )
         items.append(f"<li>{html.escape(failure)}{' — ' + links if links else ''}</li>")
