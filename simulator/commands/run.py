@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..hosts import DEFAULT_HOST, HOSTS, get_host
 from ..judge import shards
-from ..judge.cache import Cache, CacheError
+from ..judge.cache import Cache, CacheError, NotCached
 from ..judge.cache import key as cache_key
 from ..judge.expect import expected_warning
 from ..judge.items import Item, collect, select
@@ -29,7 +29,7 @@ from ..judge.verdict import run_item
 from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
-from ..report.formats import entry, failure_text, summary, timeline
+from ..report.formats import entry, entry_problem, failure_text, summary, timeline
 from ..scenario import find_scenarios
 from ..scenario.selection import PatternError
 from . import (
@@ -116,6 +116,14 @@ def _scale_options(parser: argparse.ArgumentParser) -> None:
         " save new passes there (not with --real, --keep-workdir or --show-timeline)",
     )
     parser.add_argument("--no-cache", action="store_true", help="run everything, even with --cache")
+    parser.add_argument(
+        "--cache-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also key saved passes on this variable of the environment (repeatable): the"
+        " environment is not in the key otherwise, but for PATH and PYTHONPATH",
+    )
     parser.add_argument(
         "--durations-file",
         type=Path,
@@ -257,18 +265,48 @@ def _cache(args: argparse.Namespace) -> Cache | None:
     return Cache(args.cache)
 
 
-def _run_cached(item: Item, args: argparse.Namespace, cache: Cache) -> Outcome:
-    """The item's saved pass, or its run (saved when it passes)."""
+def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[str]) -> Outcome:
+    """The item's saved pass, or its run (saved when it passes); why a pass was not saved
+    goes into ``said``."""
     if item.scenario is None:
         return run_item(item)
-    key = cache_key(item, forced_tool=args.tool, hooks_config=args.hooks_config)
-    saved = cache.get(key)
-    if saved is not None:
+    try:
+        key: str | None = cache_key(
+            item, forced_tool=args.tool, hooks_config=args.hooks_config, env_names=args.cache_env
+        )
+    except NotCached as e:
+        key = None
+        said.append(f"not cached: {_label(item)}: {e}")
+    saved = cache.get(key) if key is not None else None
+    if saved is not None and _saved_pass(saved, item):
         return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved)
     outcome = run_item(item, forced_tool=args.tool, hooks_config=args.hooks_config)
-    if outcome.passed:
-        cache.put(key, entry(outcome))
+    if outcome.passed and key is not None and outcome.result is not None:
+        try:
+            if not outcome.result.reads_recorded:
+                raise NotCached("the scenario's env sets PYTHONPATH or NODE_OPTIONS, so its hooks'"
+                                " reads are not recorded")  # fmt: skip
+            cache.put(key, entry(outcome), outcome.result.reads)
+        except NotCached as e:
+            said.append(f"not cached: {_label(item)}: {e}")
     return outcome
+
+
+def _label(item: Item) -> str:
+    return Outcome(item.path, "", [], tool=item.label).label
+
+
+def _saved_pass(saved: dict[str, Any], item: Item) -> bool:
+    """Whether a saved entry is a pass of this very run that every report can show as one."""
+    return (
+        entry_problem(saved) is None
+        and saved.get("verdict") == "PASS"
+        and saved.get("passed") is True
+        and not saved.get("failures")
+        and saved.get("error") is None
+        and saved.get("path") == str(item.path)
+        and saved.get("label") == _label(item)
+    )
 
 
 def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None) -> list[Outcome]:
@@ -276,12 +314,13 @@ def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None)
     durations file are written whatever happens."""
     status = Status(len(items), sys.stdout, sys.stdout.isatty() and not args.quiet)
     results: dict[Item, Outcome] = {}
+    not_cached: list[str] = []
 
     def one(item: Item) -> Outcome:
         status.started(item)
         try:
             if cache is not None:
-                return _run_cached(item, args, cache)
+                return _run_cached(item, args, cache, not_cached)
             return run_item(
                 item,
                 forced_tool=args.tool,
@@ -310,6 +349,8 @@ def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None)
     finally:
         status.clear()
         outcomes = [results[item] for item in items if item in results]
+        for line in not_cached:
+            print(f"note: {one_line(line)}")
         write_reports(outcomes, args)
         if args.durations_file:
             measured = {item.id: o.seconds for item, o in results.items() if o.result is not None}

@@ -17,7 +17,6 @@ from .. import beneath
 from ..report.formats import entry_problem, tally, verdict
 from . import AddParser, CommandError, report_options, reports_problem, write_entry_reports
 
-
 # A saved run holds each hook's output capped (64 KiB a text): a corpus of thousands of runs
 # stays far below this.
 MAX_SAVED_RUN = 2 * 1024 * 1024 * 1024

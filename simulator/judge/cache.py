@@ -1,22 +1,30 @@
 """The result cache of ``hooksim run --cache DIR``: a run that passed is not run again while
 nothing its verdict depends on has changed.
 
-The key of a run is a SHA-256 over (docs/running.md lists it for users):
+A saved pass is found by a key, a SHA-256 over (docs/running.md lists it for users):
 
 - hooksim itself: its version and every file of the installed ``hooksim`` and
   ``hermes_hooks`` packages (the host profiles, the replay, the hooks ``hermes-hooks install``
   writes), and the Python running it (``$HOOKSIM_PYTHON``);
 - the run: its host, ``--tool``, and the scenario file's path and bytes;
-- what the run reads from disk: the folders its ``files:`` entries take ``from:``, its plugin
-  folders, ``--hooks-config``'s file, every file the scenario or that config names through
-  ``$HOOKSIM_SCENARIO_DIR`` or by an absolute path, and beside each such ``.py`` file the other
-  ``.py`` files of its folder (what a hook script imports);
-- the ``PATH`` and ``PYTHONPATH`` the hooks inherit (which programs they find).
+- every entry of the scenario's folder, at any depth (``.git`` and ``__pycache__`` aside):
+  whatever a hook reaches there, however its command names it (``"$HOOKSIM_SCENARIO_DIR"/x``,
+  after a ``cd``, from a script that sources or imports another);
+- the files and folders its ``files:`` take ``from:`` and its plugin folders, ``--hooks-config``'s
+  file, and every file the scenario or that config names by an absolute path;
+- the ``PATH`` and ``PYTHONPATH`` the hooks inherit, and the variables ``--cache-env`` names;
 
-What a hook reads beyond these (a file it finds by itself, a program's version) is not in the
-key: ``--no-cache`` runs everything. Only passes are saved; a failure, an error, a skipped run
-and a run on a real host never are. An entry is one JSON file, written whole or not at all; an
-entry that cannot be read is a miss.
+and is then checked against what the run's hook processes actually read: Python hooks record
+every file they open or import (an audit hook in the replay's ``sitecustomize``), Node hooks
+every file they read or ``require`` (a preload), outside the interpreters' own libraries and the
+run's folder. The saved pass holds those files' digests, and is used only while each is the
+same. A run whose hooks read something that is not a regular file (a device, ``/proc``), or
+whose scenario keeps a hook from recording its reads, is not saved, said in one line.
+
+Only passes are saved; a failure, an error, a skipped run and a run on a real host never are.
+An entry is trusted input: it is read as a regular file of bounded size without following a
+link, must carry its own checksum and the key it was saved under, and is written to a fresh
+temporary name created exclusively, then renamed; anything else is a miss, never a traceback.
 """
 
 from __future__ import annotations
@@ -29,13 +37,15 @@ import os
 import re
 import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import beneath
 from ..ci_formats import version
 from .items import Item
 
-KEY_FORMAT = "hooksim-cache-1"  # changed when what goes into a key changes
+KEY_FORMAT = "hooksim-cache-2"  # changed when what goes into a key changes
 _LARGEST = 64 * 1024 * 1024  # a named file larger than this is keyed by its size and time
 _NAMED = re.compile(
     r"""\$\{?HOOKSIM_SCENARIO_DIR\}?(/[^\s'"`;|&<>()]+)"""  # the scenario's folder
@@ -47,8 +57,19 @@ class CacheError(Exception):
     """The cache folder cannot be used; ``str()`` is the line to print."""
 
 
+class NotCached(Exception):
+    """A run that cannot be saved, or keyed; ``str()`` says why, in one line."""
+
+
+ENTRY_FORMAT = "hooksim-cache-entry-2"
+MAX_ENTRY = 64 * 1024 * 1024  # a saved entry holds capped texts: far below this
+MAX_TREE = 20_000  # entries of a scenario's folder keyed one by one; more makes it uncacheable
+_SKIPPED = frozenset({".git", "__pycache__"})
+
+
 class Cache:
-    """Saved passes under a folder: ``DIR/ab/abcdef....json``, one report entry each."""
+    """Saved passes under a folder: ``DIR/ab/abcdef....json``, one report entry each, with the
+    key it was saved under, the digests of the files its hooks read, and a checksum."""
 
     def __init__(self, folder: Path) -> None:
         if folder.exists() and not folder.is_dir():
@@ -63,29 +84,72 @@ class Cache:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        """The entry saved under ``key``; None when there is none, or it cannot be read."""
+        """The entry saved under ``key`` while every file its hooks read is unchanged; None
+        for no entry, or one that is not whole and ours (see the module's docstring)."""
         try:
-            entry = json.loads(self._file(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = beneath.read_file(self._file(key), MAX_ENTRY, follow=False)
+            saved = json.loads(data)
+        except (OSError, beneath.Refused, ValueError, RecursionError):
             return None
-        return entry if isinstance(entry, dict) else None
+        if not isinstance(saved, dict) or saved.get("format") != ENTRY_FORMAT:
+            return None
+        entry, reads = saved.get("entry"), saved.get("reads")
+        if saved.get("key") != key or not isinstance(entry, dict) or not isinstance(reads, dict):
+            return None
+        if saved.get("sha256") != _checksum(key, entry, reads):
+            return None
+        if any(_file_digest(Path(str(path))) != digest for path, digest in reads.items()):
+            return None
+        return entry
 
-    def put(self, key: str, entry: dict[str, Any]) -> None:
-        """Save ``entry``; a cache that cannot be written only means the next run runs."""
+    def put(self, key: str, entry: dict[str, Any], reads: list[str]) -> None:
+        """Save ``entry`` with the digests of ``reads``; NotCached when one of them is not a
+        regular file. A cache that cannot be written only means the next run runs."""
+        digests = {}
+        for path in reads:
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                raise NotCached(f"a hook read {path}, which is gone since") from None
+            if not stat.S_ISREG(mode):
+                raise NotCached(f"a hook read {path}, {beneath.what_is(mode)}, not a regular file")
+            digests[path] = _file_digest(Path(path))
+        saved = {
+            "format": ENTRY_FORMAT,
+            "key": key,
+            "reads": digests,
+            "entry": entry,
+            "sha256": _checksum(key, entry, digests),
+        }
+        data = json.dumps(saved, ensure_ascii=False).encode("utf-8", "backslashreplace")
         target = self._file(key)
-        temporary = target.with_name(f".{key}.{os.getpid()}")
         try:
             target.parent.mkdir(exist_ok=True)
-            temporary.write_text(
-                json.dumps(entry, ensure_ascii=False), encoding="utf-8", errors="backslashreplace"
-            )
+            fd, temporary = tempfile.mkstemp(prefix=f".{key}.", dir=target.parent)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
             os.replace(temporary, target)
         except OSError:
-            temporary.unlink(missing_ok=True)
+            Path(temporary).unlink(missing_ok=True)
 
 
-def key(item: Item, *, forced_tool: str | None, hooks_config: str | None) -> str:
-    """The key of ``item``'s run (see the module's docstring)."""
+def _checksum(key: str, entry: dict[str, Any], reads: dict[str, Any]) -> str:
+    canonical = json.dumps([key, entry, reads], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
+
+
+def key(
+    item: Item,
+    *,
+    forced_tool: str | None,
+    hooks_config: str | None,
+    env_names: tuple[str, ...] = (),
+) -> str:
+    """The key of ``item``'s run (see the module's docstring); NotCached when the scenario's
+    folder is too large to key file by file."""
     assert item.scenario is not None
     scenario = item.scenario
     digest = hashlib.sha256()
@@ -102,14 +166,34 @@ def key(item: Item, *, forced_tool: str | None, hooks_config: str | None) -> str
     if hooks_config:
         texts.append(_read(Path(hooks_config)))
         add("config", Path(hooks_config).resolve(), texts[-1])
+    add("folder", _scenario_tree(scenario.path.resolve().parent))
     part = scenario.on(item.tool) if item.tool else scenario
-    folders = [entry.source for entry in scenario.files.files if entry.source is not None]
-    for folder in [*folders, *part.plugins]:
-        add("tree", folder, _tree(folder))
+    sources = [entry.source for entry in scenario.files.files if entry.source is not None]
+    for source in [*sources, *part.plugins]:
+        add("source", source, _tree(source) if source.is_dir() else _file_digest(source))
     for named in _named_files(scenario.path.resolve().parent, texts):
         add("file", named, _file_digest(named))
     add(os.environ.get("PATH", ""), os.environ.get("PYTHONPATH", ""))
+    for name in sorted(set(env_names)):
+        add("env", name, os.environ.get(name, "\0unset"))
     return digest.hexdigest()
+
+
+def _scenario_tree(folder: Path) -> str:
+    """``_tree`` of a scenario's folder without ``.git`` and ``__pycache__``; NotCached past
+    ``MAX_TREE`` entries. Walked for each run (the contents' digests are remembered by size
+    and time)."""
+    lines = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
+        for name in sorted(files) + dirs:
+            path = Path(root, name)
+            lines.append(f"{path.relative_to(folder)} {_file_digest(path)}")
+            if len(lines) > MAX_TREE:
+                raise NotCached(
+                    f"{folder} holds more than {MAX_TREE} files; a scenario there is not cached"
+                )
+    return "\n".join(lines)
 
 
 def _read(path: Path) -> bytes:

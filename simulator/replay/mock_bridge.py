@@ -33,7 +33,6 @@ import sqlite3
 import sys
 import time
 
-
 # What each field of a ledger record holds, as ``_record`` writes it. A hook can append to the
 # ledger itself (``$HOOKSIM_LEDGER`` is in its environment): ``read_ledger`` takes no record it
 # could not have written, so a crafted one never reaches a report as data.

@@ -54,3 +54,7 @@ class RunResult:
     files: dict[tuple[str, int], FileState] = field(default_factory=dict)
     # What the model was sent at each turn: its last request's messages.
     conversations: dict[int, Sequence[Message]] = field(default_factory=dict)
+    # The files the hook processes read outside the run's folder (``hooksim run --cache`` keys
+    # a pass on them), and whether every Python and Node hook could record its reads.
+    reads: list[str] = field(default_factory=list)
+    reads_recorded: bool = True

@@ -306,6 +306,8 @@ class ScenarioRun:
         except ValueError as e:
             raise SetupError(str(e)) from None
         attribute(self.result.calls, self.result.runs)
+        self.result.reads = ws.files_read()
+        self.result.reads_recorded = self.environment.records_reads
         self.result.state_file = self.host.hook_state(ws.hermes_home)
         for session in self.sessions:  # what the model was sent at each turn
             self.result.conversations.update(session.info.conversation.sent)

@@ -95,10 +95,25 @@ class Workspace:
     def tmp(self) -> Path:
         return self.root / "tmp"
 
+    @property
+    def reads(self) -> Path:
+        """Where the hook processes record the files they read (``HOOKSIM_READS``)."""
+        return self.root / "reads.log"
+
     def create(self) -> None:
         for d in (self.home, self.hermes_home, self.project, self.tmp):
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
+        self.reads.touch()
+
+    def files_read(self) -> list[str]:
+        """The files the run's hook processes read, outside the run's own folder, each once."""
+        try:
+            text = self.reads.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError:
+            return []
+        inside = str(self.root.resolve()) + os.sep, str(self.root) + os.sep
+        return sorted({p for p in text.splitlines() if p and not p.startswith(inside)})
 
 
 def hook_environment(
@@ -147,6 +162,26 @@ def hook_environment(
     return env
 
 
+READS_PRELOAD = CHILD_DIR / "reads.cjs"
+
+
+def _reads_environment(
+    workspace: Workspace, env: Mapping[str, str], scenario: Scenario
+) -> dict[str, str]:
+    """What makes a replay's Python and Node hook processes record the files they read (for
+    ``hooksim run --cache``): ``HOOKSIM_READS``, our ``sitecustomize`` on ``PYTHONPATH`` (with
+    the faketime driver too, where it then leaves the clock alone), and ``reads.cjs`` preloaded
+    through ``NODE_OPTIONS``. Only the replay's hooks: a real host is never instrumented."""
+    python_path = env.get("PYTHONPATH", "")
+    if str(CHILD_DIR) not in python_path.split(os.pathsep):
+        python_path = os.pathsep.join(filter(None, [str(CHILD_DIR), python_path]))
+    node = " ".join(filter(None, [f'--require "{READS_PRELOAD}"', env.get("NODE_OPTIONS")]))
+    added = {"HOOKSIM_READS": str(workspace.reads), "PYTHONPATH": python_path, "NODE_OPTIONS": node}
+    if scenario.clock_driver == "faketime":
+        added["HOOKSIM_CLOCK"] = "faketime"
+    return added
+
+
 class HookEnvironment:
     """The environment of each firing's hooks in one run: ``hook_environment``, then the
     host's own variables for the event, what earlier hooks set for later ones, the scenario's
@@ -164,6 +199,12 @@ class HookEnvironment:
         self.base_env = hook_environment(
             scenario, workspace, home_variable=host.home_variable, clock=scenario.clock_driver
         )
+        self.base_env.update(_reads_environment(workspace, self.base_env, scenario))
+        # A scenario that sets these itself leaves a language's reads unrecorded.
+        env = {**self.base_env, **scenario.env}
+        self.records_reads = str(CHILD_DIR) in env.get("PYTHONPATH", "").split(os.pathsep) and str(
+            READS_PRELOAD
+        ) in env.get("NODE_OPTIONS", "")
 
     def remember_env(self, env: Mapping[str, str]) -> None:
         """Variables a hook set for later hooks (Cursor's sessionStart ``env``)."""

@@ -408,8 +408,8 @@ _HOLDS.update(
         "a whole number or null": lambda v: v is None or _is_whole(v),
         "an instant (milliseconds since 1970, before 10000)": _is_instant,
         "a list of texts, a text or null": lambda v: (
-        v is None or isinstance(v, str) or _HOLDS["a list of texts"](v)
-    ),
+            v is None or isinstance(v, str) or _HOLDS["a list of texts"](v)
+        ),
     }
 )
 # The fields of the objects inside an entry that reports read: (required, what it holds).

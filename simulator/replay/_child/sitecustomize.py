@@ -14,6 +14,11 @@ Why not freezegun or time-machine in the child: importing either costs a hook pr
 hundreds of milliseconds (time-machine imports pytest), measured against a ~40 ms hook; this
 module costs about as much as importing ``datetime``. Standard library only.
 
+With ``HOOKSIM_READS`` set (a file of the run), every file the process opens for reading is
+also appended to it, one path a line, unless it is part of the interpreter's own library:
+``hooksim run --cache`` keys a saved pass on what the hooks actually read. An audit hook
+(``sys.addaudithook``, the ``open`` event) sees ``open()``, ``os.open()`` and every import.
+
 Afterwards, any other ``sitecustomize`` further down the path still runs.
 """
 
@@ -126,12 +131,56 @@ def _chain() -> None:
         spec.loader.exec_module(module)
 
 
+def _record_reads(log: str) -> None:
+    """Append each file this process opens for reading to ``log`` (see the docstring): not
+    the standard library's own files (third-party packages in its ``site-packages`` are
+    recorded), not compiled ``__pycache__`` files, not this folder's."""
+    import os
+    import sys
+
+    library = os.path.join(os.path.realpath(os.path.dirname(os.__file__)), "")
+    child = os.path.join(os.path.realpath(os.path.dirname(__file__)), "")
+    seen: set[object] = set()
+
+    def opened(event: str, args: tuple[object, ...]) -> None:
+        if event != "open" or len(args) < 3 or args[0] in seen:
+            return
+        path, mode, flags = args[0], args[1], args[2]
+        if not isinstance(path, (str, bytes)):
+            return  # an open file descriptor: its file was recorded when it was opened
+        if isinstance(mode, str):
+            reading = "r" in mode or "+" in mode
+        else:
+            reading = not isinstance(flags, int) or flags & 3 != os.O_WRONLY
+        if not reading:
+            return
+        seen.add(path)
+        full = os.path.abspath(os.fsdecode(path))
+        if "__pycache__" in full or full.startswith(child):
+            return
+        if full.startswith(library) and "site-packages" not in full[len(library) :]:
+            return
+        try:
+            fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            os.write(fd, os.fsencode(full) + b"\n")
+        finally:
+            os.close(fd)
+
+    sys.addaudithook(opened)
+
+
 def _main() -> None:
     import os
     import sys
 
+    reads = os.environ.get("HOOKSIM_READS")
+    if reads:
+        _record_reads(reads)
     raw = os.environ.get("HOOKSIM_NOW")
-    if raw:
+    if raw and os.environ.get("HOOKSIM_CLOCK") != "faketime":
         try:
             _install(float(raw), tick=os.environ.get("HOOKSIM_TICK") != "0")
         except ValueError:
