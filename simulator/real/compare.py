@@ -44,7 +44,7 @@ from typing import Any
 
 from ..hosts import Host, contains, get_host, part
 from ..replay.runner import RunResult, run_scenario
-from ..replay.workspace import Workspace, hook_environment
+from ..replay.workspace import Workspace, replay_environment
 from ..scenario import Scenario
 from .hook_recorder import PROBE, read_records
 from .observable import (
@@ -503,8 +503,7 @@ def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:
     assert replay.workdir is not None
     on_host = scenario.on(host.name)
     space = Workspace(replay.workdir)
-    base = hook_environment(on_host, space, home_variable=host.home_variable,
-                            clock=on_host.clock_driver)  # fmt: skip
+    base = replay_environment(on_host, space, host)
     return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),))
 
 

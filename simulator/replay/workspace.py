@@ -43,7 +43,24 @@ FAKETIME_LIBS = (
     "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
     "/usr/lib/faketime/libfaketime.so.1",
 )
-NOT_INHERITED = ("WAGGLE_", "HERMES_", "HOOKSIM_", "FAKETIME")
+# Variables of hooksim's own environment a hook never gets: the hook package's and hooksim's,
+# and every one that names a folder of the user's outside the run (the XDG folders, the hosts'
+# homes, the shell's previous and current folders), so that a hook run in a throwaway HOME
+# (a scenario, ``fire``, ``lint --probe``) finds its defaults there and writes nothing outside.
+NOT_INHERITED = (
+    "WAGGLE_",
+    "HERMES_",
+    "HOOKSIM_",
+    "FAKETIME",
+    "XDG_",
+    "OLDPWD",
+    "PWD",
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
+    "OPENCLAW_STATE_DIR",
+    "OPENCLAW_HOME",
+)
 
 
 class SetupError(Exception):
@@ -182,6 +199,16 @@ def _reads_environment(
     return added
 
 
+def replay_environment(scenario: Scenario, workspace: Workspace, host: Host) -> dict[str, str]:
+    """The variables every hook of one replay starts from: ``hook_environment``, with what
+    records the files the hooks read (see ``_reads_environment``)."""
+    env = hook_environment(
+        scenario, workspace, home_variable=host.home_variable, clock=scenario.clock_driver
+    )
+    env.update(_reads_environment(workspace, env, scenario))
+    return env
+
+
 class HookEnvironment:
     """The environment of each firing's hooks in one run: ``hook_environment``, then the
     host's own variables for the event, what earlier hooks set for later ones, the scenario's
@@ -196,10 +223,7 @@ class HookEnvironment:
         self.workspace = workspace
         self._lock = threading.Lock()
         self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
-        self.base_env = hook_environment(
-            scenario, workspace, home_variable=host.home_variable, clock=scenario.clock_driver
-        )
-        self.base_env.update(_reads_environment(workspace, self.base_env, scenario))
+        self.base_env = replay_environment(scenario, workspace, host)
         # A scenario that sets these itself leaves a language's reads unrecorded.
         env = {**self.base_env, **scenario.env}
         self.records_reads = str(CHILD_DIR) in env.get("PYTHONPATH", "").split(os.pathsep) and str(

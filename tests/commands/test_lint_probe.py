@@ -185,3 +185,21 @@ def test_probe_with_no_hooks_says_so(
     monkeypatch.chdir(tmp_path)
     assert main(["lint", "--probe", "--yes"]) == 0
     assert capsys.readouterr().out == "no findings in 0 files\nprobe: no hooks to fire\n"
+
+
+def test_no_folder_of_the_user_reaches_a_probed_hook(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The XDG folders, the hosts' own homes and the shell's previous folder name the user's
+    folders: a probed hook that writes through each of them writes nothing outside the run."""
+    real = tmp_path / "real"
+    names = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
+             "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "OLDPWD", "PWD"]  # fmt: skip
+    for name in names:
+        (real / name).mkdir(parents=True)
+        monkeypatch.setenv(name, str(real / name))
+    writes = "; ".join(f'touch "${{{name}:-/nonexistent}}/marker"' for name in names)
+    (project / ".claude" / "settings.json").write_text(settings(f"{writes} 2>/dev/null; {BLOCK}"))
+    assert main(["lint", "--probe", "--yes"]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in real.rglob("*") if p.is_file()) == []
