@@ -1,6 +1,6 @@
 """A scenario file's YAML document, read within bounds: a regular file of at most
 ``MAX_BYTES``, nested at most ``MAX_DEPTH`` levels, whose aliases repeat at most
-``MAX_REPEATED`` values. Anything else is one ``ScenarioError`` line, found before the document
+``MAX_REPEATED`` values and expand to at most ``MAX_EXPANDED`` bytes of text. Anything else is one ``ScenarioError`` line, found before the document
 is expanded (``json.dumps`` would repeat every alias)."""
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from .model import ScenarioError
 MAX_BYTES = 64 * 1024 * 1024  # far above any scenario; a larger file is not read at all
 MAX_DEPTH = 100  # a scenario nests a few levels; ruamel's composer recurses once per level
 MAX_REPEATED = 100_000  # hooks reused across events repeat tens; a billion laughs, billions
+# The text the document holds once its aliases are expanded: one large scalar aliased
+# thousands of times is a few values but gigabytes.
+MAX_EXPANDED = 2 * MAX_BYTES
 
 _KINDS = {
     stat.S_IFIFO: "a named pipe (FIFO)",
@@ -83,11 +86,17 @@ def read_document(path: Path) -> Any:
         node = yaml.compose(text)
         composer = yaml.composer
         alias = composer.first_alias
-        if alias is not None and _repeated(node) > MAX_REPEATED:
+        repeated, size = _repeated(node) if alias is not None else (0, 0)
+        if repeated > MAX_REPEATED or size > MAX_EXPANDED:
+            much = (
+                f"repeat more than {MAX_REPEATED:,} values"
+                if repeated > MAX_REPEATED
+                else f"expand it to more than {MAX_EXPANDED:,} bytes of text"
+            )
             raise ScenarioError(
-                f"{path}:{alias.start_mark.line + 1}: invalid YAML: its aliases repeat more"
-                f" than {MAX_REPEATED:,} values (the first alias, *{alias.anchor}, is on this"
-                " line); reuse an anchor fewer times, or write the values out"
+                f"{path}:{alias.start_mark.line + 1}: invalid YAML: its aliases {much}"
+                f" (the first alias, *{alias.anchor}, is on this line); reuse an anchor fewer"
+                " times, or write the values out"
             )
         return None if node is None else yaml.constructor.construct_document(node)
     except _TooDeep as e:
@@ -111,11 +120,12 @@ class _TooDeep(Exception):
         self.line = line
 
 
-def _repeated(root: Any) -> int:
-    """How many values the document's aliases add once expanded: its expanded size (each
-    node's size remembered, so an alias costs one look-up) less its distinct nodes. An alias
-    to a value it is inside counts once (the constructor makes it null)."""
-    sizes: dict[int, int] = {}
+def _repeated(root: Any) -> tuple[int, int]:
+    """How many values the document's aliases add once expanded (its expanded size, each
+    node's size remembered so an alias costs one look-up, less its distinct nodes), and how
+    many bytes of scalars it holds once expanded. An alias to a value it is inside counts once
+    (the constructor makes it null)."""
+    sizes: dict[int, tuple[int, int]] = {}
     open_: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
@@ -125,14 +135,17 @@ def _repeated(root: Any) -> int:
         kids = _children(node)
         if done:
             open_.discard(id(node))
-            sizes[id(node)] = 1 + sum(sizes.get(id(k), 1) for k in kids)
+            own = len(node.value) if isinstance(node.value, str) else 0
+            counted = [sizes.get(id(k), (1, 0)) for k in kids]
+            sizes[id(node)] = (1 + sum(c[0] for c in counted), own + sum(c[1] for c in counted))
             continue
         if id(node) in open_:
             continue
         open_.add(id(node))
         stack.append((node, True))
         stack.extend((k, False) for k in kids if id(k) not in sizes and id(k) not in open_)
-    return sizes[id(root)] - len(sizes)
+    values, size = sizes[id(root)]
+    return values - len(sizes), size
 
 
 def _children(node: Any) -> list[Any]:

@@ -49,6 +49,24 @@ def test_an_alias_bomb_is_refused_at_its_first_alias(tmp_path: Path, depth: int)
     assert result.stderr == f"{path}:5: {ALIASES}\n"
 
 
+def test_one_large_scalar_aliased_many_times_is_refused_by_its_bytes(tmp_path: Path) -> None:
+    """A 1 MB scalar aliased 5,000 times is a few values but 5 GB once expanded: one line at
+    the first alias, before anything expands it, and the next file still runs."""
+    text = (
+        "name: b\ntool: claude-code\nturns: [{user: hi, assistant: ok}]\n"
+        f'x0: &a "{"A" * 1_000_000}"\n'
+        f"x1: [{','.join(['*a'] * 5000)}]\n"
+    )
+    path = write(tmp_path, text)
+    result = console("hooksim", "validate", path)
+    assert (result.returncode, result.stdout) == (1, "0 valid, 1 invalid\n")
+    assert result.stderr == (
+        f"{path}:5: invalid YAML: its aliases expand it to more than 134,217,728 bytes of text"
+        " (the first alias, *a, is on this line); reuse an anchor fewer times, or write the"
+        " values out\n"
+    )
+
+
 def test_anchors_reused_in_moderation_load(tmp_path: Path) -> None:
     """One hook command anchored and reused by several events, and a list reused under a few
     keys, load as written."""
