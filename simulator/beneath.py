@@ -17,6 +17,7 @@ import errno
 import json
 import os
 import stat
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -318,3 +319,38 @@ def load_json(path: Path, limit: int = MAX_CONFIG, *, follow: bool = True) -> ob
         raise Refused(f"{path} is nested too deeply to read") from None
     except ValueError as e:  # UnicodeDecodeError is one
         raise Refused(f"{path} is not JSON ({' '.join(str(e).split())[:200]})") from None
+
+
+def write_file(path: str | Path, data: bytes) -> None:
+    """Write a report whole or not at all: a fresh temporary file beside it (created
+    exclusively), renamed over it, so a run killed while writing leaves the old file or none,
+    never a truncated one. A link is written through (its target replaced, the link kept).
+    Something that is not a regular file (``/dev/stdout``, a pipe) is written to as it is,
+    never replaced."""
+    target = Path(os.path.realpath(path))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        return
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from . import beneath
 from .printable import escaped
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -69,11 +70,8 @@ def sarif_log(rules: list[dict[str, Any]], results: list[dict[str, Any]]) -> dic
 
 def write_sarif(log: dict[str, Any], path: str | Path) -> None:
     """A SARIF log as a JSON file (a lone surrogate written as its escape)."""
-    Path(path).write_text(
-        json.dumps(log, indent=2, ensure_ascii=False) + "\n",
-        encoding="utf-8",
-        errors="backslashreplace",
-    )
+    text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    beneath.write_file(path, text.encode("utf-8", "backslashreplace"))
 
 
 def artifact_path(path: str | Path) -> str:

@@ -272,7 +272,11 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[s
         return run_item(item)
     try:
         key: str | None = cache_key(
-            item, forced_tool=args.tool, hooks_config=args.hooks_config, env_names=args.cache_env
+            item,
+            forced_tool=args.tool,
+            hooks_config=args.hooks_config,
+            env_names=tuple(args.cache_env),
+            outputs=_outputs(args),
         )
     except NotCached as e:
         key = None
@@ -290,6 +294,12 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[s
         except NotCached as e:
             said.append(f"not cached: {_label(item)}: {e}")
     return outcome
+
+
+def _outputs(args: argparse.Namespace) -> frozenset[Path]:
+    """What this run writes itself (its cache, its reports), resolved: never part of a key."""
+    named = (args.cache, args.json, args.junit_xml, args.html, args.sarif, args.durations_file)
+    return frozenset(Path(p).resolve() for p in named if p)
 
 
 def _label(item: Item) -> str:

@@ -65,6 +65,8 @@ ENTRY_FORMAT = "hooksim-cache-entry-2"
 MAX_ENTRY = 64 * 1024 * 1024  # a saved entry holds capped texts: far below this
 MAX_TREE = 20_000  # entries of a scenario's folder keyed one by one; more makes it uncacheable
 _SKIPPED = frozenset({".git", "__pycache__"})
+# Devices whose every read gives the same bytes: reading them keeps a run cacheable.
+CONSTANT_DEVICES = frozenset({"/dev/null", "/dev/zero"})
 
 
 class Cache:
@@ -107,6 +109,8 @@ class Cache:
         regular file. A cache that cannot be written only means the next run runs."""
         digests = {}
         for path in reads:
+            if path in CONSTANT_DEVICES:  # what they give never changes
+                continue
             try:
                 mode = os.stat(path).st_mode
             except OSError:
@@ -147,6 +151,7 @@ def key(
     forced_tool: str | None,
     hooks_config: str | None,
     env_names: tuple[str, ...] = (),
+    outputs: frozenset[Path] = frozenset(),
 ) -> str:
     """The key of ``item``'s run (see the module's docstring); NotCached when the scenario's
     folder is too large to key file by file."""
@@ -166,7 +171,7 @@ def key(
     if hooks_config:
         texts.append(_read(Path(hooks_config)))
         add("config", Path(hooks_config).resolve(), texts[-1])
-    add("folder", _scenario_tree(scenario.path.resolve().parent))
+    add("folder", _scenario_tree(scenario.path.resolve().parent, outputs))
     part = scenario.on(item.tool) if item.tool else scenario
     sources = [entry.source for entry in scenario.files.files if entry.source is not None]
     for source in [*sources, *part.plugins]:
@@ -179,15 +184,18 @@ def key(
     return digest.hexdigest()
 
 
-def _scenario_tree(folder: Path) -> str:
-    """``_tree`` of a scenario's folder without ``.git`` and ``__pycache__``; NotCached past
-    ``MAX_TREE`` entries. Walked for each run (the contents' digests are remembered by size
+def _scenario_tree(folder: Path, outputs: frozenset[Path]) -> str:
+    """``_tree`` of a scenario's folder without ``.git``, ``__pycache__`` and what this
+    hooksim run writes itself (``outputs``, resolved: its cache folder, its reports); NotCached
+    past ``MAX_TREE`` entries. Walked for each run (the contents' digests are remembered by size
     and time)."""
     lines = []
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED and Path(root, d) not in outputs)
         for name in sorted(files) + dirs:
             path = Path(root, name)
+            if path in outputs:
+                continue
             lines.append(f"{path.relative_to(folder)} {_file_digest(path)}")
             if len(lines) > MAX_TREE:
                 raise NotCached(

@@ -9,6 +9,7 @@ report is cut at ``FIELD_CAP`` characters, saying how many were cut.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import itertools
 import json
 import re
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .. import beneath
 from ..hosts import DEFAULT_HOST, Firing, HookRun
 from ..judge import expect
 from ..judge.outcome import Outcome
@@ -277,7 +279,9 @@ def write_junit(entries: list[dict[str, Any]], path: str | Path) -> None:
         element.text = None if element.text is None else _xml(element.text)
         for key, value in element.attrib.items():
             element.set(key, _xml(value))
-    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+    buffer = io.BytesIO()
+    ET.ElementTree(suite).write(buffer, encoding="utf-8", xml_declaration=True)
+    beneath.write_file(path, buffer.getvalue())
 
 
 # What XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, U+FFFE/FFFF):
@@ -552,11 +556,8 @@ def write_entries(entries: list[dict[str, Any]], path: str | Path) -> None:
     """Report entries as a JSON file, one indented list."""
     # A lone surrogate (a hook's JSON can hold one, "\\udc80") cannot be encoded: written as
     # its backslash escape, which inside a JSON string is that same character.
-    Path(path).write_text(
-        json.dumps(entries, indent=2, ensure_ascii=False) + "\n",
-        encoding="utf-8",
-        errors="backslashreplace",
-    )
+    text = json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
+    beneath.write_file(path, text.encode("utf-8", "backslashreplace"))
 
 
 def _ended(run: HookRun) -> str | None:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import beneath
 from ..hosts import DEFAULT_HOST
 from .formats import capped_all, verdict
 
@@ -425,5 +426,4 @@ def _script_json(data: Any) -> str:
 def write_html(entries: list[dict[str, Any]], path: str, title: str = "hooksim run") -> None:
     # A lone surrogate in a name or a failure (a hook's JSON can hold one) is written as its
     # backslash escape; the data block holds only ASCII.
-    with open(path, "w", encoding="utf-8", errors="backslashreplace") as f:
-        f.write(page(entries, title))
+    beneath.write_file(path, page(entries, title).encode("utf-8", "backslashreplace"))

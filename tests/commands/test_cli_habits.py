@@ -3,6 +3,7 @@ a closed pipe."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from importlib import metadata
@@ -80,3 +81,24 @@ def test_a_report_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     ), result.stderr
     assert "PASS" in result.stdout
     assert junit.read_text().startswith("<?xml")
+
+
+def test_a_report_is_written_whole_through_a_link_and_to_a_device(tmp_path: Path) -> None:
+    """Reports replace their file in one step (a temporary file renamed): a link at the path
+    stays a link with its target rewritten, and /dev/stdout is written to, never replaced."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\nhooks:\n  Stop: [{hooks: [{type: command, command: 'true'}]}]\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    target = tmp_path / "kept" / "run.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "run.json"
+    link.symlink_to(target)
+    result = console("hooksim", "run", scenario, "-q", "--json", link, "--sarif", "/dev/stdout")
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert json.loads(target.read_text())[0]["verdict"] == "PASS"
+    assert '"version": "2.1.0"' in result.stdout
+    assert sorted(p.name for p in target.parent.iterdir()) == ["run.json"]
