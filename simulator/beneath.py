@@ -327,16 +327,16 @@ def write_file(path: str | Path, data: bytes) -> None:
     never a truncated one. A link is written through (its target replaced, the link kept).
     Something that is not a regular file (``/dev/stdout``, a pipe) is written to as it is,
     never replaced."""
-    target = Path(os.path.realpath(path))
     try:
-        info = os.stat(target)
+        info = os.stat(path)
     except FileNotFoundError:
         info = None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         return
+    target = Path(os.path.realpath(path))
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
