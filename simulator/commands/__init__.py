@@ -119,13 +119,20 @@ class CommandError(Exception):
     """What stops a command after it ran; ``str()`` is the one line to print (exit 1)."""
 
 
-def write_reports(outcomes: list[Outcome], args: argparse.Namespace) -> None:
-    """The reports ``run`` was asked for (``report_options``), from the outcomes' entries."""
+def write_reports(
+    outcomes: list[Outcome], args: argparse.Namespace, coverage: dict[str, Any] | None = None
+) -> None:
+    """The reports ``run`` was asked for (``report_options``), from the outcomes' entries;
+    ``coverage``: a shard's place in the whole (see ``write_entries``)."""
     if args.junit_xml or args.json or args.html or args.sarif or args.format:
-        write_entry_reports(to_json(outcomes), args)
+        write_entry_reports(to_json(outcomes), args, coverage)
 
 
-def write_entry_reports(entries: list[dict[str, Any]], args: argparse.Namespace) -> list[str]:
+def write_entry_reports(
+    entries: list[dict[str, Any]],
+    args: argparse.Namespace,
+    coverage: dict[str, Any] | None = None,
+) -> list[str]:
     """The reports of ``report_options`` asked for, from report entries: the files, then
     ``--format github``'s annotations on stdout. Returns the files written.
 
@@ -133,7 +140,7 @@ def write_entry_reports(entries: list[dict[str, Any]], args: argparse.Namespace)
     """
     writers: list[tuple[str, str | None, Callable[[str], None]]] = [
         ("--junit-xml", args.junit_xml, lambda path: write_junit(entries, path)),
-        ("--json", args.json, lambda path: write_entries(entries, path)),
+        ("--json", args.json, lambda path: write_entries(entries, path, coverage)),
         ("--html", args.html, lambda path: write_html(entries, path)),
         ("--sarif", args.sarif, lambda path: write_sarif(entries, path)),
     ]

@@ -128,8 +128,14 @@ def _scale_options(parser: argparse.ArgumentParser) -> None:
         "--durations-file",
         type=Path,
         metavar="FILE",
-        help="balance shards by the seconds this file gives each run (pytest-split's format),"
-        " and write this run's seconds into it",
+        help="balance shards by the seconds this file gives each run (pytest-split's format);"
+        " only read, unless --store-durations",
+    )
+    parser.add_argument(
+        "--store-durations",
+        action="store_true",
+        help="write this run's seconds into --durations-file (a run of the whole corpus, not a"
+        " shard: shards that write it one after another would split differently)",
     )
 
 
@@ -193,6 +199,7 @@ def _my_shard(args: argparse.Namespace, items: list[Item]) -> list[Item]:
         Path(status).touch()
     durations = shards.read_durations(args.durations_file) if args.durations_file else {}
     mine = shards.pick(items, shard, durations)
+    args.coverage = {"shard": str(shard), "items": [item.id for item in items]}
     nothing = "" if mine else ": nothing to run"
     print(f"hooksim: shard {shard}: {len(mine)} of {len(items)} runs{nothing}")
     return mine
@@ -202,6 +209,8 @@ def _preflight(args: argparse.Namespace) -> str | None:
     """What keeps the run from starting, checked before anything runs; None when all is well."""
     problem = check_tool(args.tool)
     problem = problem or reports_problem(args)
+    if not problem and args.store_durations and not args.durations_file:
+        problem = "hooksim: --store-durations needs --durations-file FILE (where to write them)"
     if not problem and args.hooks_config:
         # A broken config file is one line now, not one error per scenario after the run. Without
         # --tool it is read as each scenario's own tool's: here, only that it can be read.
@@ -254,7 +263,8 @@ def run(args: argparse.Namespace) -> int:
         for line in config_report(outcomes, args.hooks_config):
             print(f"note: {line}")
     print(summary(outcomes, time.monotonic() - started))
-    return 1 if any(o.bad for o in outcomes) else 0
+    failed = any(o.bad for o in outcomes) or getattr(args, "durations_failed", False)
+    return 1 if failed else 0
 
 
 def _cache(args: argparse.Namespace) -> Cache | None:
@@ -361,10 +371,18 @@ def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None)
         outcomes = [results[item] for item in items if item in results]
         for line in not_cached:
             print(f"note: {one_line(line)}")
-        write_reports(outcomes, args)
-        if args.durations_file:
+        coverage = getattr(args, "coverage", None)
+        if coverage is not None:  # a shard's report says which runs of the whole it ran
+            coverage["ran"] = [item.id for item in items if item in results]
+        write_reports(outcomes, args, coverage)
+        if args.store_durations:
             measured = {item.id: o.seconds for item, o in results.items() if o.result is not None}
-            shards.write_durations(args.durations_file, measured)
+            try:
+                shards.write_durations(args.durations_file, measured)
+            except (OSError, shards.ShardError) as e:
+                why = e.strerror if isinstance(e, OSError) else str(e)
+                print(f"hooksim: --store-durations: cannot write {args.durations_file} ({why})")
+                args.durations_failed = True
     return outcomes
 
 

@@ -9,12 +9,13 @@ failed or could not run.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from .. import beneath
-from ..report.formats import entry_problem, tally, verdict
+from ..report.formats import SHARD_FORMAT, entry_problem, tally, verdict
 from . import AddParser, CommandError, report_options, reports_problem, write_entry_reports
 
 # A saved run holds each hook's output capped (64 KiB a text): a corpus of thousands of runs
@@ -61,35 +62,78 @@ def show(args: argparse.Namespace) -> int:
 
 def _merged(paths: list[Path]) -> list[dict[str, Any]]:
     """Every entry of the files, sorted by path, then host; raises _Refused for a file that is
-    not a saved run, or a run saved in two files."""
+    not a saved run, a run saved in two files, or shards that do not cover their whole."""
     seen: dict[tuple[str, str], Path] = {}
     entries = []
+    shards: list[tuple[Path, dict[str, Any]]] = []
     for path in paths:
-        for entry in _read(path):
-            run = (entry["path"], str(entry.get("tool")))
+        saved, coverage = _read(path)
+        if coverage is not None:
+            shards.append((path, coverage))
+        for entry in saved:
+            run = (os.path.normpath(entry["path"]), str(entry.get("tool")))
             if run in seen:
                 raise _Refused(
-                    f"{run[0]} [{run[1]}] is in both {seen[run]} and {path};"
+                    f"{entry['path']} [{run[1]}] is in both {seen[run]} and {path};"
                     " give each run's report once"
                 )
             seen[run] = path
             entries.append(entry)
+    if shards:
+        _check_coverage(shards)
     return sorted(entries, key=lambda e: (e["path"], str(e.get("tool"))))
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
-    """The entries of one saved run; raises _Refused saying what is wrong with the file."""
+def _check_coverage(shards: list[tuple[Path, dict[str, Any]]]) -> None:
+    """Shards of one corpus must run each of its runs exactly once, together."""
+    first_path, first = shards[0]
+    for path, coverage in shards[1:]:
+        if coverage["items"] != first["items"]:
+            raise _Refused(
+                f"{first_path} and {path} are shards of different runs (their lists of runs"
+                " differ); merge the shards of one run"
+            )
+    ran: dict[str, Path] = {}
+    for path, coverage in shards:
+        for run in coverage["ran"]:
+            if run in ran:
+                raise _Refused(f"{run} ran in both {ran[run]} and {path}; give each run once")
+            ran[run] = path
+    missing = [run for run in first["items"] if run not in ran]
+    if missing:
+        given = ", ".join(sorted({c["shard"] for _, c in shards}))
+        shown = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        raise _Refused(
+            f"{len(missing)} of {len(first['items'])} runs ran in none of the shards given"
+            f" ({given}): {shown}"
+        )
+
+
+def _read(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The entries of one saved run, and a shard's coverage (None: not a shard's report);
+    raises _Refused saying what is wrong with the file."""
     try:
-        entries = beneath.load_json(path, MAX_SAVED_RUN)
+        saved = beneath.load_json(path, MAX_SAVED_RUN)
     except beneath.Refused as e:
         raise _Refused(str(e)) from None
     except OSError as e:
         raise _Refused(f"cannot read {path} ({e.strerror})") from None
     not_saved = f"{path} is not a run saved by hooksim run --json"
-    if not isinstance(entries, list):
+    coverage = None
+    if isinstance(saved, dict) and saved.get("format") == SHARD_FORMAT:
+        coverage = {key: saved.get(key) for key in ("shard", "items", "ran")}
+        if not isinstance(coverage["shard"], str) or not all(
+            isinstance(coverage[key], list) and all(isinstance(i, str) for i in coverage[key])
+            for key in ("items", "ran")
+        ):
+            raise _Refused(f"{not_saved}: its shard, items and ran are not what a shard writes")
+        saved = saved.get("entries")
+    if not isinstance(saved, list):
         raise _Refused(not_saved)
-    for number, entry in enumerate(entries, 1):
+    for number, entry in enumerate(saved, 1):
         problem = entry_problem(entry)
         if problem:
             raise _Refused(f"{not_saved}: entry {number}: {problem}")
-    return entries
+    return saved, coverage

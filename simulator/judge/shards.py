@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import beneath
 from .items import Item
 
 ENVIRONMENTS = (  # (total, index, first index)
@@ -42,15 +43,26 @@ class Shard:
         return f"{self.number}/{self.total}"
 
 
+# More shards than this is a mistake, not a corpus: the number stays a small int.
+MAX_SHARDS = 1_000_000
+
+
+def _whole(text: str) -> bool:
+    """Decimal digits only (``isdigit`` takes ``²``, which ``int`` refuses), and few of them."""
+    return text.isdecimal() and len(text) <= 18
+
+
 def parse(text: str) -> Shard:
     """``K/N`` with 1 <= K <= N."""
     number, slash, total = text.partition("/")
-    if not (slash and number.isdigit() and total.isdigit()):
+    if not (slash and _whole(number) and _whole(total)):
         raise ShardError(f"expected K/N such as 1/4, got {text!r}")
     return _checked(int(number), int(total), text)
 
 
 def _checked(number: int, total: int, said: str) -> Shard:
+    if total > MAX_SHARDS:
+        raise ShardError(f"{said}: at most {MAX_SHARDS:,} shards")
     if total < 1:
         raise ShardError(f"{said}: there must be at least one shard")
     if not 1 <= number <= total:
@@ -65,24 +77,33 @@ def from_environment(env: Mapping[str, str] = os.environ) -> Shard | None:
         if total is None and index is None:
             continue
         said = f"{total_name}={total} {index_name}={index}"
-        if not (total and index and total.isdigit() and index.isdigit()):
+        if not (total and index and _whole(total) and _whole(index)):
             raise ShardError(f"{said}: both must be set to whole numbers")
         return _checked(int(index) - first + 1, int(total), said)
     return None
 
 
+MAX_DURATIONS = 64 * 1024 * 1024
+
+
 def read_durations(path: Path) -> dict[str, float]:
-    """The durations file's seconds per item id; {} when it does not exist yet."""
+    """The durations file's seconds per item id; {} when it does not exist yet. Read within
+    bounds (a regular file, its size, its depth); every value a finite number of seconds."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = beneath.load_json(path, MAX_DURATIONS)
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as e:
-        raise ShardError(f"--durations-file {path}: cannot be read as JSON ({e})") from None
+    except beneath.Refused as e:
+        raise ShardError(f"--durations-file: {e}") from None
+    except OSError as e:
+        raise ShardError(f"--durations-file {path}: cannot be read ({e.strerror})") from None
     if not isinstance(data, dict) or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()
+        isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")
+        for v in data.values()
     ):
-        raise ShardError(f"--durations-file {path}: expected an object of item id: seconds")
+        raise ShardError(
+            f"--durations-file {path}: expected an object of item id: seconds (finite, >= 0)"
+        )
     return {str(k): float(v) for k, v in data.items()}
 
 
@@ -90,9 +111,8 @@ def write_durations(path: Path, measured: Mapping[str, float]) -> None:
     """Update the file with these runs' seconds, keeping what it knew of the others (another
     shard's items), sorted by id so the file diffs well; written whole or not at all."""
     durations = {**read_durations(path), **{k: round(v, 3) for k, v in measured.items()}}
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(json.dumps(dict(sorted(durations.items())), indent=1) + "\n")
-    os.replace(temporary, path)
+    text = json.dumps(dict(sorted(durations.items())), indent=1) + "\n"
+    beneath.write_file(path, text.encode())
 
 
 def pick(items: list[Item], shard: Shard, durations: Mapping[str, float]) -> list[Item]:
@@ -102,14 +122,18 @@ def pick(items: list[Item], shard: Shard, durations: Mapping[str, float]) -> lis
 
 
 def assign(ids: list[str], total: int, durations: Mapping[str, float]) -> list[int]:
-    """The shard (from 1) of each id."""
+    """The shard (from 1) of each id.
+
+    With more shards than ids, each id has a shard of its own, the first ones in order (the
+    least loaded shard is an empty one, the first of them): the shards past that many are
+    empty, and never made."""
     known = [durations[i] for i in ids if i in durations]
     mean = sum(known) / len(known) if known else 1.0
     weight = {i: durations.get(i, mean) for i in ids}
-    loads = [0.0] * total
+    loads = [0.0] * min(total, max(len(set(ids)), 1))
     shard_of: dict[str, int] = {}
     for i in sorted(set(ids), key=lambda i: (-weight[i], _hash(i))):
-        lightest = min(range(total), key=lambda n: (loads[n], n))
+        lightest = min(range(len(loads)), key=lambda n: (loads[n], n))
         loads[lightest] += weight[i]
         shard_of[i] = lightest + 1
     return [shard_of[i] for i in ids]

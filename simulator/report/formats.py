@@ -552,8 +552,24 @@ def write_json(outcomes: list[Outcome], path: str | Path) -> None:
     write_entries(to_json(outcomes), path)
 
 
-def write_entries(entries: list[dict[str, Any]], path: str | Path) -> None:
-    """Report entries as a JSON file, one indented list."""
+SHARD_FORMAT = "hooksim-shard-1"
+
+
+def write_entries(
+    entries: list[dict[str, Any]], path: str | Path, coverage: dict[str, Any] | None = None
+) -> None:
+    """Report entries as a JSON file: one indented list; for a shard (``coverage``), an object
+    that also says which shard it is and which runs of the whole it ran, so that ``hooksim
+    show`` can tell a merge that misses a run or holds one twice::
+
+        {"format": "hooksim-shard-1", "shard": "2/4", "items": [every run's id],
+         "ran": [the ids this shard ran], "entries": [...]}
+    """
+    if coverage is not None:
+        document: Any = {"format": SHARD_FORMAT, **coverage, "entries": entries}
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        beneath.write_file(path, text.encode("utf-8", "backslashreplace"))
+        return
     # A lone surrogate (a hook's JSON can hold one, "\\udc80") cannot be encoded: written as
     # its backslash escape, which inside a JSON string is that same character.
     text = json.dumps(entries, indent=2, ensure_ascii=False) + "\n"

@@ -188,7 +188,10 @@ def test_probe_with_no_hooks_says_so(
 
 
 def test_no_folder_of_the_user_reaches_a_probed_hook(
-    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The XDG folders, the hosts' own homes and the shell's previous folder name the user's
     folders: a probed hook that writes through each of them writes nothing outside the run."""

@@ -33,8 +33,10 @@ def corpus(folder: Path, names: list[str]) -> Path:
 
 
 def ran(report: Path) -> list[str]:
-    """``file [host]`` of each run of a ``--json`` report, sorted."""
-    return sorted(f"{Path(e['path']).stem} [{e['tool']}]" for e in json.loads(report.read_text()))
+    """``file [host]`` of each run of a ``--json`` report (a shard's too), sorted."""
+    saved = json.loads(report.read_text())
+    entries = saved["entries"] if isinstance(saved, dict) else saved
+    return sorted(f"{Path(e['path']).stem} [{e['tool']}]" for e in entries)
 
 
 @pytest.fixture
@@ -151,7 +153,7 @@ def test_shard_variables_that_cannot_be_are_one_line(
 def test_durations_balance_the_shards(three: Path) -> None:
     """A durations file written by a run names every run; a run the file says is long gets a
     shard to itself."""
-    assert main(["run", "corpus", "-q", "--durations-file", "d.json"]) == 0
+    assert main(["run", "corpus", "-q", "--durations-file", "d.json", "--store-durations"]) == 0
     durations = json.loads(Path("d.json").read_text())
     assert sorted(durations) == sorted(
         f"corpus/{name}.yaml::{name}[{host}]"
@@ -168,8 +170,8 @@ def test_durations_balance_the_shards(three: Path) -> None:
         shards.append(ran(Path(f"{k}.json")))
     alone = next(s for s in shards if "memory [codex]" in s)
     assert alone == ["memory [codex]"]
-    # The shard's own runs were measured again; the other shard's were kept.
-    assert sorted(json.loads(Path("d.json").read_text())) == sorted(durations)
+    # Shards only read the file: the split a later shard computes is the earlier one's.
+    assert json.loads(Path("d.json").read_text())[long] == 100.0
 
 
 def test_a_broken_durations_file_is_one_line(
@@ -178,7 +180,7 @@ def test_a_broken_durations_file_is_one_line(
     Path("d.json").write_text("[1, 2")
     assert main(["run", "corpus", "--shard", "1/2", "--durations-file", "d.json"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("hooksim: --durations-file d.json: cannot be read as JSON (")
+    assert err.startswith("hooksim: --durations-file: d.json is not JSON (")
     assert err.count("\n") == 1
 
 
@@ -198,7 +200,9 @@ def test_pytest_split_shards_scenario_items_by_the_same_durations(
         [*pytest_run, "--store-durations", "corpus"], capture_output=True, text=True, check=False
     )
     assert stored.returncode == 0, stored.stdout + stored.stderr
-    assert main(["run", "corpus", "-q", "--durations-file", "hooksim.json"]) == 0
+    assert (
+        main(["run", "corpus", "-q", "--durations-file", "hooksim.json", "--store-durations"]) == 0
+    )
     assert sorted(json.loads(Path(".test_durations").read_text())) == sorted(
         json.loads(Path("hooksim.json").read_text())
     )
@@ -215,4 +219,76 @@ def test_pytest_split_shards_scenario_items_by_the_same_durations(
     assert all(groups)
     assert sorted(test for group in groups for test in group) == sorted(
         json.loads(Path(".test_durations").read_text())
+    )
+
+
+def test_sequential_shards_sharing_one_durations_file_run_every_run_once(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Shards run one after another with one durations file, as on one CI machine: each only
+    reads it, so every shard computes the same split and the shards cover the whole once."""
+    assert main(["run", "corpus", "-q", "--durations-file", "d.json", "--store-durations"]) == 0
+    before = Path("d.json").read_bytes()
+    for k in (1, 2, 3):
+        main(["run", "corpus", "-q", "--shard", f"{k}/3", "--durations-file", "d.json",
+              "--json", f"{k}.json"])  # fmt: skip
+    assert Path("d.json").read_bytes() == before
+    runs = [run for k in (1, 2, 3) for run in ran(Path(f"{k}.json"))]
+    assert sorted(runs) == sorted(set(runs))
+    assert len(runs) == 9
+    capsys.readouterr()
+    assert main(["show", "1.json", "2.json", "3.json"]) == 0
+
+
+def test_show_names_a_run_no_shard_ran(three: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A shard's report says which runs of the whole it ran: show refuses a merge that misses
+    one (a shard's file lost, a shard stopped early), naming it, exit 2."""
+    for k in (1, 3):
+        main(["run", "corpus", "-q", "--shard", f"{k}/3", "--json", f"{k}.json"])
+    capsys.readouterr()
+    assert main(["show", "1.json", "3.json", "--junit-xml", "m.xml"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hooksim show: 3 of 9 runs ran in none of the shards given (1/3, 3/3): ")
+    assert err.count("corpus/") == 3
+    assert not Path("m.xml").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1/99999999999999999999", "expected K/N such as 1/4, got '1/99999999999999999999'"),
+        ("1/1000000000", "1/1000000000: at most 1,000,000 shards"),
+        ("1/\u00b2", "expected K/N such as 1/4, got '1/\u00b2'"),
+    ],
+)
+def test_a_huge_shard_count_is_a_usage_error(
+    three: Path, capsys: pytest.CaptureFixture[str], value: str, message: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "corpus", "--shard", value])
+    assert capsys.readouterr().err.endswith(f"argument --shard: {message}\n")
+
+
+def test_more_shards_than_runs_is_quick_and_covers_them(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "corpus", "-q", "--shard", "999999/1000000"]) == 0
+    assert "shard 999999/1000000: 0 of 9 runs: nothing to run" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", ['{"a": NaN}', '{"a": -1}', '{"a": 1e999}'])
+def test_a_duration_that_is_not_a_number_of_seconds_is_one_line(
+    three: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    Path("d.json").write_text(text)
+    assert main(["run", "corpus", "--shard", "1/2", "--durations-file", "d.json"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_store_durations_without_a_file_is_a_usage_error(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "corpus", "--store-durations"]) == 2
+    assert capsys.readouterr().err == (
+        "hooksim: --store-durations needs --durations-file FILE (where to write them)\n"
     )

@@ -72,7 +72,11 @@ def test_show_merges_shards_into_the_reports_of_one_run(
     assert capsys.readouterr().out == (
         "hooksim: wrote m.xml\nhooksim: wrote merged.json\n3 passed, 1 failed, 1 error\n"
     )
-    shards = json.loads(Path("1.json").read_text()) + json.loads(Path("2.json").read_text())
+    saved = [json.loads(Path(f"{k}.json").read_text()) for k in (1, 2)]
+    assert [s["shard"] for s in saved] == ["1/2", "2/2"]
+    assert saved[0]["items"] == saved[1]["items"]
+    assert sorted(saved[0]["ran"] + saved[1]["ran"]) == sorted(saved[0]["items"])
+    shards = saved[0]["entries"] + saved[1]["entries"]
     merged = json.loads(Path("merged.json").read_text())
     assert merged == sorted(shards, key=lambda e: (e["path"], e["tool"]))
     ran = [(e["path"], e["tool"], e["verdict"]) for e in merged]

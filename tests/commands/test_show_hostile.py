@@ -162,9 +162,7 @@ def test_html_in_saved_values_is_text_on_the_page(tmp_path: Path) -> None:
                     failures=[f"E {SCRIPTED}"],
                     hooks=[{"turn": 1, "event": f"E{SCRIPTED}", "command": SCRIPTED}],
                     events=[{"turn": 1, "event": "E", "virtual_ms": 1780304400000, "hooks": 1}],
-                    bridge_calls=[
-                        {"tool": SCRIPTED, "hook": 0, "call": 1, "outcome": SCRIPTED}
-                    ],
+                    bridge_calls=[{"tool": SCRIPTED, "hook": 0, "call": 1, "outcome": SCRIPTED}],
                 )
             ]
         )
