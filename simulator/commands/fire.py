@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import beneath
 from . import AddParser
 
 if TYPE_CHECKING:
@@ -265,9 +266,15 @@ def _steps(host: Host, event: str, args: argparse.Namespace) -> tuple[Step, ...]
     return (turn,)
 
 
+MAX_PAYLOAD = 256 * 1024 * 1024  # far above any host's payload
+
+
 def _read(path: Path) -> bytes:
+    """``--payload``: the bytes of a regular file (never a FIFO's wait nor a device's flood)."""
     try:
-        return path.read_bytes()
+        return beneath.read_file(path, MAX_PAYLOAD)
+    except beneath.Refused as e:
+        raise Refusal(f"--payload: {e}") from None
     except OSError as e:
         raise Refusal(f"--payload: {path}: {e.strerror or e}") from None
 
@@ -276,6 +283,8 @@ def _input(text: str) -> dict[str, Any]:
     """``--input``: a JSON object."""
     try:
         value = json.loads(text)
+    except RecursionError:
+        raise Refusal("--input: nested too deeply to read") from None
     except ValueError as e:
         raise Refusal(f"--input: not JSON ({e})") from None
     if not isinstance(value, dict):

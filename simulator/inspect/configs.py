@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .. import beneath
 from ..hosts import HOSTS, ConfigError, HookSpec, Host
 
 
@@ -157,10 +158,15 @@ def suggestion(host: Host, event: str) -> str:
 
 def read(host: Host, file: ConfigFile) -> Config:
     """The file's hooks as the host reads them; Unreadable when it cannot be read."""
-    if not file.path.is_file():
+    if not file.path.exists():
         raise Unreadable(f"{file.shown}: no such file")
     try:
+        beneath.check_regular(file.path)
         block = host.load_config(file.path)
+    except beneath.Refused as e:
+        raise Unreadable(str(e).replace(str(file.path), file.shown, 1)) from None
+    except RecursionError:
+        raise Unreadable(f"{file.shown}: nested too deeply to read") from None
     except ConfigError as e:
         # One line: a YAML parser's message spans several (the place, a caret).
         raise Unreadable(" ".join(str(e).replace(str(file.path), file.shown, 1).split())) from None
@@ -204,7 +210,7 @@ class _Lines:
 
             try:
                 self.doc = YAML(typ="rt", pure=True).load(self.text.replace("\t", " "))
-            except YAMLError:
+            except (YAMLError, RecursionError):
                 self.doc = None
 
     def of(self, keys: list[str | int], text: str) -> int:

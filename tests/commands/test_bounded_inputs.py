@@ -1,0 +1,61 @@
+"""Every file a command reads is bounded as scenario files are: a FIFO is never waited on, a
+device never read without end, nesting past what can be parsed is one line, never a traceback."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hooksim.cli import main
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+def test_fire_payload_never_waits_on_a_fifo_nor_reads_a_device(
+    fifo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for payload, said in ((fifo, "is a named pipe (FIFO)"), ("/dev/zero", "is a character device")):
+        assert (
+            main(["fire", "claude-code", "PreToolUse", "--payload", str(payload), "--", "true"])
+            == 2
+        )
+        err = capsys.readouterr().err
+        assert said in err
+        assert err.count("\n") == 1
+
+
+def test_fire_input_nested_too_deeply_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert main(["fire", "claude-code", "PreToolUse", "--input", deep, "--", "true"]) == 2
+    assert capsys.readouterr().err == "hooksim: fire: --input: nested too deeply to read\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("deep.json", "[" * 100_000 + "]" * 100_000), ("deep.yaml", "a:\n" + "- " * 5000 + "x\n")],
+)
+def test_explain_on_a_config_nested_too_deeply_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    config = tmp_path / name
+    config.write_text(text)
+    host, event = (
+        ("claude-code", "PreToolUse") if name.endswith("json") else ("hermes", "pre_llm_call")
+    )
+    assert main(["explain", host, event, "--config", str(config)]) == 2
+    assert capsys.readouterr().err == f"hooksim: {config}: nested too deeply to read\n"
+
+
+def test_explain_names_a_fifo_for_what_it_is(
+    fifo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["explain", "claude-code", "PreToolUse", "--config", str(fifo)]) == 2
+    assert (
+        capsys.readouterr().err == f"hooksim: {fifo} is a named pipe (FIFO), not a regular file\n"
+    )
