@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
+from .printable import one_line
+
 MAX_READ = 64 * 1024 * 1024  # the most of one file expect.files reads
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -101,7 +103,9 @@ def _refuse_step(fd: int, parts: Sequence[str], i: int, error: OSError) -> NoRet
     if stat.S_ISLNK(mode):
         target = os.readlink(parts[i], dir_fd=fd)
         raise Refused(
-            f"{shown} is a symbolic link (to {target}); hooksim does not follow it", link=True
+            f"{one_line(shown)} is a symbolic link (to {one_line(target)}); hooksim does not"
+            " follow it",
+            link=True,
         )
     raise Refused(f"{shown} is {what_is(mode)}, not a folder")
 

@@ -11,11 +11,14 @@ value goes through here.
 - ``one_line(text)``: a name or other one-line value as it is when it prints, else quoted as
   Python's ``repr`` (``'new\\nline.txt'``), so a message stays one line and says exactly which
   name it means.
+- ``no_commands(text)``: text of many lines printed where a CI runner reads workflow commands
+  (GitHub Actions takes a line that starts with ``::``, blanks before it aside, as one): such a
+  line starts with ``\\::`` instead, which is no command.
 """
 
 from __future__ import annotations
 
-__all__ = ["escaped", "one_line"]
+__all__ = ["escaped", "no_commands", "one_line"]
 
 
 def escaped(text: str, keep: str = "\n\t") -> str:
@@ -30,3 +33,16 @@ def escaped(text: str, keep: str = "\n\t") -> str:
 def one_line(text: str) -> str:
     """``text`` as it is when every character prints, else ``repr(text)``."""
     return text if text.isprintable() else repr(text)
+
+
+def no_commands(text: str) -> str:
+    """``text`` with each line that a CI runner would read as a workflow command (``::`` after
+    any blanks) starting with ``\\::`` instead."""
+    if "::" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        body = line.lstrip()
+        if body.startswith("::"):
+            lines[i] = line[: len(line) - len(body)] + "\\" + body
+    return "\n".join(lines)

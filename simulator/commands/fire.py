@@ -355,23 +355,31 @@ def _hook(run: HookRun) -> dict[str, Any]:
 
 
 def _text(answer: dict[str, Any]) -> str:
-    """The answer for a person: the timeline, then the decision and each hook's fault."""
+    """The answer for a person: the timeline, then the decision and each hook's fault. Every
+    value a hook or a config gave (a reason, a command, a file name) is one line with its
+    controls escaped: a hook cannot retitle or clear the terminal of whoever tries it."""
     from ..hosts.records import FAULTS
+    from ..printable import no_commands, one_line
 
-    lines = [f"hooks from: {', '.join(answer['configs'])}"] if answer.get("configs") else []
+    def shown(value: object) -> str:
+        text = one_line(str(value))
+        return text[1:-1] if text != str(value) else text  # escaped, without repr's quotes
+
+    configs = answer.get("configs")
+    lines = [f"hooks from: {', '.join(shown(c) for c in configs)}"] if configs else []
     lines.append(answer["timeline"])
     decision = answer["decision"]
     if answer["blocked"] and answer["reason"]:
-        decision += f": {answer['reason']}"
+        decision += f": {shown(answer['reason'])}"
     elif answer["followup"] is not None:
-        decision += f": {answer['followup']}"
+        decision += f": {shown(answer['followup'])}"
     lines.append(f"decision: {decision}")
     lines += [f"context: {text!r}" for text in answer["context"]]
     for hook in answer["hooks"]:
         if hook["fault"] is not None:
-            lines.append(
-                f"{hook['fault'].replace('_', ' ')}: {hook['command']} ({FAULTS[hook['fault']]})"
-            )
+            fault = hook["fault"].replace("_", " ")
+            lines.append(f"{fault}: {shown(hook['command'])} ({FAULTS[hook['fault']]})")
     for hook in answer.get("not_fired", []):
-        lines.append(f"not fired: {hook['file']}:{hook['line']}  {hook['command']}: {hook['why']}")
-    return "\n".join(lines)
+        where = f"{shown(hook['file'])}:{hook['line']}"
+        lines.append(f"not fired: {where}  {shown(hook['command'])}: {shown(hook['why'])}")
+    return no_commands("\n".join(lines))

@@ -22,7 +22,7 @@ from .. import beneath
 from ..hosts import DEFAULT_HOST, Firing, HookRun
 from ..judge import expect
 from ..judge.outcome import Outcome
-from ..printable import escaped, one_line
+from ..printable import escaped, no_commands, one_line
 from ..replay.leaks import LeakedProcess
 from ..replay.runner import RunResult
 
@@ -102,7 +102,7 @@ def timeline(result: RunResult, *, stdin: bool = False, notes: bool = True) -> s
         lines.append(f"  {title} would warn: {_line(warning)}")
     if notes:
         lines += [f"  {title}: {_line(note)}" for note in result.notes]
-    return escaped("\n".join(lines))
+    return no_commands(escaped("\n".join(lines)))
 
 
 def _line(text: str) -> str:
@@ -198,12 +198,13 @@ def failure_text(outcome: Outcome, *, stdin: bool = False, notes: bool = True) -
     """Expected and actual side by side, then the timeline (``stdin``: with each hook's;
     ``notes``: with the profile's notes about the host)."""
     if outcome.error:
-        return escaped("\n".join(f"  {line}" for line in outcome.error.rstrip("\n").split("\n")))
+        lines = outcome.error.rstrip("\n").split("\n")
+        return no_commands(escaped("\n".join(f"  {line}" for line in lines)))
     parts = [f"  {_line(line)}" for line in outcome.failures]
     if outcome.result is not None:
         parts.append("  timeline:")
         parts.append(timeline(outcome.result, stdin=stdin, notes=notes))
-    return "\n".join(parts)
+    return no_commands("\n".join(parts))
 
 
 VERDICTS = ("PASS", "FAIL", "ERROR", "SKIP")

@@ -59,3 +59,18 @@ def test_explain_names_a_fifo_for_what_it_is(
     assert (
         capsys.readouterr().err == f"hooksim: {fifo} is a named pipe (FIFO), not a regular file\n"
     )
+
+
+def test_fire_prints_a_hooks_reason_and_command_with_their_controls_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A block reason or a command holding terminal escapes (retitle, clear the screen) prints
+    them as escapes: nothing a hook says reaches the terminal raw."""
+    reason = 'printf "{\\"decision\\":\\"block\\",\\"reason\\":\\"R \\\\u001b]0;PWNED\\\\u0007\\\\u001b[2J\\"}"'
+    main(["fire", "claude-code", "PreToolUse", "--", reason])
+    out = capsys.readouterr().out
+    assert "decision: block: R \\x1b]0;PWNED\\x07\\x1b[2J" in out
+    main(["fire", "claude-code", "PreToolUse", "--", "exit 7 # \x1b]0;TITLE\x07\x1b[2J"])
+    out = capsys.readouterr().out
+    assert "failed: exit 7 # \\x1b]0;TITLE\\x07\\x1b[2J (the host counts it as failed)" in out
+    assert "\x1b" not in out and "\x07" not in out

@@ -263,3 +263,32 @@ def test_a_scenario_name_and_a_warning_with_controls_stay_one_escaped_line(tmp_p
     header = result.stdout.splitlines()[0]
     assert "  'red\\x1b[31m\\nname'  (" in header, header
     assert any("warning:" in line and "\\x1b[2J" in line for line in result.stdout.splitlines())
+
+
+def _commands(out: str) -> list[str]:
+    """The lines GitHub Actions would run as workflow commands (``::`` after any blanks)."""
+    return [line for line in out.splitlines() if line.lstrip().startswith("::")]
+
+
+def test_no_value_in_the_output_can_start_a_workflow_command(tmp_path: Path) -> None:
+    """A link target or a hook's output holding `\n::error ...::` prints as text: no line of
+    hooksim's output is a GitHub workflow command it did not mean (without --format github it
+    means none)."""
+    fixture = tmp_path / "fix" / "dir"
+    fixture.mkdir(parents=True)
+    (fixture / "out").symlink_to("nowhere\n::error file=README.md,line=1::INJECTED\n::add-mask::x")
+    (tmp_path / "g1.yaml").write_text(
+        'name: g1\ntool: claude-code\nfiles: {d: {from: fix/dir}, d/out/x.txt: "y"}\n'
+        "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n"
+        "turns: [{user: hi, assistant: ok}]\n"
+    )
+    printing = "printf 'ok\\n::error::INJECTED\\n  ::add-mask::x\\n' >&2; exit 1"
+    (tmp_path / "g2.yaml").write_text(
+        "name: g2\ntool: claude-code\nhooks: {Stop: [{hooks: [{type: command, command: "
+        + json.dumps(printing)
+        + "}]}]}\nturns: [{user: hi, assistant: ok}]\nexpect: {exit_codes: 0}\n"
+    )
+    result = console("hooksim", "run", tmp_path / "g1.yaml", tmp_path / "g2.yaml")
+    assert result.returncode == 1
+    assert "INJECTED" in result.stdout
+    assert _commands(result.stdout) == []
