@@ -6,10 +6,13 @@ hold equal to its case pattern), ``record stop`` (``scrub``: every finished run'
 name and by shape) and ``record export`` (every text of the scenario, by shape).
 
 A shape is what a credential looks like wherever it is (a prompt, a command line, a tool's
-result, a hook's output): provider keys and tokens (``sk-ant-...``, ``sk-...``, ``ghp_...``,
-``github_pat_...``, ``xoxb-...``, AWS ``AKIA...``), JSON web tokens, the credential of an
-``Authorization: Bearer``/``Basic`` header, and PEM private key blocks. A match becomes
-``<redacted>``, which holds no quote or backslash: a JSON text stays JSON.
+result, a hook's output): provider keys and tokens by their documented prefixes (Anthropic,
+OpenAI, GitHub, GitLab, Slack, Stripe, Google, Hugging Face, npm, PyPI, SendGrid, AWS, ...),
+JSON web tokens, the credential of an ``Authorization: Bearer``/``Basic`` header, PEM private
+key blocks, webhook secrets; and a value in a secret's place: a URL's password, ``curl -u
+user:PASS``, ``--password``, ``mysql -pPASS``, ``NAME=value`` with a secret name. A match
+becomes ``<redacted>``, which holds no quote or backslash: a JSON text stays JSON. It is best
+effort: a secret of no known shape in no known place is not seen.
 """
 
 from __future__ import annotations
@@ -29,14 +32,33 @@ SECRET_NAMES = (
 # A value's characters stop at a quote, a backslash or a space, so a JSON string's escapes and
 # a shell word's quotes stay outside the match.
 _TOKEN = r"[A-Za-z0-9_\-]"
+_VALUE = r"[^\s'\"\\;&|<>()`]"
 _SHAPES = re.compile(
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----END).)*-----END [A-Z0-9 ]*PRIVATE KEY-----"
-    rf"|\b(?:sk-ant-|sk-|gh[pousr]_|github_pat_|xox[abposr]-){_TOKEN}{{8,}}"
+    # Provider keys and tokens, by their documented prefixes.
+    rf"|\b(?:sk-ant-|sk-|gh[pousr]_|github_pat_|xox[abposr]-|xapp-|glpat-|glptt-|gldt-"
+    rf"|[sr]k_(?:live|test)_|pk_live_|hf_|npm_|pypi-|dop_v1_|shp(?:at|ca|pa|ss)_"
+    rf"|sq0(?:atp|csp)-|ya29\.){_TOKEN}{{8,}}"
+    r"|\bAIza[0-9A-Za-z_\-]{35}"
+    r"|\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"
     r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
     rf"|\beyJ{_TOKEN}+\.eyJ{_TOKEN}+(?:\.{_TOKEN}*)?"
     r"|(?<=[Bb]earer )[A-Za-z0-9._~+/=\-]{8,}"
-    r"|(?<=[Bb]asic )[A-Za-z0-9+/=]{8,}",
+    r"|(?<=[Bb]asic )[A-Za-z0-9+/=]{8,}"
+    # A webhook's secret path (Slack, Discord).
+    r"|(?<=hooks\.slack\.com/services/)[A-Za-z0-9/]{8,}"
+    r"|(?<=discord\.com/api/webhooks/)[A-Za-z0-9/_\-]{8,}",
     re.DOTALL,
+)
+# Secrets known by where they stand rather than how they look: a URL's password
+# (``scheme://user:PASS@host``), ``curl -u user:PASS``, ``--password PASS`` or ``=PASS``,
+# ``mysql -pPASS``, and ``NAME=value`` where the name says secret (``AWS_SECRET_ACCESS_KEY=...``).
+_PLACES = re.compile(
+    rf"(?P<url>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@'\"\\]+:)(?P<url_secret>[^\s/@'\"\\]+)(?=@)"
+    rf"|(?P<user>(?<!\S)-u\s+[^\s:'\"]+:)(?P<user_secret>{_VALUE}+)"
+    rf"|(?P<flag>--(?:password|passwd|token|api-key|secret)(?:=|\s+))(?P<flag_secret>{_VALUE}+)"
+    rf"|(?P<short>(?<!\S)-p)(?P<short_secret>[^\s\-]{_VALUE}*)"
+    rf"|(?P<name>\b[A-Za-z_][A-Za-z0-9_]*=)(?P<name_secret>{_VALUE}+)"
 )
 
 
@@ -46,9 +68,20 @@ def secret_name(name: str) -> bool:
     return any(word in upper for word in SECRET_NAMES)
 
 
+def _place(match: re.Match[str]) -> str:
+    for kind in ("url", "user", "flag", "short", "name"):
+        if match.group(kind) is not None:
+            if kind == "name" and not secret_name(match.group(kind)[:-1]):
+                return match.group(0)
+            return match.group(kind) + REDACTED
+    return match.group(0)
+
+
 def redact_text(text: str) -> str:
-    """``text`` with every secret-shaped value replaced by ``REDACTED``."""
-    return _SHAPES.sub(REDACTED, text)
+    """``text`` with every secret-shaped value, and every value in a secret's place,
+    replaced by ``REDACTED``. Best effort: a secret of no known shape, in no known place,
+    stays as it is."""
+    return _PLACES.sub(_place, _SHAPES.sub(REDACTED, text))
 
 
 def redact_variable(name: str, value: str) -> str:
