@@ -54,14 +54,32 @@ def seed(scenario: Scenario, workspace: Workspace) -> None:
             _put(file, workspace)
         return
     git = _Git(scenario, workspace)
+    # Files the scenario seeds inside ``.git/`` (its config, its hooks) go in once the
+    # repository is made: what they say (a clean filter, a gpg program) never runs while
+    # hooksim commits, and a hook finds them there.
+    held: list[SeedFile] = []
+
+    def put(file: SeedFile) -> None:
+        if _in_git_folder(file):
+            held.append(file)
+        else:
+            _put(file, workspace)
+
     for commit in files.commits:
         for file in commit.files:
-            _put(file, workspace)
+            put(file)
         git.commit(commit.message)
     for file in files.files:
-        _put(file, workspace)
+        put(file)
     if not files.commits:
         git.commit(SEEDED)
+    for file in held:
+        _put(file, workspace)
+
+
+def _in_git_folder(file: SeedFile) -> bool:
+    home, inside = project_path(file.path)
+    return not home and Path(inside).parts[:1] == (".git",)
 
 
 def _put(file: SeedFile, workspace: Workspace) -> None:
@@ -98,11 +116,20 @@ class _Git:
         instant = scenario.start.isoformat()
         # What the seeded files say cannot run a command while they are committed: a
         # ``.git/config`` of theirs with core.fsmonitor, or hooks of the repository.
-        self.argv = [found, "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]
+        self.argv = [
+            found,
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+            "-c",
+            "commit.gpgSign=false",
+        ]
         self.env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": str(workspace.home),
             "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,  # a seeded ~/.gitconfig is the hooks', not ours
             "GIT_AUTHOR_DATE": instant,
             "GIT_COMMITTER_DATE": instant,
             "LC_ALL": "C",

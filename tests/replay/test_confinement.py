@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hooksim.judge import expect
+from hooksim.judge import builtin_checks, expect
 from hooksim.replay.file_tools import Place, Plan, Refused
 from hooksim.replay.runner import SetupError, run_scenario
 from hooksim.scenario import ScenarioError, load_scenario
@@ -323,3 +323,41 @@ def test_seeded_git_config_runs_no_command_at_setup(tmp_path: Path) -> None:
     run_scenario(load_scenario(path))
     assert not (tmp_path / "fsmonitor-ran").exists()
     assert not (tmp_path / "hook-ran").exists()
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '[filter \\"x\\"]\\n  clean = \\"sh -c \'touch {ran}; cat\'\\"\\n',
+        '[commit]\\n  gpgSign = true\\n[gpg]\\n  program = \\"sh -c \'touch {ran}; false\'\\"\\n',
+    ],
+    ids=["clean-filter", "gpg-program"],
+)
+def test_a_seeded_git_config_is_in_place_only_after_the_commits(
+    tmp_path: Path, config: str
+) -> None:
+    """A seeded .git/config naming a command (a clean filter with .gitattributes, a gpg
+    program) runs nothing while hooksim commits; the hooks find the file as seeded."""
+    ran = tmp_path / "ran"
+    path = write(
+        tmp_path,
+        f"""\
+        tool: claude-code
+        hooks: {{UserPromptSubmit: [{{hooks: [{{type: command, command: "cat .git/config > seen"}}]}}]}}
+        files:
+          git:
+            commits:
+              - message: one
+                files:
+                  .git/config: "{config.format(ran=ran)}"
+                  .gitattributes: "* filter=x\\n"
+                  a.txt: "a"
+        turns: [{{user: hi, assistant: ok}}]
+        expect:
+          files: {{seen: {{contains: "[{"filter" if "filter" in config else "gpg"}"}}}}
+        """,
+    )
+    result = run_scenario(load_scenario(path))
+    assert not ran.exists()
+    assert not [f for f in builtin_checks.check(result) if "seen" in f]
+    assert not expect.check(result)
