@@ -29,6 +29,7 @@ from ..judge.verdict import run_item
 from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
+from ..replay.sweep import sweep
 from ..report.formats import entry, entry_problem, failure_text, summary, timeline
 from ..scenario import find_scenarios
 from ..scenario.selection import PatternError
@@ -247,7 +248,13 @@ def run(args: argparse.Namespace) -> int:
         extra = f" matching -k {args.k!r}" if args.k else ""
         print(f"hooksim: no scenario files found in {where}{extra}", file=sys.stderr)
         return 5
-    with stopped_by_signals(keep_workdirs=args.keep_workdir):
+    sweep()  # what a run killed outright (SIGKILL) left: its processes, its work folders
+    progress = _Progress(items)
+
+    def reports_so_far(signal_name: str) -> None:
+        write_reports(*progress.so_far(signal_name, args))
+
+    with stopped_by_signals(keep_workdirs=args.keep_workdir, on_stop=reports_so_far):
         if args.real:
             return real.run(args, list(dict.fromkeys(item.path for item in items)))
         try:
@@ -255,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
         except CacheError as e:
             print(f"hooksim: {e}", file=sys.stderr)
             return 2
-        outcomes = _run_items(items, args, cache)
+        outcomes = _run_items(items, args, cache, progress)
     if not args.verbose:
         for note in _notes_shown(outcomes, args):
             print(f"note: {note}")
@@ -329,15 +336,48 @@ def _saved_pass(saved: dict[str, Any], item: Item) -> bool:
     )
 
 
-def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None) -> list[Outcome]:
+class _Progress:
+    """The runs of one ``hooksim run`` so far: those finished, and those started and not yet
+    finished (what a signal interrupts)."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = items
+        self.results: dict[Item, Outcome] = {}
+        self.running: set[Item] = set()
+
+    def so_far(
+        self, signal_name: str, args: argparse.Namespace
+    ) -> tuple[list[Outcome], argparse.Namespace, dict[str, Any] | None]:
+        """The reports' arguments for a run stopped by a signal: each finished run, and each
+        interrupted one as an error saying so."""
+        results, running = dict(self.results), set(self.running)
+        outcomes = []
+        for item in self.items:
+            if item in results:
+                outcomes.append(results[item])
+            elif item in running:
+                name = item.scenario.name if item.scenario is not None else item.path.stem
+                error = f"{item.path}: interrupted ({signal_name}) before it finished"
+                outcomes.append(Outcome(item.path, name, [], error=error, tool=item.label))
+        coverage = getattr(args, "coverage", None)
+        if coverage is not None:
+            ran = {o.label for o in outcomes}
+            coverage["ran"] = [i.id for i in self.items if _label(i) in ran]
+        return outcomes, args, coverage
+
+
+def _run_items(
+    items: list[Item], args: argparse.Namespace, cache: Cache | None, progress: _Progress
+) -> list[Outcome]:
     """Run the items (``--workers`` at once), printing each as it finishes; the reports and the
     durations file are written whatever happens."""
     status = Status(len(items), sys.stdout, sys.stdout.isatty() and not args.quiet)
-    results: dict[Item, Outcome] = {}
+    results = progress.results
     not_cached: list[str] = []
 
     def one(item: Item) -> Outcome:
         status.started(item)
+        progress.running.add(item)
         try:
             if cache is not None:
                 return _run_cached(item, args, cache, not_cached)
@@ -352,6 +392,7 @@ def _run_items(items: list[Item], args: argparse.Namespace, cache: Cache | None)
 
     def report(item: Item, outcome: Outcome) -> bool:
         results[item] = outcome
+        progress.running.discard(item)
         status.clear()
         _print_outcome(outcome, args)
         status.show()

@@ -125,8 +125,7 @@ def _read(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     if isinstance(saved, dict) and saved.get("format") == SHARD_FORMAT:
         coverage = {key: saved.get(key) for key in ("shard", "items", "ran")}
         if not isinstance(coverage["shard"], str) or not all(
-            isinstance(coverage[key], list) and all(isinstance(i, str) for i in coverage[key])
-            for key in ("items", "ran")
+            _texts(coverage[key]) for key in ("items", "ran")
         ):
             raise _Refused(f"{not_saved}: its shard, items and ran are not what a shard writes")
         saved = saved.get("entries")
@@ -137,3 +136,7 @@ def _read(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         if problem:
             raise _Refused(f"{not_saved}: entry {number}: {problem}")
     return saved, coverage
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(i, str) for i in value)

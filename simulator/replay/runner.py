@@ -34,6 +34,7 @@ from ..hosts import (
 )
 from ..hosts.records import ToolRun
 from ..scenario import Compact, Scenario, ScheduledStep, SessionPlan, ToolCall, Turn
+from . import sweep
 from .attribution import attribute
 from .dispatch import Dispatcher, RunningSession
 from .hook_process import HookLauncher
@@ -396,7 +397,8 @@ def run_scenario(
             " compacts between turns only; give the compaction as a step ({compact: auto})"
         )
     block, source, said = _hooks_block(scenario, host, hooks_config)
-    workdir = Path(tempfile.mkdtemp(prefix="hooksim-", dir=workdir_root))
+    workdir = Path(tempfile.mkdtemp(prefix=sweep.PREFIX, dir=workdir_root))
+    sweep.mark(workdir)
     run = None
     try:
         run = ScenarioRun(scenario, block, workdir, host, source)

@@ -73,4 +73,5 @@ def test_fire_prints_a_hooks_reason_and_command_with_their_controls_escaped(
     main(["fire", "claude-code", "PreToolUse", "--", "exit 7 # \x1b]0;TITLE\x07\x1b[2J"])
     out = capsys.readouterr().out
     assert "failed: exit 7 # \\x1b]0;TITLE\\x07\\x1b[2J (the host counts it as failed)" in out
-    assert "\x1b" not in out and "\x07" not in out
+    assert "\x1b" not in out
+    assert "\x07" not in out

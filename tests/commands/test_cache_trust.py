@@ -150,7 +150,7 @@ def tamper(entry: Path, how: str) -> None:
     elif how == "checksum":
         inner["name"] = "edited"
     if how in ("says-fail", "another-scenario"):  # a forger who recomputes the checksum too
-        from hooksim.judge.cache import _checksum  # noqa: PLC2701 - the forger's one step
+        from hooksim.judge.cache import _checksum
 
         saved["sha256"] = _checksum(saved["key"], inner, saved["reads"])
     entry.write_text(json.dumps(saved))

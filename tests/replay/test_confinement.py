@@ -329,7 +329,7 @@ def test_seeded_git_config_runs_no_command_at_setup(tmp_path: Path) -> None:
     "config",
     [
         '[filter \\"x\\"]\\n  clean = \\"sh -c \'touch {ran}; cat\'\\"\\n',
-        '[commit]\\n  gpgSign = true\\n[gpg]\\n  program = \\"sh -c \'touch {ran}; false\'\\"\\n',
+        "[commit]\\n  gpgSign = true\\n[gpg]\\n  program = \\\"sh -c 'touch {ran}; false'\\\"\\n",
     ],
     ids=["clean-filter", "gpg-program"],
 )
