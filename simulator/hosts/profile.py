@@ -13,6 +13,7 @@ drift from what hooksim does.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -293,6 +294,23 @@ def as_version(host: Host, version: str, changes: dict[str, Any]) -> Host:
     facts = {"modelled": f"v{version.removeprefix('v')} (by its history)", **changes}
     name = f"{type(host).__name__}_{'_'.join(map(str, v))}"
     return type(name, (type(host),), facts)()  # type: ignore[no-any-return]
+
+
+def read_json_once(path: Path) -> Any:
+    """``read_json``, parsed once while the file keeps its size and time: a setting looked up
+    for each of thousands of hooks (``explain``, ``lint``) costs one read. The value is shared
+    between callers: read it, never change it."""
+    try:
+        info = path.stat()
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
+    return _read_json_at(path, info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_json_at(path: Path, size: int, mtime_ns: int) -> Any:
+    del size, mtime_ns  # part of the cache's key only
+    return read_json(path)
 
 
 def read_json(path: Path) -> Any:

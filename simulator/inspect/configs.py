@@ -10,6 +10,7 @@ have. Nothing here re-states a host's rules: the profile answers.
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import shlex
@@ -197,6 +198,57 @@ def _commands(entries: list[Any]) -> list[str]:
     return found
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def json_lines(text: str) -> dict[tuple[str | int, ...], int] | None:
+    """The 1-based line where each key and each list item of a JSON text starts, by its path
+    (keys and indices); None for text that is not JSON of that shape. One pass over its tokens:
+    linear in the text, as the hooks of a settings file are many."""
+    lines: dict[tuple[str | int, ...], int] = {}
+    line, counted = 1, 0
+    # Each open container: [path, index of the next item (a list) or None, the key read]
+    stack: list[list[Any]] = []
+    expect_key = False
+    for token in _JSON_TOKEN.finditer(text):
+        t = token.group()
+        line += text.count("\n", counted, token.start())
+        counted = token.start()
+        top = stack[-1] if stack else None
+        if t in ",:":
+            if t == "," and top is not None:
+                if top[1] is None:
+                    expect_key = True
+                else:
+                    top[1] += 1
+            continue
+        if t in "}]":
+            if not stack:
+                return None
+            stack.pop()
+            expect_key = False
+            continue
+        if top is not None and top[1] is None and expect_key:
+            if not t.startswith('"'):
+                return None
+            try:
+                top[2] = t[1:-1] if "\\" not in t else json.loads(t)
+            except ValueError:
+                return None
+            lines[(*top[0], top[2])] = line
+            expect_key = False
+            continue
+        path: tuple[str | int, ...] = ()
+        if top is not None:
+            path = (*top[0], top[1] if top[1] is not None else top[2])
+            if top[1] is not None:
+                lines.setdefault(path, line)
+        if t in "{[":
+            stack.append([path, 0 if t == "[" else None, None])
+            expect_key = t == "{"
+    return lines
+
+
 class _Lines:
     """Line numbers in a config file: by the keys that lead to a node (JSON and YAML, read as
     YAML with its positions kept), else the first line holding a text (TOML)."""
@@ -204,7 +256,10 @@ class _Lines:
     def __init__(self, path: Path) -> None:
         self.text = path.read_text(encoding="utf-8", errors="replace")
         self.doc: Any = None
-        if path.suffix in (".json", ".yaml", ".yml"):
+        self.json_lines: dict[tuple[str | int, ...], int] | None = None
+        if path.suffix == ".json":  # linear and quick on thousands of hooks (YAML's is not)
+            self.json_lines = json_lines(self.text)
+        elif path.suffix in (".yaml", ".yml"):
             from ruamel.yaml import YAML
             from ruamel.yaml.error import YAMLError
 
@@ -216,6 +271,10 @@ class _Lines:
     def of(self, keys: list[str | int], text: str) -> int:
         """The 1-based line of the node at ``keys`` (a mapping's ``command`` when it has one),
         else of ``text``; 0 when neither is found."""
+        if self.json_lines is not None:
+            where = tuple(keys)
+            line = self.json_lines.get((*where, "command"), self.json_lines.get(where))
+            return line if line is not None else self._search(text)
         node, line = self.doc, None
         for key in keys:
             position = self._position(node, key)

@@ -54,15 +54,17 @@ def explain(host: Host, event: str, value: str | None, configs: list[Config]) ->
     """The answer for ``event`` (its matcher value ``value``: a tool, a source, a trigger)
     over the host's config files, in the order it reads them."""
     runs: list[tuple[HookSpec, Hook]] = []
+    first_run: dict[str, HookSpec] = {}  # each command's first hook that runs
     not_run: list[tuple[int, int, Hook]] = []
     for rank, config in enumerate(configs):
         for spec in config.specs:
             hook = Hook(spec.source, spec.line, spec.event, spec.command)
-            why = _why_not(host, spec, (event, value), (config, configs), [s for s, _ in runs])
+            why = _why_not(host, spec, (event, value), (config, configs), first_run)
             if why:
                 not_run.append((rank, spec.line, replace(hook, why=why)))
             else:
                 runs.append((spec, hook))
+                first_run.setdefault(spec.command, spec)
         for name, line, commands in config.unknown:
             why = f"{host.title} has no event {name!r}{suggestion(host, name)}"
             not_run += [(rank, line, Hook(config.file.shown, line, name, c, why)) for c in commands]
@@ -81,11 +83,11 @@ def _why_not(
     spec: HookSpec,
     firing: tuple[str, str | None],
     read: tuple[Config, list[Config]],
-    ran: list[HookSpec],
+    ran: dict[str, HookSpec],
 ) -> str:
     """Why the host does not run ``spec`` for a firing (its event and matcher value), ``read``
-    being its file and all the files read, ``ran`` the hooks before it that run ("": it runs
-    it)."""
+    being its file and all the files read, ``ran`` the first hook that runs of each command
+    before it ("": it runs it)."""
     event, value = firing
     config, configs = read
     if spec.event != event:
@@ -98,7 +100,7 @@ def _why_not(
     unapproved = host.unconsented(spec, config.file.path.parent)
     if unapproved:
         return unapproved
-    same = next((s for s in ran if s.command == spec.command), None)
+    same = ran.get(spec.command)
     if host.dedupe and same is not None:
         where = f"{same.source}:{same.line}" if same.line else same.source
         return f"the same command as {where} ({host.title} runs an identical command once)"

@@ -15,7 +15,7 @@ from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
 from ..config import parse_matcher_groups
 from ..output import json_object, parse_json_output
 from ..plugins import hook_specs
-from ..profile import Host, Switch, as_version, parse_version, read_json
+from ..profile import Host, Switch, as_version, parse_version, read_json_once
 from ..records import PYTHON_CANNOT_OPEN, ConfigError, HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
 from ..sources import CLAUDE, CLAUDE_DOCS, CLAUDE_MAIN
@@ -450,7 +450,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
 def _settings(path: Path) -> Any:
     """A settings file's JSON; None when it cannot be read."""
     try:
-        return read_json(path)
+        return read_json_once(path)
     except ConfigError:
         return None
 

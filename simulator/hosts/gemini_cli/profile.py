@@ -12,7 +12,7 @@ from typing import Any
 from ..config import parse_matcher_groups
 from ..output import additional_context, first_line
 from ..plugins import hook_specs
-from ..profile import Host, Switch, as_version, parse_version, read_json
+from ..profile import Host, Switch, as_version, parse_version, read_json_once
 from ..records import ConfigError, HookRun, HookSpec, Plugin, Verdict
 from ..session import SessionInfo
 from ..sources import GEMINI, GEMINI_MAIN
@@ -404,7 +404,7 @@ def _joined(*texts: str | None) -> str | None:
 def _hooks_config(path: Path) -> Any:
     """A settings file's ``hooksConfig``; None when it has none or cannot be read."""
     try:
-        data = read_json(path)
+        data = read_json_once(path)
     except ConfigError:
         return None
     return data.get("hooksConfig") if isinstance(data, dict) else None
