@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
-from .printable import one_line
-
 MAX_READ = 64 * 1024 * 1024  # the most of one file expect.files reads
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -93,6 +91,11 @@ def _open_folder(fd: int, parts: Sequence[str], i: int) -> int:
         _refuse_step(fd, parts, i, e)
 
 
+def _one_line(text: str) -> str:
+    """A name as it is when every character prints, else quoted as ``repr`` quotes it."""
+    return text if text.isprintable() else repr(text)
+
+
 def _refuse_step(fd: int, parts: Sequence[str], i: int, error: OSError) -> NoReturn:
     """Why step ``i`` of a path is not a folder to go through."""
     shown = "/".join(parts[: i + 1])
@@ -103,7 +106,7 @@ def _refuse_step(fd: int, parts: Sequence[str], i: int, error: OSError) -> NoRet
     if stat.S_ISLNK(mode):
         target = os.readlink(parts[i], dir_fd=fd)
         raise Refused(
-            f"{one_line(shown)} is a symbolic link (to {one_line(target)}); hooksim does not"
+            f"{_one_line(shown)} is a symbolic link (to {_one_line(target)}); hooksim does not"
             " follow it",
             link=True,
         )

@@ -86,18 +86,8 @@ def read_document(path: Path) -> Any:
         node = yaml.compose(text)
         composer = yaml.composer
         alias = composer.first_alias
-        repeated, size = _repeated(node) if alias is not None else (0, 0)
-        if repeated > MAX_REPEATED or size > MAX_EXPANDED:
-            much = (
-                f"repeat more than {MAX_REPEATED:,} values"
-                if repeated > MAX_REPEATED
-                else f"expand it to more than {MAX_EXPANDED:,} bytes of text"
-            )
-            raise ScenarioError(
-                f"{path}:{alias.start_mark.line + 1}: invalid YAML: its aliases {much}"
-                f" (the first alias, *{alias.anchor}, is on this line); reuse an anchor fewer"
-                " times, or write the values out"
-            )
+        if alias is not None:
+            _check_aliases(path, node, alias)
         return None if node is None else yaml.constructor.construct_document(node)
     except _TooDeep as e:
         raise ScenarioError(
@@ -112,6 +102,23 @@ def read_document(path: Path) -> Any:
         position = getattr(e, "position", None)
         line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
         raise ScenarioError(f"{path}:{line}: invalid YAML: {str(e).splitlines()[0]}") from None
+
+
+def _check_aliases(path: Path, node: Any, alias: Any) -> None:
+    """ScenarioError at the first alias when the aliases repeat too many values or bytes."""
+    repeated, size = _repeated(node)
+    if repeated <= MAX_REPEATED and size <= MAX_EXPANDED:
+        return
+    much = (
+        f"repeat more than {MAX_REPEATED:,} values"
+        if repeated > MAX_REPEATED
+        else f"expand it to more than {MAX_EXPANDED:,} bytes of text"
+    )
+    raise ScenarioError(
+        f"{path}:{alias.start_mark.line + 1}: invalid YAML: its aliases {much}"
+        f" (the first alias, *{alias.anchor}, is on this line); reuse an anchor fewer"
+        " times, or write the values out"
+    )
 
 
 class _TooDeep(Exception):
