@@ -23,10 +23,35 @@ from .printable import escaped
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def annotation(level: str, file: str, line: int, title: str, message: str) -> str:
-    """A ``::error`` (``::warning``, ...) workflow command at ``file:line``."""
-    where = f"file={_property(file)},line={max(1, line)},title={_property(title)}"
+def annotation(
+    level: str, file: str, line: int, title: str, message: str, *, root: Path | None = None
+) -> str:
+    """A ``::error`` (``::warning``, ...) workflow command at ``file:line``: the file relative
+    to ``root`` (the repository's folder; default: the working directory). A file outside it
+    cannot be attached (GitHub shows a file of the repository): the annotation is then the
+    run's, and its message names the file and line."""
+    attached = attachable(file, root)
+    if attached is None:
+        where = f"title={_property(title)}"
+        message = f"{message}\n(at {expanded(file)}:{max(1, line)}, outside the repository)"
+    else:
+        where = f"file={_property(attached)},line={max(1, line)},title={_property(title)}"
     return f"::{level} {where}::{_data(message)}"
+
+
+def expanded(path: str | Path) -> str:
+    """A path with ``~`` expanded, absolute."""
+    return os.path.abspath(os.path.expanduser(str(path)))
+
+
+def attachable(path: str | Path, root: Path | None = None) -> str | None:
+    """``path`` relative to ``root`` (default: the working directory), ``~`` expanded, as a
+    POSIX path; None when it lies outside ``root``."""
+    base = Path(os.path.abspath(root if root is not None else Path.cwd()))
+    try:
+        return Path(expanded(path)).relative_to(base).as_posix()
+    except ValueError:
+        return None
 
 
 def _data(text: str) -> str:
@@ -42,20 +67,30 @@ def _property(text: str) -> str:
 
 
 def sarif_result(
-    rule: str, rules: list[str], level: str, message: str, *, path: str, line: int
+    rule: str,
+    rules: list[str],
+    level: str,
+    message: str,
+    *,
+    path: str,
+    line: int,
+    root: Path | None = None,
 ) -> dict[str, Any]:
-    """One SARIF result of ``rule`` (added to ``rules`` when new) at ``path:line``."""
+    """One SARIF result of ``rule`` (added to ``rules`` when new) at ``path:line``, the path a
+    URI relative to ``root`` (default: the working directory). A file outside it has no
+    location code scanning could show: the message names it instead."""
     if rule not in rules:
         rules.append(rule)
-    location = {"artifactLocation": {"uri": artifact_uri(path)},
-                "region": {"startLine": max(1, line)}}  # fmt: skip
-    return {
-        "ruleId": rule,
-        "ruleIndex": rules.index(rule),
-        "level": level,
-        "message": {"text": escaped(message)},
-        "locations": [{"physicalLocation": location}],
-    }
+    attached = attachable(path, root)
+    result: dict[str, Any] = {"ruleId": rule, "ruleIndex": rules.index(rule), "level": level}
+    if attached is None:
+        message = f"{message}\n(at {expanded(path)}:{max(1, line)}, outside the repository)"
+    result["message"] = {"text": escaped(message)}
+    if attached is not None:
+        uri = quote(attached, safe="/", errors="surrogateescape")
+        location = {"artifactLocation": {"uri": uri}, "region": {"startLine": max(1, line)}}
+        result["locations"] = [{"physicalLocation": location}]
+    return result
 
 
 def sarif_log(rules: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -72,23 +107,6 @@ def write_sarif(log: dict[str, Any], path: str | Path) -> None:
     """A SARIF log as a JSON file (a lone surrogate written as its escape)."""
     text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
     beneath.write_file(path, text.encode("utf-8", "backslashreplace"))
-
-
-def artifact_path(path: str | Path) -> str:
-    """A path as CI names files: relative to the working directory when under it."""
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return absolute.as_posix() if os.path.isabs(path) else Path(path).as_posix()
-
-
-def artifact_uri(path: str | Path) -> str:
-    """A relative, percent-encoded URI under the working directory, else a ``file:`` one."""
-    shown = artifact_path(path)
-    if os.path.isabs(shown):
-        return Path(shown).as_uri()
-    return quote(shown, safe="/", errors="surrogateescape")
 
 
 @functools.cache

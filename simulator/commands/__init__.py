@@ -70,6 +70,18 @@ def report_options(parser: argparse.ArgumentParser) -> None:
         choices=["github"],
         help="github: print a GitHub Actions error annotation per failure, at its scenario's line",
     )
+    root_option(parser)
+
+
+def root_option(parser: argparse.ArgumentParser) -> None:
+    """``--root DIR``: what the paths of annotations and SARIF are relative to."""
+    parser.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="the repository's folder: GitHub annotations and SARIF name files relative to it"
+        " (default: the working directory); a file outside it is named in the message instead",
+    )
 
 
 def reports_problem(args: argparse.Namespace) -> str | None:
@@ -109,6 +121,7 @@ __all__ = [
     "report_options",
     "report_path",
     "reports_problem",
+    "root_option",
     "workers_option",
     "write_entry_reports",
     "write_reports",
@@ -142,7 +155,7 @@ def write_entry_reports(
         ("--junit-xml", args.junit_xml, lambda path: write_junit(entries, path)),
         ("--json", args.json, lambda path: write_entries(entries, path, coverage)),
         ("--html", args.html, lambda path: write_html(entries, path)),
-        ("--sarif", args.sarif, lambda path: write_sarif(entries, path)),
+        ("--sarif", args.sarif, lambda path: write_sarif(entries, path, args.root)),
     ]
     written, failed = [], []
     for option, path, write in writers:
@@ -153,7 +166,7 @@ def write_entry_reports(
             except OSError as e:
                 failed.append(f"{option}: cannot write {path} ({e.strerror or e})")
     if args.format == "github":
-        for line in github_annotations(entries):
+        for line in github_annotations(entries, args.root):
             print(line)
     if failed:
         raise CommandError("; ".join(failed))

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import AddParser
+from . import AddParser, root_option
 
 if TYPE_CHECKING:
     from ..hosts import Host
@@ -42,6 +42,7 @@ def register(add_parser: AddParser) -> None:
         help="github: GitHub Actions annotations",
     )  # fmt: skip
     parser.add_argument("--sarif", metavar="FILE", help="also write the findings as SARIF 2.1.0")
+    root_option(parser)
     parser.add_argument(
         "--probe", action="store_true",
         help="then fire each hook once on every host, in a throwaway home, and print how each"
@@ -73,7 +74,7 @@ def lint(args: argparse.Namespace) -> int:
         return 2
     count = sum(len(group) for _, group in files)
     if args.format == "github" and not args.json:
-        print("\n".join([*output.github(findings), output.summary(findings, count)]))
+        print("\n".join([*output.github(findings, args.root), output.summary(findings, count)]))
     elif not args.json:
         print(output.text(findings, count), end="")
     matrix = _probe(read_configs, args.yes) if args.probe else None
@@ -82,7 +83,7 @@ def lint(args: argparse.Namespace) -> int:
     elif matrix is not None:
         print(_probe_text(matrix))
     if args.sarif:
-        write_sarif(output.sarif(findings), args.sarif)
+        write_sarif(output.sarif(findings, args.root), args.sarif)
     return 1 if any(f.level == "error" for f in findings) else 0
 
 

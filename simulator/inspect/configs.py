@@ -235,12 +235,12 @@ def json_lines(text: str) -> dict[tuple[str | int, ...], int] | None:
                 top[2] = t[1:-1] if "\\" not in t else json.loads(t)
             except ValueError:
                 return None
-            lines[(*top[0], top[2])] = line
+            lines[top[0] + (top[2],)] = line
             expect_key = False
             continue
         path: tuple[str | int, ...] = ()
         if top is not None:
-            path = (*top[0], top[1] if top[1] is not None else top[2])
+            path = top[0] + (top[1] if top[1] is not None else top[2],)
             if top[1] is not None:
                 lines.setdefault(path, line)
         if t in "{[":

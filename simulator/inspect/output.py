@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from ..ci_formats import annotation, sarif_log, sarif_result
@@ -37,20 +38,27 @@ def as_json(findings: list[Finding]) -> str:
     return json.dumps({"findings": [f.data() for f in findings]}, indent=2, ensure_ascii=False)
 
 
-def github(findings: list[Finding]) -> list[str]:
-    """A GitHub Actions ``::error`` or ``::warning`` workflow command per finding."""
+def github(findings: list[Finding], root: Path | None = None) -> list[str]:
+    """A GitHub Actions ``::error`` or ``::warning`` workflow command per finding, its file
+    relative to ``root`` (default: the working directory)."""
     return [
-        annotation(f.level, str(f.file), f.line, f.rule, f"{f.message}\nfix: {f.fix}")
+        annotation(f.level, str(f.path), f.line, f.rule, f"{f.message}\nfix: {f.fix}", root=root)
         for f in findings
     ]
 
 
-def sarif(findings: list[Finding]) -> dict[str, Any]:
+def sarif(findings: list[Finding], root: Path | None = None) -> dict[str, Any]:
     """A SARIF 2.1.0 log: a rule per rule found, a result per finding."""
     rules: list[str] = []
     results = [
         sarif_result(
-            f.rule, rules, f.level, f"{f.message}\nfix: {f.fix}", path=str(f.path), line=f.line
+            f.rule,
+            rules,
+            f.level,
+            f"{f.message}\nfix: {f.fix}",
+            path=str(f.path),
+            line=f.line,
+            root=root,
         )
         for f in findings
     ]

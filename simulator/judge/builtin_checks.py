@@ -159,7 +159,7 @@ def located(result: RunResult, spec: HookSpec | None) -> str:
     blocks = [["hooks"]] if spec.source else [["hosts", scenario.tool, "hooks"], ["hooks"]]
     for block in blocks:
         try:
-            line = line_of_key(path, [*block, *spec.where, "command"])
+            line = line_of_key(path, [*block, *spec.where, "command"], exact=True)
         except Exception:  # a line is a help, never a reason to fail a check
             break
         if line > 1:

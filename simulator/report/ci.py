@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..ci_formats import annotation, artifact_path, sarif_log, sarif_result
+from ..ci_formats import annotation, sarif_log, sarif_result
 from ..ci_formats import write_sarif as write_log
 from .formats import capped, shown_host, verdict
 
@@ -36,10 +36,11 @@ def _title(entry: dict[str, Any]) -> str:
     return f"{verdict(entry)} {entry['name']}" + (f" [{host}]" if host else "")
 
 
-def github_annotations(entries: list[dict[str, Any]]) -> list[str]:
-    """A GitHub Actions ``::error`` workflow command per run that failed or could not run."""
+def github_annotations(entries: list[dict[str, Any]], root: Path | None = None) -> list[str]:
+    """A GitHub Actions ``::error`` workflow command per run that failed or could not run, at
+    its scenario file relative to ``root`` (the repository; default: the working directory)."""
     return [
-        annotation("error", artifact_path(entry["path"]), line, _title(entry), capped(message))
+        annotation("error", entry["path"], line, _title(entry), capped(message), root=root)
         for entry, _, message, line in _problems(entries)
     ]
 
@@ -56,18 +57,18 @@ def _rule(rule: str) -> dict[str, Any]:
     return {"id": rule, "shortDescription": {"text": text}}
 
 
-def sarif(entries: list[dict[str, Any]]) -> dict[str, Any]:
+def sarif(entries: list[dict[str, Any]], root: Path | None = None) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one result per run that failed or could not run, its rule the kind
     of its first failure, at the scenario file (a relative URI) and the line of that failure."""
     rules: list[str] = []
     results = [
         sarif_result(rule, rules, "error", capped(f"{message}\n({_title(entry)})"),
-                     path=entry["path"], line=line)
+                     path=entry["path"], line=line, root=root)
         for entry, rule, message, line in _problems(entries)
     ]  # fmt: skip
     return sarif_log([_rule(r) for r in rules], results)
 
 
-def write_sarif(entries: list[dict[str, Any]], path: str | Path) -> None:
+def write_sarif(entries: list[dict[str, Any]], path: str | Path, root: Path | None = None) -> None:
     """The ``sarif`` log of ``entries`` as a JSON file."""
-    write_log(sarif(entries), path)
+    write_log(sarif(entries, root), path)

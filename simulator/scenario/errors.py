@@ -54,6 +54,21 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
+def exact_line_of(doc: Any, path: list[str | int]) -> int | None:
+    """1-based line of the node at ``path``, None when some key of it is not there (where
+    ``line_of`` would give the line of the deepest key found)."""
+    node, line = doc, None
+    for key in path:
+        lc = getattr(node, "lc", None)
+        try:
+            pos = lc.key(key) if isinstance(key, str) else lc.item(key)
+            node = node[key]
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return None
+        line = pos[0]
+    return None if line is None else line + 1
+
+
 def line_of(doc: Any, path: list[str | int]) -> int:
     """1-based line of the node at ``path`` in a ruamel round-trip document (best effort)."""
     line = 0

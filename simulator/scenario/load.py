@@ -37,7 +37,7 @@ from ..steps import (
     Turn,
 )
 from .document import read_document
-from .errors import describe, error_path, line_of, reported, schema
+from .errors import describe, error_path, exact_line_of, line_of, reported, schema
 from .events import check_events
 from .model import (
     Commit,
@@ -711,6 +711,10 @@ def find_scenarios(paths: list[str | Path]) -> list[Path]:
     return found
 
 
-def line_of_key(path: Path, where: list[str | int]) -> int:
-    """The line of the key at ``where`` in a scenario file that loads (1 when not found)."""
-    return line_of(read_document(path), where)
+def line_of_key(path: Path, where: list[str | int], *, exact: bool = False) -> int:
+    """The line of the key at ``where`` in a scenario file that loads (1 when not found);
+    ``exact``: 0 unless every key of ``where`` is there (else the deepest one found counts)."""
+    document = read_document(path)
+    if exact:
+        return exact_line_of(document, where) or 0
+    return line_of(document, where)
