@@ -305,10 +305,16 @@ def read_file(path: Path, limit: int = MAX_CONFIG, *, follow: bool = True) -> by
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Refused(f"{path} is {what_is(info.st_mode)}, not a regular file; not read")
-        data = f.read(limit + 1) if info.st_size <= limit else b""
-    if info.st_size > limit or len(data) > limit:
+        chunks, size = [], 0
+        while info.st_size <= limit and size <= limit:  # in chunks: no buffer of ``limit``
+            chunk = f.read(min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    if info.st_size > limit or size > limit:
         raise Refused(f"{path} is more than {limit} bytes; not read")
-    return data
+    return b"".join(chunks)
 
 
 def _no_constant(name: str) -> NoReturn:
@@ -322,7 +328,7 @@ def load_json(path: Path, limit: int = MAX_CONFIG, *, follow: bool = True) -> ob
     data = read_file(path, limit, follow=follow)
     try:
         return json.loads(data, parse_constant=_no_constant)
-    except RecursionError:
+    except (RecursionError, MemoryError):  # a deep nesting: the stack, or the memory it takes
         raise Refused(f"{path} is nested too deeply to read") from None
     except ValueError as e:  # UnicodeDecodeError is one
         raise Refused(f"{path} is not JSON ({' '.join(str(e).split())[:200]})") from None

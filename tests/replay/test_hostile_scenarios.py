@@ -180,3 +180,65 @@ def test_a_hostile_scenario_runs_bounded_and_clean(tmp_path_factory: pytest.Temp
     assert snapshot(outside) == before
     assert processes_marked(mark) == []
     assert list(tmp.iterdir()) == []
+
+
+# The surface around a run: a cache, a durations file, saved runs, a registry's answers, and
+# hooks probed in a throwaway home. Each (command, how to make it hostile) runs as the scenario
+# draws do: bounded, no traceback, no raw escape, nothing outside changed, nothing left.
+SURFACE = {
+    "cache-entry-fifo": (["run", "s.yaml", "--cache", "cache"], "cache"),
+    "durations-fifo": (["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"], "fifo:d.json"),
+    "durations-zero": (["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"], "zero:d.json"),
+    "show-fifo": (["show", "r.json"], "fifo:r.json"),
+    "show-zero": (["show", "r.json"], "zero:r.json"),
+    "show-deep": (["show", "r.json"], "deep:r.json"),
+    "fire-payload-fifo": (["fire", "claude-code", "Stop", "--payload", "p.json", "--", "true"], "fifo:p.json"),
+    "probe-writes-everywhere": (["lint", "--probe", "--yes"], "probe"),
+}  # fmt: skip
+PASSING = "name: ok\ntool: claude-code\nhooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\nturns: [{user: hi, assistant: ok}]\n"
+
+
+@pytest.mark.parametrize("case", sorted(SURFACE))
+def test_the_surface_around_a_run_is_bounded_and_clean(tmp_path: Path, case: str) -> None:
+    argv, hostile = SURFACE[case]
+    outside, work, tmp = tmp_path / "outside", tmp_path / "work", tmp_path / "tmp"
+    for folder in (outside, work, tmp):
+        folder.mkdir()
+    (outside / "victim.txt").write_text("original\n")
+    (work / "s.yaml").write_text(PASSING)
+    kind, _, name = hostile.partition(":")
+    env = {**os.environ, "TMPDIR": str(tmp), "HOME": str(work)}
+    if kind == "fifo":
+        os.mkfifo(work / name)
+    elif kind == "zero":
+        (work / name).symlink_to("/dev/zero")
+    elif kind == "deep":
+        (work / name).write_text("[" * 100_000 + "]" * 100_000)
+    elif kind == "cache":
+        subprocess.run([str(BIN / "hooksim"), *argv], cwd=work, env=env, capture_output=True,
+                       timeout=LIMIT_S, check=True)  # fmt: skip
+        for entry in (work / "cache").rglob("*.json"):
+            entry.unlink()
+            os.mkfifo(entry)
+    elif kind == "probe":
+        (work / ".claude").mkdir()
+        names = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "OLDPWD"]
+        env.update(dict.fromkeys(names, str(outside)))
+        writes = "; ".join(f'echo x >> "${name}/marker" 2>/dev/null' for name in names)
+        hook = {"type": "command", "command": f"{writes}; true"}
+        (work / ".claude" / "settings.json").write_text(
+            '{"hooks": {"Stop": [{"hooks": [' + __import__("json").dumps(hook) + "]}]}}"
+        )
+    before = snapshot(outside)
+    mark = f"HOOKSIM_HOSTILE_{uuid.uuid4().hex}"
+    env[mark] = "1"
+    result = subprocess.run(
+        [str(BIN / "hooksim"), *argv], cwd=work, capture_output=True, text=True, env=env,
+        timeout=LIMIT_S, preexec_fn=limited, check=False,
+    )  # fmt: skip
+    assert result.returncode in (0, 1, 2), (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr
+    assert "\x1b" not in result.stdout + result.stderr
+    assert snapshot(outside) == before
+    assert processes_marked(mark) == []
+    assert list(tmp.iterdir()) == []
