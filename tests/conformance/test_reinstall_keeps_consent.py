@@ -45,6 +45,15 @@ def users_venv(tmp_path: Path) -> Path:
     return venv
 
 
+def users_home(tmp_path: Path, stub_bridge: StubBridge) -> tuple[Path, dict[str, str]]:
+    """A HOME with an empty Hermes home, and the environment Hermes and the tools run with."""
+    home = tmp_path / "home"
+    (home / ".hermes").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "WAGGLE_"))}
+    env.update(HOME=str(home), HERMES_HOME=str(home / ".hermes"), **stub_bridge.env)
+    return home, env
+
+
 def copy_package(packages: Path) -> None:
     """(Re)write the package's files: what ``pip install --force-reinstall`` does to them."""
     target = packages / "hermes_hooks"
@@ -77,11 +86,8 @@ def test_capture_survives_a_reinstall_without_a_terminal(
 
     venv = users_venv(tmp_path)
     packages = next(venv.glob("lib/python*/site-packages"))
-    home = tmp_path / "home"
+    home, env = users_home(tmp_path, stub_bridge)
     hermes_home = home / ".hermes"
-    hermes_home.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "WAGGLE_"))}
-    env.update(HOME=str(home), HERMES_HOME=str(hermes_home), **stub_bridge.env)
 
     def tool(python: str, *argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -134,11 +140,8 @@ def test_hermes_own_hook_checks_write_nothing_into_the_mind(
     """`hermes hooks test EVENT` and `hermes hooks doctor` fire our approved hooks with Hermes'
     synthetic payloads (session "test-session", "What is the weather?"): no bridge call."""
     venv = users_venv(tmp_path)
-    home = tmp_path / "home"
+    home, env = users_home(tmp_path, stub_bridge)
     hermes_home = home / ".hermes"
-    hermes_home.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "WAGGLE_"))}
-    env.update(HOME=str(home), HERMES_HOME=str(hermes_home), **stub_bridge.env)
     env["WAGGLE_HERMES_COMPACT_ON_STOP"] = "1"
     (hermes_home / "config.yaml").write_text("hooks_auto_accept: true\n")
     installed = subprocess.run(

@@ -24,16 +24,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     return code, capsys.readouterr().out.splitlines()
 
 
-@pytest.fixture
-def installed(
-    hermes_home: Path, stub_bridge: StubBridge, capsys: pytest.CaptureFixture[str]
-) -> Path:
-    """A home with our hooks installed, and a mind command that exists."""
-    assert main(["install", "--hermes-home", str(hermes_home)]) == 0
-    capsys.readouterr()
-    return hermes_home
-
-
 def test_all_good_but_not_approved(installed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Installed, runnable, mind found, state writable: exit 0, approval is only a warning."""
     code, lines = run(capsys, "verify", "--hermes-home", str(installed))

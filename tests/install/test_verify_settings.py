@@ -24,15 +24,6 @@ def verify(capsys: pytest.CaptureFixture[str], home: Path, *extra: str) -> tuple
     return code, capsys.readouterr().out.splitlines()
 
 
-@pytest.fixture
-def installed(
-    hermes_home: Path, stub_bridge: StubBridge, capsys: pytest.CaptureFixture[str]
-) -> Path:
-    assert main(["install", "--hermes-home", str(hermes_home)]) == 0
-    capsys.readouterr()
-    return hermes_home
-
-
 def line_about(lines: list[str], topic: str) -> str:
     [line] = [line for line in lines if line[6:].startswith(topic)]
     return line
