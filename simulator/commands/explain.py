@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..printable import escaped, no_commands
 from . import AddParser
 
 if TYPE_CHECKING:
@@ -88,12 +89,21 @@ def _text(answer: Answer, looked: str) -> str:
         how = "in parallel" if answer.parallel else "one after another"
         lines = [f"{host.title} runs {count} for {firing}, {how}:"]
         lines += [
-            f"  {'' if answer.parallel else f'{n}. '}{hook.at}  {hook.command}"
+            f"  {'' if answer.parallel else f'{n}. '}{_shown(hook.at)}  {_shown(hook.command)}"
             for n, hook in enumerate(runs, 1)
         ]
     if answer.not_run:
-        lines += ["not run:", *(f"  {h.at}  {h.command}: {h.why}" for h in answer.not_run)]
-    return "\n".join([*lines, *answer.notes]) + "\n"
+        lines += [
+            "not run:",
+            *(f"  {_shown(h.at)}  {_shown(h.command)}: {_shown(h.why)}" for h in answer.not_run),
+        ]
+    return no_commands("\n".join([*lines, *answer.notes])) + "\n"
+
+
+def _shown(text: str) -> str:
+    """A value of the user's config on one line, each control escaped: a command holding
+    terminal escapes cannot retitle or clear the terminal of whoever asks."""
+    return escaped(text, keep="")
 
 
 def _data(answer: Answer) -> dict[str, object]:

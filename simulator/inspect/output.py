@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ci_formats import annotation, sarif_log, sarif_result
+from ..printable import escaped
 from .lint import RULES, Finding
 
 
@@ -17,7 +18,8 @@ def text(findings: list[Finding], files: int) -> str:
     lines = []
     for f in findings:
         where = f"{f.file}:{f.line}" if f.line else f.file
-        lines += [f"{where}: {f.level} {f.rule}: {f.message}", f"  fix: {f.fix} ({f.doc})"]
+        said = escaped(f"{where}: {f.level} {f.rule}: {f.message}", keep="")
+        lines += [said, escaped(f"  fix: {f.fix} ({f.doc})", keep="")]
     return "\n".join([*lines, summary(findings, files)]) + "\n"
 
 
