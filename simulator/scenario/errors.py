@@ -59,7 +59,7 @@ def exact_line_of(doc: Any, path: list[str | int]) -> int | None:
     ``line_of`` would give the line of the deepest key found)."""
     node, line = doc, None
     for key in path:
-        lc = getattr(node, "lc", None)
+        lc: Any = getattr(node, "lc", None)
         try:
             pos = lc.key(key) if isinstance(key, str) else lc.item(key)
             node = node[key]
