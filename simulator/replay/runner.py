@@ -78,6 +78,8 @@ def load_hooks_config(path: str | Path, host: Host, *, parse: bool = True) -> An
         return host.load_config(Path(path)) if parse else None
     except (ConfigError, beneath.Refused) as e:
         raise SetupError(str(e)) from None
+    except (RecursionError, MemoryError):  # a deep nesting: the stack, or the memory it takes
+        raise SetupError(f"{path}: nested too deeply to read") from None
     except OSError as e:
         raise SetupError(f"{path}: {e.strerror or e}") from None
 
