@@ -75,3 +75,45 @@ def test_fire_prints_a_hooks_reason_and_command_with_their_controls_escaped(
     assert "failed: exit 7 # \\x1b]0;TITLE\\x07\\x1b[2J (the host counts it as failed)" in out
     assert "\x1b" not in out
     assert "\x07" not in out
+
+
+def test_explain_and_lint_print_a_configs_controls_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command holding a terminal escape (retitle, clear the screen) prints escaped."""
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(
+        '{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",'
+        ' "command": "echo \\u001b]0;T\\u0007 hi"}]}],'
+        ' "SessionStop": [{"hooks": [{"type": "command", "command": "x\\u001b[2J"}]}]}}\n'
+    )
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    main(["explain", "claude-code", "UserPromptSubmit"])
+    out = capsys.readouterr().out
+    assert "echo \\x1b]0;T\\x07 hi" in out
+    assert "x\\x1b[2J" in out
+    main(["lint"])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "\x07" not in out
+
+
+@pytest.mark.parametrize(
+    ("name", "tool", "text"),
+    [
+        ("deep.json", "claude-code", "[" * 100_000 + "]" * 100_000),
+        ("deep.yaml", "hermes", "hooks:\n" + "- " * 5000 + "x\n"),
+    ],
+)
+def test_a_hooks_config_nested_too_deeply_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, tool: str, text: str
+) -> None:
+    config = tmp_path / name
+    config.write_text(text)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("name: s\nturns:\n  - {user: hi, assistant: ok}\n")
+    assert main(["run", str(scenario), "--tool", tool, "--hooks-config", str(config)]) == 2
+    assert (
+        capsys.readouterr().err == f"hooksim: --hooks-config: {config}: nested too deeply to read\n"
+    )

@@ -17,6 +17,9 @@ from pytest_subprocess import FakeProcess
 from hermes_hooks.hooks import BINDINGS_BY_COMMAND
 from hermes_hooks.runner import MAX_PAYLOAD_BYTES, run_hook
 
+# What Hermes' plugin manager adds to every real fire (``hermes hooks test`` and ``doctor``
+# bypass it): a payload without it and with the session ``test-session`` is Hermes' own test.
+REAL_FIRE = {"telemetry_schema_version": "hermes.observer.v1"}
 SETTINGS = settings(
     max_examples=100,
     deadline=None,
@@ -101,7 +104,8 @@ def test_any_hermes_prompt_payload_is_sent_with_its_fields(
         "tool_input": tool_input,
         "session_id": session_id,
         "cwd": cwd,
-        "extra": {**noise, "user_message": user_message, "turn_id": turn_id},
+        # Every real fire carries the observer schema (only ``hermes hooks test`` lacks it).
+        "extra": {**noise, "user_message": user_message, "turn_id": turn_id, **REAL_FIRE},
     }
     code, out, err, sent = run("user-prompt-submit", json.dumps(payload).encode(), fp, capsys)
     assert (code, out, err) == (0, "", "")
@@ -134,7 +138,7 @@ def test_any_hermes_session_start_payload_is_sent_with_its_fields(
         "tool_input": None,
         "session_id": session_id,
         "cwd": cwd,
-        "extra": {"model": model, "platform": platform},
+        "extra": {"model": model, "platform": platform, **REAL_FIRE},
     }
     code, out, err, sent = run("session-start", json.dumps(payload).encode(), fp, capsys)
     assert (code, out, err) == (0, "", "")
