@@ -11,7 +11,7 @@ a trace. So each failed or timed-out bridge call is also one line of
 When calls succeed again after a failure, one ``ok`` line says so (a successful call writes
 nothing otherwise: it only looks whether the file exists), so the last line tells whether the
 mind works now. The file is bounded: past ``MAX_LOG_BYTES`` it becomes ``hermes-hooks.log.1``
-(replacing the previous one) and a new file starts. Writing it never fails a hook: a file that
+(replacing the previous one, under a lock) and a new file starts. Writing it never fails a hook: a file that
 cannot be written is skipped. On the hook's per-turn path: standard library only.
 """
 
@@ -20,14 +20,15 @@ from __future__ import annotations
 import os
 import time
 
-from .careful_files import append_to_file, make_private_dirs, read_file_tail
+from .careful_files import append_to_file, make_private_dirs, open_lock_file, read_file_tail
 
 LOG_DIRNAME = "logs"
 LOG_FILENAME = "hermes-hooks.log"
 MAX_LOG_BYTES = 256 * 1024
 FAILED = "failed"
 OK = "ok"
-_TAIL_BYTES = 1024
+_TAIL_BYTES = 4096
+MAX_DETAIL = 512  # characters of a line's reason: a line always fits the tail read back
 
 
 def call_log_path(home: str) -> str:
@@ -37,8 +38,10 @@ def call_log_path(home: str) -> str:
 
 def format_line(when: float, event: str, tool: str, status: str, detail: str) -> str:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
-    # One line per call, whatever the message holds.
+    # One line per call, whatever the message holds, and of bounded length.
     detail = " ".join(detail.split())
+    if len(detail) > MAX_DETAIL:
+        detail = detail[: MAX_DETAIL - 1] + "\u2026"
     return f"{stamp} {event} {tool} {status}: {detail}\n"
 
 
@@ -69,6 +72,20 @@ class CallLog:
             make_private_dirs(os.path.dirname(self.path))
             size = append_to_file(self.path, line.encode("utf-8", "replace"))
             if size > MAX_LOG_BYTES:
-                os.replace(self.path, self.path + ".1")
+                self._rotate()
         except OSError:  # a trace we cannot keep must not cost the hook anything more
             return
+
+    def _rotate(self) -> None:
+        """``hermes-hooks.log`` becomes ``.1``, once: under a lock, and only while the file
+        there is still over the bound (two hooks that both filled it rotate it once; the
+        second would otherwise put a fresh one-line log over the history)."""
+        import fcntl
+
+        fd = open_lock_file(self.path + ".lock")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if os.lstat(self.path).st_size > MAX_LOG_BYTES:
+                os.replace(self.path, self.path + ".1")
+        finally:
+            os.close(fd)  # closing releases the lock

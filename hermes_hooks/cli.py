@@ -53,8 +53,8 @@ def _parser() -> argparse.ArgumentParser:
             tool.add_argument(
                 "--call",
                 action="store_true",
-                help="also make one real call to the mind (cleanup_frames, its maintenance "
-                "pass: it adds nothing) and time it",
+                help="also make one real call to the mind and time it: cleanup_frames, its "
+                "maintenance pass (it adds nothing; it prunes the temporary frames that expired)",
             )
     return parser
 

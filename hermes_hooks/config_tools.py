@@ -31,7 +31,7 @@ def run_tool(
                 f"no Hermes profile {profile!r} (no directory {home}); "
                 f"create it with `hermes profile create {shlex.quote(profile)}`"
             )
-        _require_yaml_libraries()
+        _require_libraries(command)
         if command == "verify":
             from .verify import run_verify
 
@@ -61,11 +61,15 @@ _DISTRIBUTIONS = {
 }
 
 
-def _require_yaml_libraries() -> None:
+def _require_libraries(command: str) -> None:
+    """The libraries the tool needs: YAML's for all three, python-dotenv for verify alone (an
+    uninstall must work wherever install did)."""
     try:
-        import dotenv  # noqa: F401
         import ruamel.yaml  # noqa: F401
         import yaml  # noqa: F401
+
+        if command == "verify":
+            import dotenv  # noqa: F401
     except ImportError as e:
         python = shlex.quote(sys.executable)
         missing = _DISTRIBUTIONS.get(e.name or "", e.name or "a library")

@@ -32,7 +32,6 @@ from .hooks import BINDINGS_BY_COMMAND
 # or is too long for the kernel: #!/bin/sh, then '''exec' "/path/python" "$0" "$@".
 _SH_LAUNCHER = re.compile(r"""^'''exec' "?(?P<python>[^"]+?)"? "\$0" "\$@"$""")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_ENV_OPTIONS_WITH_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 _WHERE_IS_PACKAGE = (
     "import os, hermes_hooks; print(os.path.realpath(os.path.dirname(hermes_hooks.__file__)))"
 )
@@ -52,7 +51,9 @@ class OurCommand:
 
     @property
     def assignments(self) -> dict[str, str]:
-        """The variables the ``env`` prefix sets for this hook."""
+        """The variables an ``env`` prefix sets for this hook."""
+        if not self.prefix or os.path.basename(self.prefix[0]) != "env":
+            return {}
         return dict(word.split("=", 1) for word in self.prefix[1:] if _ASSIGNMENT.match(word))
 
     def with_argv(self, argv: list[str]) -> str:
@@ -68,31 +69,27 @@ def parse_our_command(command: object) -> OurCommand | None:
         words = shlex.split(os.path.expanduser(command.strip()))
     except ValueError:
         return None
-    prefix = _env_prefix(words)
-    argv = words[len(prefix) :]
-    if len(argv) < 2 or argv[-1] not in BINDINGS_BY_COMMAND:
+    if len(words) < 2 or words[-1] not in BINDINGS_BY_COMMAND:
         return None
-    ours = (
-        os.path.basename(argv[-2]) == "hermes-hooks"
-        or argv[-2].endswith(_LAUNCHER)
-        or (len(argv) >= 3 and argv[-3:-1] == ["-m", "hermes_hooks"])
-    )
-    return OurCommand(tuple(prefix), tuple(argv)) if ours else None
+    start = _start_of_ours(words)
+    return None if start is None else OurCommand(tuple(words[:start]), tuple(words[start:]))
 
 
-def _env_prefix(words: list[str]) -> list[str]:
-    """``env``, its options and its ``VAR=value`` words, when the command starts with env."""
-    if not words or os.path.basename(words[0]) != "env":
-        return []
-    prefix, rest = [words[0]], iter(words[1:])
-    for word in rest:
-        if word in _ENV_OPTIONS_WITH_VALUE:
-            prefix += [word, next(rest, "")]
-        elif word.startswith("-") or _ASSIGNMENT.match(word):
-            prefix.append(word)
-        else:
-            break
-    return prefix
+def _start_of_ours(words: list[str]) -> int | None:
+    """Where the part that runs hermes-hooks starts: its console script, the interpreter of
+    its launcher, or the interpreter before ``[options] -m hermes_hooks``. What comes before
+    (``env VAR=value``, ``nice -n 5``) is the user's own prefix."""
+    n = len(words)
+    if os.path.basename(words[-2]) == "hermes-hooks":
+        return n - 2
+    if words[-2].endswith(_LAUNCHER):
+        return n - 3 if n >= 3 else n - 2
+    if n >= 4 and words[-3:-1] == ["-m", "hermes_hooks"]:
+        at = n - 4
+        while at > 0 and words[at].startswith("-"):  # the interpreter's own options (-I)
+            at -= 1
+        return None if words[at].startswith("-") else at
+    return None
 
 
 def is_our_command(command: object) -> bool:
@@ -174,13 +171,16 @@ def _script_interpreter(script: str) -> str | None:
         return None
     if not head or not head[0].startswith("#!"):
         return None
-    shebang = head[0][2:].strip()
-    if not shebang:
+    words = head[0][2:].split()
+    if not words:
         return None
-    if os.path.basename(shebang.split()[0]) == "sh" and len(head) > 1:
+    if os.path.basename(words[0]) == "sh" and len(head) > 1:
         match = _SH_LAUNCHER.match(head[1].strip())
         return match["python"] if match else None
-    return shebang.split()[0]
+    if os.path.basename(words[0]) == "env":  # #!/usr/bin/env [-S] python3: found on PATH
+        named = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        return shutil.which(named[0]) if named else None
+    return words[0]
 
 
 def _package_dir(python: str) -> str | None:

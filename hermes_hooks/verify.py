@@ -18,7 +18,8 @@ import tempfile
 import time
 
 from .bridge import Bridge, BridgeError
-from .call_log import FAILED, call_log_path
+from .call_log import FAILED, MAX_LOG_BYTES, CallLog, call_log_path
+from .careful_files import read_file_tail, read_regular_file
 from .hermes_config import ConfigError, load_config, read_config
 from .hooks import BINDINGS
 from .installation import installation_of, parse_our_command, this_package_dir
@@ -38,8 +39,10 @@ _TRUE = {"1", "true", "yes", "on"}
 RECENT_S = 24 * 3600
 # What ``verify --call`` asks of the mind: its maintenance pass, the call the compaction gate
 # makes. It adds nothing to the mind (``start_session`` would add a session, ``save_memory`` a
-# frame), and running it once more than the gate would is harmless.
+# frame); it prunes the temporary frames that have expired, as the mind's maintenance does.
 PROBE_TOOL, PROBE_ARGUMENTS = "cleanup_frames", {"mode": "compact"}
+PROBE_TIMEOUT_S = 60.0
+MAX_READ = 16 * 1024 * 1024  # the allowlist: a few approvals
 
 
 class Report:
@@ -72,9 +75,9 @@ def run_verify(home: str, env: Mapping[str, str] | None = None, *, call: bool = 
     _check_mind_command(hook_env, report)
     for judgement in [judge_timeout(hook_env), *judge_compaction(hook_env)]:
         report.add(OK if judgement.status == "ok" else WARN, judgement.text)
+    if call:  # first: a call that succeeds now is the latest the log then holds
+        _check_call(home, hook_env, report)
     _check_recent_calls(home, report)
-    if call:
-        _check_call(hook_env, report)
     _check_state_dir(home, report)
     counts = report.counts
     sys.stdout.write(f"verify: {counts[OK]} ok, {counts[WARN]} warnings, {counts[FAIL]} failed\n")
@@ -84,9 +87,10 @@ def run_verify(home: str, env: Mapping[str, str] | None = None, *, call: bool = 
 def _hook_environment(home: str, shell: Mapping[str, str], report: Report) -> HookEnvironment:
     try:
         return hook_environment(home, shell)
-    except OSError as e:
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte, or text python-dotenv refuses
         dotenv = os.path.join(home, ".env")
-        report.add(WARN, f"settings: {dotenv} cannot be read ({e.strerror or e}); not used here")
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        report.add(WARN, f"settings: {dotenv} cannot be read ({why}); not used here")
         return HookEnvironment(dict(shell))
 
 
@@ -132,11 +136,10 @@ def _approvals(home: str, report: Report) -> set[tuple[str, str]]:
     """The (event, command) pairs Hermes has approved: its consent key (reference §2)."""
     path = allowlist_path(home)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(read_regular_file(path, MAX_READ))
     except FileNotFoundError:
         return set()
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:  # UnsafeFileError is an OSError
         report.add(WARN, f"allowlist: {path} cannot be read ({e}); Hermes treats it as empty")
         return set()
     approvals = data.get("approvals") if isinstance(data, dict) else None
@@ -210,8 +213,8 @@ def _check_recent_calls(home: str, report: Report) -> None:
     """What the hooks recorded of the mind's calls (``call_log``): FAIL when the latest failed."""
     path = call_log_path(home)
     try:
-        with open(path, "rb") as f:
-            lines = f.read().decode("utf-8", "replace").splitlines()
+        # Never a FIFO's wait nor a link followed; the file is bounded, this is more than it.
+        lines = read_file_tail(path, 2 * MAX_LOG_BYTES).decode("utf-8", "replace").splitlines()
     except FileNotFoundError:
         report.add(OK, f"mind calls: no failed call recorded ({path})")
         return
@@ -262,18 +265,20 @@ def _age_s(stamp: str) -> float:
     return time.time() - then
 
 
-def _check_call(env: HookEnvironment, report: Report) -> None:
-    """One real round trip to the mind, in the hooks' environment, timed."""
+def _check_call(home: str, env: HookEnvironment, report: Report) -> None:
+    """One real round trip to the mind, in the hooks' environment, timed (at most
+    ``PROBE_TIMEOUT_S``), recorded in the call log as the hooks' calls are."""
     try:
-        bridge = Bridge.from_env(env.values)
-    except BridgeError as e:
+        bridge = Bridge.from_env(env.values, log=CallLog(call_log_path(home), "verify"))
+    except (BridgeError, ValueError) as e:
         report.add(FAIL, f"mind call: {e}")
         return
     bridge.child_env = env.values
+    bridge.timeout_s = min(bridge.timeout_s, PROBE_TIMEOUT_S)
     start = time.monotonic()
     try:
         bridge.call(PROBE_TOOL, PROBE_ARGUMENTS)
-    except BridgeError as e:
+    except (BridgeError, ValueError) as e:  # ValueError: a NUL byte in the command
         report.add(FAIL, f"mind call: {e}")
         return
     took = time.monotonic() - start

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_hooks.call_log import MAX_LOG_BYTES, CallLog, call_log_path
+from hermes_hooks.call_log import MAX_DETAIL, MAX_LOG_BYTES, CallLog, call_log_path
 from tests.conftest import StubBridge
 from tests.hooks.test_process import run_hook
 from tests.payloads import hermes_payload, prompt_payload, session_start_payload, stop_payload
@@ -107,17 +107,35 @@ def test_an_unusable_mind_command_is_logged(env: dict[str, str]) -> None:
 
 
 def test_the_log_is_bounded_and_rotated(tmp_path: Path) -> None:
-    """Past MAX_LOG_BYTES the log becomes hermes-hooks.log.1 and a new one starts."""
+    """Past MAX_LOG_BYTES the log becomes hermes-hooks.log.1 and a new one starts; a line's
+    reason is cut at MAX_DETAIL characters."""
     path = str(tmp_path / "logs" / "hermes-hooks.log")
     log = CallLog(path, "post_llm_call")
-    message = "x" * 1000
-    for _ in range(MAX_LOG_BYTES // 1000 + 10):
+    message = "x" * 10_000
+    lines = MAX_LOG_BYTES // MAX_DETAIL + 10
+    for _ in range(lines):
         log.failed("save_memory", message)
     assert os.path.getsize(path + ".1") > MAX_LOG_BYTES
     assert 0 < os.path.getsize(path) < MAX_LOG_BYTES
-    for _ in range(MAX_LOG_BYTES // 1000 + 10):
+    assert all(len(line) < MAX_DETAIL + 80 for line in Path(path).read_text().splitlines())
+    for _ in range(lines):
         log.failed("save_memory", message)
-    assert sorted(os.listdir(tmp_path / "logs")) == ["hermes-hooks.log", "hermes-hooks.log.1"]
+    names = sorted(os.listdir(tmp_path / "logs"))
+    assert names == ["hermes-hooks.log", "hermes-hooks.log.1", "hermes-hooks.log.lock"]
+
+
+def test_two_hooks_that_both_filled_the_log_rotate_it_once(tmp_path: Path) -> None:
+    """A hook that finds the log already rotated by another (a small file there now) leaves
+    it alone: the history in .1 is never replaced by a fresh one-line log."""
+    path = tmp_path / "logs" / "hermes-hooks.log"
+    first, second = CallLog(str(path), "pre_llm_call"), CallLog(str(path), "post_llm_call")
+    while not (path.parent / "hermes-hooks.log.1").exists():
+        first.failed("save_memory", "y" * 400)
+    history = (path.parent / "hermes-hooks.log.1").read_text()
+    second.failed("save_memory", "after")  # a fresh log: no rotation
+    second._rotate()  # as a hook that had seen the full log before the first one rotated it
+    assert (path.parent / "hermes-hooks.log.1").read_text() == history
+    assert path.read_text().endswith("save_memory failed: after\n")
 
 
 def test_a_fifo_at_the_log_path_never_blocks_the_hook(

@@ -271,12 +271,17 @@ def test_home_and_profile_together_is_a_usage_error(
 
 
 @pytest.mark.parametrize(
-    ("module", "library"),
-    [("ruamel.yaml", "ruamel.yaml"), ("yaml", "PyYAML"), ("dotenv", "python-dotenv")],
+    ("module", "library", "tool"),
+    [
+        ("ruamel.yaml", "ruamel.yaml", "install"),
+        ("yaml", "PyYAML", "install"),
+        ("dotenv", "python-dotenv", "verify"),
+    ],
 )
 def test_without_the_yaml_libraries_the_message_names_the_extra(
     module: str,
     library: str,
+    tool: str,
     hermes_home: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -284,16 +289,25 @@ def test_without_the_yaml_libraries_the_message_names_the_extra(
     """Without a library of the install extra the tools name it and the command that
     installs it into this interpreter, in one line: no package-index name of ours."""
     monkeypatch.setitem(sys.modules, module, None)
-    code, _, err = run(capsys, "install", "--hermes-home", str(hermes_home))
+    code, _, err = run(capsys, tool, "--hermes-home", str(hermes_home))
     assert code == 1
     assert err == (
-        f"hermes-hooks install: needs {library}, which is not installed: the install tools "
+        f"hermes-hooks {tool}: needs {library}, which is not installed: the install tools "
         "read config.yaml with PyYAML (as Hermes does), edit it with ruamel.yaml (keeping its "
         "comments) and read $HERMES_HOME/.env with python-dotenv (as Hermes does). Install "
         f"them with: {shlex.quote(sys.executable)} -m pip install PyYAML ruamel.yaml "
         "python-dotenv (or install hermes-hooks from its folder with the extra: pip install "
         "'.[install]')\n"
     )
+
+
+def test_install_and_uninstall_need_no_dotenv(
+    hermes_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """python-dotenv is verify's alone: without it, install and uninstall work."""
+    monkeypatch.setitem(sys.modules, "dotenv", None)
+    assert run(capsys, "install", "--hermes-home", str(hermes_home))[0] == 0
+    assert run(capsys, "uninstall", "--hermes-home", str(hermes_home))[0] == 0
 
 
 def test_an_unwritable_home_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -143,6 +143,11 @@ def test_duplicates_are_merged_and_said(
             ("/usr/bin/env", "A=1"),
             ("/v/bin/python", "/v/lib/hermes_hooks/__main__.py", "session-start"),
         ),
+        (
+            "nice -n 5 /v/bin/python3 -I -m hermes_hooks user-prompt-submit",
+            ("nice", "-n", "5"),
+            ("/v/bin/python3", "-I", "-m", "hermes_hooks", "user-prompt-submit"),
+        ),
         ("env A=1 ./mine.sh stop", None, None),
         ("env -i hermes-hooks stop", ("env", "-i"), ("hermes-hooks", "stop")),
         (
@@ -173,3 +178,20 @@ def test_the_corpus_choice_of_installation_is_injectable() -> None:
     assert not same.changed
     moved = plan_install(text, entries, which=lambda _: Installation("another", "/x/lib"))
     assert moved.new == "hooks:\n  post_llm_call:\n    - command: /new/bin/hermes-hooks stop\n"
+
+
+def test_a_wrapper_before_this_installation_is_ours_and_kept(
+    hermes_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`nice -n 5 PYTHON -m hermes_hooks SUB` with this interpreter runs this installation:
+    install leaves it byte for byte, wrapper and all."""
+    import hermes_hooks
+
+    # The interpreter asked imports the package these tests import, as a user's would.
+    monkeypatch.setenv("PYTHONPATH", str(Path(hermes_hooks.__file__).parent.parent))
+    command = f"nice -n 5 {sys.executable} -m hermes_hooks stop"
+    config = config_with(hermes_home, post_llm_call=command)
+    code, out = run(capsys, "install", "--hermes-home", str(hermes_home))
+    assert code == 0
+    assert f"  post_llm_call:    unchanged {command}" in out
+    assert f"command: {json.dumps(command)}" in config.read_text()

@@ -8,6 +8,7 @@ where a value does not mean what it seems to.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -241,3 +242,42 @@ def test_call_with_false_as_the_mind_fails(
     code, lines = verify(capsys, installed, "--call")
     assert code == 1
     assert line_about(lines, "mind call:") == "FAIL  mind call: false call cleanup_frames exited 1"
+
+
+def test_a_fifo_or_a_link_where_the_log_is_never_blocks_verify(
+    installed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(call_log_path(str(installed)))
+    path.parent.mkdir()
+    os.mkfifo(path)
+    code, lines = verify(capsys, installed)
+    assert code == 0
+    assert line_about(lines, "mind calls:").startswith(f"warn  mind calls: {path} cannot be read")
+    path.unlink()
+    path.symlink_to("/dev/zero")
+    _, lines = verify(capsys, installed)
+    assert line_about(lines, "mind calls:").startswith("warn  mind calls:")
+
+
+def test_a_successful_call_is_the_latest_the_log_holds(
+    installed: Path,
+    stub_bridge: StubBridge,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """After the mind is mended, `verify --call` succeeds and verify passes: the call is
+    recorded as the hooks' calls are, before the log is read."""
+    log = CallLog(call_log_path(str(installed)), "post_llm_call")
+    log.failed("save_memory", "hive-mind call save_memory exited 3")
+    assert verify(capsys, installed)[0] == 1
+    code, lines = verify(capsys, installed, "--call")
+    assert code == 0
+    assert line_about(lines, "mind calls:").startswith("warn  mind calls: 1 failed in the last 24")
+
+
+def test_a_nul_byte_in_dotenv_is_a_warning(
+    installed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (installed / ".env").write_bytes(b"WAGGLE_MIND_CMD=true\0x\n")
+    code, lines = verify(capsys, installed, "--call")
+    assert code in (0, 1)
+    assert all("Traceback" not in line for line in lines)
