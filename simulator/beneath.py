@@ -340,14 +340,21 @@ def write_file(path: str | Path, data: bytes) -> None:
     never a truncated one. A link is written through (its target replaced, the link kept).
     Something that is not a regular file (``/dev/stdout``, a pipe) is written to as it is,
     never replaced."""
+    stream = _open_stream(str(path))
+    if stream is not None:  # this process's stdout or stderr, or one of its descriptors
+        _write_all(stream, data)
+        return
     try:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
     if info is not None and not stat.S_ISREG(info.st_mode):
         fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        try:
+            os.set_blocking(fd, True)  # opened without waiting; written to the end
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
         return
     target = Path(os.path.realpath(path))
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -361,6 +368,32 @@ def write_file(path: str | Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+_STREAMS = {"/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _open_stream(path: str) -> int | None:
+    """The descriptor ``path`` names in this process (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``): written through as it is, at its own offset (a ``>>`` file is
+    appended to), never replaced."""
+    if path in _STREAMS:
+        return _STREAMS[path]
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if path.startswith(prefix) and path[len(prefix) :].isdecimal():
+            return int(path[len(prefix) :])
+    return None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):  # what was printed comes first
+        with contextlib.suppress(Exception):
+            stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _umask() -> int:

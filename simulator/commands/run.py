@@ -301,13 +301,18 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[s
     saved = cache.get(key) if key is not None else None
     if saved is not None and _saved_pass(saved, item):
         return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved)
-    outcome = run_item(item, forced_tool=args.tool, hooks_config=args.hooks_config)
+    started_ns = time.time_ns()
+    outcome = run_item(
+        item, forced_tool=args.tool, hooks_config=args.hooks_config, record_reads=True
+    )
     if outcome.passed and key is not None and outcome.result is not None:
         try:
             if not outcome.result.reads_recorded:
-                raise NotCached("the scenario's env sets PYTHONPATH or NODE_OPTIONS, so its hooks'"
-                                " reads are not recorded")  # fmt: skip
-            cache.put(key, entry(outcome), outcome.result.reads)
+                raise NotCached(
+                    "the scenario's env (or a hook's) sets PYTHONPATH or NODE_OPTIONS, so its"
+                    " hooks' reads are not recorded"
+                )
+            cache.put(key, entry(outcome), outcome.result.reads, started_ns)
         except NotCached as e:
             said.append(f"not cached: {_label(item)}: {e}")
     return outcome

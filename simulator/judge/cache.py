@@ -100,24 +100,32 @@ class Cache:
             return None
         if saved.get("sha256") != _checksum(key, entry, reads):
             return None
-        if any(_file_digest(Path(str(path))) != digest for path, digest in reads.items()):
+        try:
+            if any(_read_digest(Path(str(path))) != digest for path, digest in reads.items()):
+                return None
+        except ValueError:  # a path no file system has (a NUL in it): not an entry of ours
             return None
         return entry
 
-    def put(self, key: str, entry: dict[str, Any], reads: list[str]) -> None:
+    def put(self, key: str, entry: dict[str, Any], reads: list[str], started_ns: int) -> None:
         """Save ``entry`` with the digests of ``reads``; NotCached when one of them is not a
-        regular file. A cache that cannot be written only means the next run runs."""
+        regular file, or changed since the run started (``started_ns``: a hook that reads a file and
+        writes it: its next run reads something else). A cache that cannot be written only
+        means the next run runs."""
         digests = {}
         for path in reads:
             if path in CONSTANT_DEVICES:  # what they give never changes
                 continue
             try:
-                mode = os.stat(path).st_mode
+                info = os.stat(path)
             except OSError:
                 raise NotCached(f"a hook read {path}, which is gone since") from None
-            if not stat.S_ISREG(mode):
-                raise NotCached(f"a hook read {path}, {beneath.what_is(mode)}, not a regular file")
-            digests[path] = _file_digest(Path(path))
+            if not stat.S_ISREG(info.st_mode):
+                what = beneath.what_is(info.st_mode)
+                raise NotCached(f"a hook read {path}, {what}, not a regular file")
+            if info.st_mtime_ns >= started_ns:
+                raise NotCached(f"a hook read {path}, which changed during the run")
+            digests[path] = _read_digest(Path(path))
         saved = {
             "format": ENTRY_FORMAT,
             "key": key,
@@ -236,14 +244,22 @@ def _tree(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _read_digest(path: Path) -> str:
+    """What a hook read at ``path``: the file a link leads to, as ``_file_digest`` gives it."""
+    return _file_digest(Path(os.path.realpath(path)))
+
+
 def _file_digest(path: Path) -> str:
-    """A file's kind, mode and content digest; a link's target; a large file's size and time."""
+    """A file's kind, mode and content digest; a link's target and what it leads to; a large
+    file's size and time."""
     try:
         info = path.lstat()
     except OSError:
         return "missing"
     if stat.S_ISLNK(info.st_mode):
-        return f"link {os.readlink(path)}"
+        target = Path(os.path.realpath(path))
+        led = _file_digest(target) if target != path else "loop"
+        return f"link {os.readlink(path)} {led}"
     if not stat.S_ISREG(info.st_mode):
         return f"kind {stat.S_IFMT(info.st_mode)}"
     if info.st_size > _LARGEST:
@@ -251,7 +267,7 @@ def _file_digest(path: Path) -> str:
     return f"{info.st_mode:o} {_content(path, info.st_size, info.st_mtime_ns)}"
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=32768)
 def _content(path: Path, size: int, mtime_ns: int) -> str:
     """The digest of a file's bytes, remembered for the same size and time in this process."""
     del size, mtime_ns  # part of the cache's key only

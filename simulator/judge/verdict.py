@@ -27,13 +27,19 @@ def run_on(
     hooks_config: str | None = None,
     keep_workdir: bool = False,
     host: Host | None = None,
+    record_reads: bool = False,
 ) -> Outcome:
     """Run and check a loaded scenario on one host (``host``: that profile of it, as changed);
     a setup problem is the outcome's error."""
     started = time.monotonic()
     try:
         result = run_scenario(
-            scenario, tool=tool, host=host, hooks_config=hooks_config, keep_workdir=keep_workdir
+            scenario,
+            tool=tool,
+            host=host,
+            hooks_config=hooks_config,
+            keep_workdir=keep_workdir,
+            record_reads=record_reads,
         )
     except SetupError as e:
         return Outcome(scenario.path, scenario.name, [], error=str(e),
@@ -93,6 +99,7 @@ def run_item(
     forced_tool: str | None = None,
     hooks_config: str | None = None,
     keep_workdir: bool = False,
+    record_reads: bool = False,
 ) -> Outcome:
     """Run and check one item (a file on one host); never raises for bad input.
 
@@ -113,6 +120,7 @@ def run_item(
         label=item.label,
         hooks_config=hooks_config if tool == config_host else None,
         keep_workdir=keep_workdir,
+        record_reads=record_reads,
     )
 
 

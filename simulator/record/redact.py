@@ -25,9 +25,19 @@ from typing import Any
 REDACTED = "<redacted>"
 # Words that make a variable's name secret-looking (upper case; a name is compared upper-cased).
 SECRET_NAMES = (
-    "KEY", "TOKEN", "SECRET", "PASS", "PWD", "CREDENTIAL", "AUTH", "COOKIE", "PRIVATE", "PEM",
-    "BEARER", "SIGN",
-)  # fmt: skip
+    "KEY",
+    "TOKEN",
+    "SECRET",
+    "PASS",
+    "PWD",
+    "CREDENTIAL",
+    "AUTH",
+    "COOKIE",
+    "PRIVATE",
+    "PEM",
+    "BEARER",
+    "SIGN",
+)
 
 # A value's characters stop at a quote, a backslash or a space, so a JSON string's escapes and
 # a shell word's quotes stay outside the match.
@@ -35,10 +45,14 @@ _TOKEN = r"[A-Za-z0-9_\-]"
 _VALUE = r"[^\s'\"\\;&|<>()`]"
 _SHAPES = re.compile(
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----END).)*-----END [A-Z0-9 ]*PRIVATE KEY-----"
-    # Provider keys and tokens, by their documented prefixes.
+    # Provider keys and tokens, by their documented prefixes (and lengths, where a prefix
+    # alone is an ordinary word: hf_hub_download, npm_config_registry).
     rf"|\b(?:sk-ant-|sk-|gh[pousr]_|github_pat_|xox[abposr]-|xapp-|glpat-|glptt-|gldt-"
-    rf"|[sr]k_(?:live|test)_|pk_live_|hf_|npm_|pypi-|dop_v1_|shp(?:at|ca|pa|ss)_"
-    rf"|sq0(?:atp|csp)-|ya29\.){_TOKEN}{{8,}}"
+    rf"|[sr]k_(?:live|test)_|pk_live_|dop_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|ya29\.)"
+    rf"{_TOKEN}{{8,}}"
+    r"|\bhf_[A-Za-z0-9]{30,}\b"
+    r"|\bnpm_[A-Za-z0-9]{36}\b"
+    r"|\bpypi-AgE[A-Za-z0-9_\-]{40,}"
     r"|\bAIza[0-9A-Za-z_\-]{35}"
     r"|\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"
     r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
@@ -51,27 +65,59 @@ _SHAPES = re.compile(
     re.DOTALL,
 )
 # Secrets known by where they stand rather than how they look: a URL's password
-# (``scheme://user:PASS@host``), ``curl -u user:PASS``, ``--password PASS`` or ``=PASS``,
+# (``scheme://user:PASS@host``), ``curl``/``wget -u user:PASS``, ``--password PASS`` or ``=PASS``,
 # ``mysql -pPASS``, and ``NAME=value`` where the name says secret (``AWS_SECRET_ACCESS_KEY=...``).
 _PLACES = re.compile(
     rf"(?P<url>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@'\"\\]+:)(?P<url_secret>[^\s/@'\"\\]+)(?=@)"
-    rf"|(?P<user>(?<!\S)-u\s+[^\s:'\"]+:)(?P<user_secret>{_VALUE}+)"
+    rf"|(?P<user>\b(?:curl|wget)\b[^\n;&|]*?\s-u\s*[^\s:'\"]+:)(?P<user_secret>{_VALUE}+)"
     rf"|(?P<flag>--(?:password|passwd|token|api-key|secret)(?:=|\s+))(?P<flag_secret>{_VALUE}+)"
-    rf"|(?P<short>(?<!\S)-p)(?P<short_secret>[^\s\-]{_VALUE}*)"
+    rf"|(?P<short>\b(?:mysql|mariadb|mysqldump|mysqladmin)\b[^\n;&|]*?\s-p)"
+    rf"(?P<short_secret>[^\s\-]{_VALUE}*)"
     rf"|(?P<name>\b[A-Za-z_][A-Za-z0-9_]*=)(?P<name_secret>{_VALUE}+)"
+)
+# A variable's name is secret when one of its ``_``-separated words is one of these (KEY, not
+# KEYMAP; PASS, not PASSES), or it ends with one of the compound ones.
+_SECRET_WORDS = frozenset(
+    {
+        "KEY",
+        "TOKEN",
+        "SECRET",
+        "SECRETS",
+        "PASS",
+        "PASSWORD",
+        "PASSWD",
+        "PWD",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "AUTH",
+        "COOKIE",
+        "PRIVATE",
+        "PEM",
+        "BEARER",
+        "SIGNATURE",
+    }
 )
 
 
 def secret_name(name: str) -> bool:
-    """Whether a variable's name says its value is a secret."""
+    """Whether a variable's name says its value is a secret (``SECRET_NAMES`` inside it, as
+    the tap's case pattern reads it)."""
     upper = name.upper()
     return any(word in upper for word in SECRET_NAMES)
+
+
+def _secret_word(name: str) -> bool:
+    """Whether a name in a text (``NAME=value``) says secret: one of its words is one."""
+    words = name.upper().replace("-", "_").split("_")
+    return any(word in _SECRET_WORDS for word in words) or name.upper().endswith(
+        ("APIKEY", "PASSWORD", "SECRET", "TOKEN")
+    )
 
 
 def _place(match: re.Match[str]) -> str:
     for kind in ("url", "user", "flag", "short", "name"):
         if match.group(kind) is not None:
-            if kind == "name" and not secret_name(match.group(kind)[:-1]):
+            if kind == "name" and not _secret_word(match.group(kind)[:-1]):
                 return match.group(0)
             return match.group(kind) + REDACTED
     return match.group(0)

@@ -106,7 +106,14 @@ class ScenarioRun:
     """
 
     def __init__(
-        self, scenario: Scenario, hooks_block: Any, workdir: Path, host: Host, source: str = ""
+        self,
+        scenario: Scenario,
+        hooks_block: Any,
+        workdir: Path,
+        host: Host,
+        source: str = "",
+        *,
+        record_reads: bool = False,
     ) -> None:
         self.scenario = scenario
         self.host = host
@@ -130,7 +137,7 @@ class ScenarioRun:
         self.specs = self.result.specs = host.with_plugins(self.specs, more)
         self.result.warnings += said
         self.result.notes = host.notes(self.specs)
-        self.environment = HookEnvironment(scenario, host, self.workspace)
+        self.environment = HookEnvironment(scenario, host, self.workspace, record_reads)
         self.launcher = HookLauncher(host, self.workspace)
         self.dispatcher = (
             in_process_dispatcher(host)(host, self.specs, self.environment, self.launcher,
@@ -376,6 +383,7 @@ def run_scenario(
     hooks_config: str | Path | None = None,
     keep_workdir: bool = False,
     workdir_root: str | Path | None = None,
+    record_reads: bool = False,
 ) -> RunResult:
     """Run one scenario on its tool (or ``tool``, or a given ``host`` profile).
 
@@ -400,10 +408,11 @@ def run_scenario(
         )
     block, source, said = _hooks_block(scenario, host, hooks_config)
     workdir = Path(tempfile.mkdtemp(prefix=sweep.PREFIX, dir=workdir_root))
-    sweep.mark(workdir)
+    if not keep_workdir:  # a folder kept for the user is the user's: no sweep removes it
+        sweep.mark(workdir)
     run = None
     try:
-        run = ScenarioRun(scenario, block, workdir, host, source)
+        run = ScenarioRun(scenario, block, workdir, host, source, record_reads=record_reads)
         run.launcher.keep_output = keep_workdir
         run.result.notes += said
         return run.run()

@@ -3,8 +3,10 @@
 SIGINT, SIGTERM and SIGHUP stop a run cleanly (``interrupt``). SIGKILL (the OOM killer, a CI
 job's hard timeout) cannot be caught: the hooks that were running, and their children, live on,
 and the run's work folders stay. So each work folder carries a mark, ``hooksim.owner``: the pid
-of the hooksim process that made it and that process's start time (``/proc/PID/stat``, so that
-a reused pid is not taken for the owner). ``sweep`` looks at the work folders of the temporary
+of the hooksim process that made it, that process's start time (``/proc/PID/stat``, so that a
+reused pid is not taken for the owner) and its pid namespace (a run of another container
+sharing the temporary folder is never taken for gone). A folder kept for the user
+(``--keep-workdir``) carries no mark. ``sweep`` looks at the work folders of the temporary
 folder: one whose owner is gone loses the processes that still name it (their ``HOOKSIM_LEDGER``
 lies in it: every hook of the run has that variable), then the folder itself. A folder without
 our mark, or not ours (another user's), is never touched: nothing is removed by its name alone.
@@ -36,11 +38,20 @@ def _started(pid: int) -> str | None:
     return fields[19].decode() if len(fields) > 19 else None
 
 
+def _namespace() -> str:
+    """This process's pid namespace (its pids mean nothing in another one)."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "-"
+
+
 def mark(workdir: Path) -> None:
     """Say that this process owns ``workdir`` (see the module's docstring)."""
     started = _started(os.getpid())
     if started is not None:
-        (workdir / MARK).write_text(f"{os.getpid()} {started}\n", encoding="ascii")
+        said = f"{os.getpid()} {started} {_namespace()}\n"
+        (workdir / MARK).write_text(said, encoding="ascii")
 
 
 def _owner_gone(workdir: Path) -> bool:
@@ -52,8 +63,10 @@ def _owner_gone(workdir: Path) -> bool:
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return False
-        said = f.read(64).decode("ascii", "replace").split()
-    if len(said) != 2 or not said[0].isdecimal():
+        said = f.read(128).decode("ascii", "replace").split()
+    if len(said) != 3 or not said[0].isdecimal():
+        return False
+    if said[2] != _namespace():  # another pid namespace's run (a container sharing TMPDIR)
         return False
     return _started(int(said[0])) != said[1]
 

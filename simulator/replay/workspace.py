@@ -129,8 +129,10 @@ class Workspace:
             text = self.reads.read_bytes().decode("utf-8", "surrogateescape")
         except OSError:
             return []
-        inside = str(self.root.resolve()) + os.sep, str(self.root) + os.sep
-        return sorted({p for p in text.splitlines() if p and not p.startswith(inside)})
+        # Each as the file it is (a link's target: a link reads its target's bytes).
+        inside = str(self.root.resolve()) + os.sep
+        read = {os.path.realpath(p) for p in text.splitlines() if p}
+        return sorted(p for p in read if not p.startswith(inside))
 
 
 def hook_environment(
@@ -199,14 +201,24 @@ def _reads_environment(
     return added
 
 
-def replay_environment(scenario: Scenario, workspace: Workspace, host: Host) -> dict[str, str]:
-    """The variables every hook of one replay starts from: ``hook_environment``, with what
-    records the files the hooks read (see ``_reads_environment``)."""
+def replay_environment(
+    scenario: Scenario, workspace: Workspace, host: Host, record_reads: bool = False
+) -> dict[str, str]:
+    """The variables every hook of one replay starts from: ``hook_environment``, and with
+    ``record_reads`` (``hooksim run --cache``) what records the files the hooks read (see
+    ``_reads_environment``)."""
     env = hook_environment(
         scenario, workspace, home_variable=host.home_variable, clock=scenario.clock_driver
     )
-    env.update(_reads_environment(workspace, env, scenario))
+    if record_reads:
+        env.update(_reads_environment(workspace, env, scenario))
     return env
+
+
+def records_reads(env: Mapping[str, str]) -> bool:
+    """Whether a hook of this environment records what it reads, Python and Node alike."""
+    python = str(CHILD_DIR) in env.get("PYTHONPATH", "").split(os.pathsep)
+    return python and str(READS_PRELOAD) in env.get("NODE_OPTIONS", "")
 
 
 class HookEnvironment:
@@ -217,18 +229,17 @@ class HookEnvironment:
     Safe to call from several threads at once (concurrent sessions fire at the same time).
     """
 
-    def __init__(self, scenario: Scenario, host: Host, workspace: Workspace) -> None:
+    def __init__(
+        self, scenario: Scenario, host: Host, workspace: Workspace, record_reads: bool = False
+    ) -> None:
         self.scenario = scenario
         self.host = host
         self.workspace = workspace
         self._lock = threading.Lock()
         self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
-        self.base_env = replay_environment(scenario, workspace, host)
-        # A scenario that sets these itself leaves a language's reads unrecorded.
-        env = {**self.base_env, **scenario.env}
-        self.records_reads = str(CHILD_DIR) in env.get("PYTHONPATH", "").split(os.pathsep) and str(
-            READS_PRELOAD
-        ) in env.get("NODE_OPTIONS", "")
+        self.base_env = replay_environment(scenario, workspace, host, record_reads)
+        # A scenario (or a hook's late env) that sets these itself leaves reads unrecorded.
+        self.records_reads = record_reads and records_reads({**self.base_env, **scenario.env})
 
     def remember_env(self, env: Mapping[str, str]) -> None:
         """Variables a hook set for later hooks (Cursor's sessionStart ``env``)."""
@@ -243,6 +254,8 @@ class HookEnvironment:
             env.update(self._late_env)
         env.update(self.scenario.env)
         env.update(HOOKSIM_NOW=f"{now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event)
+        if self.records_reads and not records_reads(env):
+            self.records_reads = False  # a hook's late env took the recorders away
         if not self.scenario.clock_tick:
             env["HOOKSIM_TICK"] = "0"
         if self.scenario.clock_driver == "faketime":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import py_compile
 import shutil
 from pathlib import Path
 
@@ -68,6 +69,18 @@ CASES: dict[str, tuple[str, dict[str, str], str]] = {
          ".read().strip())\n", "elsewhere/word.txt": "GOOD\n"},
         "elsewhere/word.txt",
     ),
+    "python-module-already-compiled": (
+        hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/far.py"'),
+        {"s/far.py": "import sys, os\nsys.path.insert(0, os.environ['ELSEWHERE'])\n"
+         "import compiled\nprint(compiled.WORD)\n", "elsewhere/compiled.py": "WORD = 'GOOD'\n"},
+        "elsewhere/compiled.py",
+    ),
+    "read-through-a-link": (
+        hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/linked.py"'),
+        {"s/linked.py": "import os\nprint(open(os.path.join(os.environ['ELSEWHERE'], 'link.txt'))"
+         ".read().strip())\n", "elsewhere/real.txt": "GOOD\n"},
+        "elsewhere/real.txt",
+    ),
     "node-require-outside": (
         hook('node "$HOOKSIM_SCENARIO_DIR/hook.js"'),
         {"s/hook.js": "const path = require('path');\n"
@@ -100,6 +113,10 @@ def test_a_changed_file_the_hook_reaches_runs_again(
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
+    if case == "python-module-already-compiled":  # as pip leaves a package: .pyc beside it
+        py_compile.compile(str(folder / "elsewhere" / "compiled.py"))
+    if case == "read-through-a-link":
+        (folder / "elsewhere" / "link.txt").symlink_to("real.txt")
     (folder / "s" / "reach.yaml").write_text(HEAD + extra + TAIL)
     code, out = run(capsys, "--cache", "c")
     assert (code, out.startswith("1 passed, 0 failed")) == (0, True), out
@@ -231,3 +248,37 @@ def test_cache_env_names_variables_of_the_key(
     monkeypatch.setenv("WORD", "BAD")
     code, out = run(capsys, "--cache", "c", "--cache-env", "WORD")
     assert (code, "(cached)" in out) == (1, False)
+
+
+def test_a_file_a_hook_reads_and_rewrites_is_not_cached(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hook passes while a state file outside says 0, then writes 1: the next run would
+    read 1 and fail, so the pass is not saved."""
+    (folder / "s").mkdir()
+    state = folder / "elsewhere" / "state"
+    state.parent.mkdir()
+    state.write_text("0")
+    (folder / "s" / "once.py").write_text(
+        "import os\npath = os.path.join(os.environ['ELSEWHERE'], 'state')\n"
+        "print('GOOD' if open(path).read() == '0' else 'BAD')\nopen(path, 'w').write('1')\n"
+    )
+    (folder / "s" / "reach.yaml").write_text(
+        HEAD + hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/once.py"') + TAIL
+    )
+    code, out = run(capsys, "--cache", "c")
+    assert code == 0
+    assert f"a hook read {state}, which changed during the run" in out
+    assert run(capsys, "--cache", "c")[0] == 1
+
+
+def test_without_cache_no_hook_is_instrumented(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recorders go in only with --cache: a plain run's hooks see no HOOKSIM_READS and no
+    NODE_OPTIONS preload of hooksim's."""
+    (folder / "s").mkdir()
+    (folder / "s" / "reach.yaml").write_text(
+        HEAD + hook('test -z "$HOOKSIM_READS" && test -z "$NODE_OPTIONS" && echo GOOD') + TAIL
+    )
+    assert run(capsys)[0] == 0

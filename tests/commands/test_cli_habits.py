@@ -102,3 +102,22 @@ def test_a_report_is_written_whole_through_a_link_and_to_a_device(tmp_path: Path
     assert json.loads(target.read_text())[0]["verdict"] == "PASS"
     assert '"version": "2.1.0"' in result.stdout
     assert sorted(p.name for p in target.parent.iterdir()) == ["run.json"]
+
+
+def test_a_report_to_dev_stdout_appends_where_stdout_goes(tmp_path: Path) -> None:
+    """`--json /dev/stdout >> log`: the report is written through stdout, after what was
+    printed, and the log file is never replaced."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\nhooks:\n  Stop: [{hooks: [{type: command, command: 'true'}]}]\n"
+        "turns:\n  - {user: hi, assistant: hello}\n"
+    )
+    log = tmp_path / "ci.log"
+    log.write_text("earlier\n")
+    command = f"{BIN / 'hooksim'} run {scenario} --json /dev/stdout >> {log}"
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert text.startswith("earlier\nPASS ")
+    assert '"verdict": "PASS"' in text
+    assert text.index('"verdict": "PASS"') < text.index("1 passed, 0 failed in ")

@@ -96,3 +96,14 @@ def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path, tmp: Path) 
         time.sleep(0.02)
     assert not alive(sleeper)
     assert [p.name for p in tmp.iterdir()] == ["hooksim-not-ours"]
+
+
+def test_a_kept_work_folder_is_never_swept(tmp_path: Path, tmp: Path) -> None:
+    """--keep-workdir leaves the folder for the user: no later run removes it."""
+    quick = scenario(tmp_path, "quick", "true")
+    kept = hooksim(["run", str(quick), "--keep-workdir"], tmp)
+    kept.communicate(timeout=WAIT_S)
+    [folder] = [p for p in tmp.iterdir() if p.name.startswith("hooksim-")]
+    again = hooksim(["run", str(quick)], tmp)
+    again.communicate(timeout=WAIT_S)
+    assert folder.is_dir()

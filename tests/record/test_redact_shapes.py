@@ -16,9 +16,9 @@ PLANTED = [
     ("a Stripe restricted key", "rk_live_ABCDEFGH12345678", "ABCDEFGH12345678"),
     ("a GitLab token", "token glpat-abcdefghij1234567890", "abcdefghij1234567890"),
     ("a Google API key", "key=AIza" + "Sy" + "B" * 33, "B" * 33),
-    ("a Hugging Face token", "hf_abcdefghijklmnopqrstu", "abcdefghijklmnopqrstu"),
-    ("an npm token", "//registry/:_authToken=npm_abcdefghijklmnop1234", "abcdefghijklmnop1234"),
-    ("a PyPI token", "pypi-AgEIcHlwaS5vcmcCJDAwMDAw", "AgEIcHlwaS5vcmcCJDAwMDAw"),
+    ("a Hugging Face token", "hf_" + "aB3" * 12, "aB3" * 12),
+    ("an npm token", "//registry/:_authToken=npm_" + "a1B2" * 9, "a1B2" * 9),
+    ("a PyPI token", "pypi-AgEIcHlwaS5vcmc" + "CJDAwMDAw" * 6, "CJDAwMDAw" * 6),
     ("curl -u", "curl -u admin:hunter4BASICUSER https://x", "hunter4BASICUSER"),
     ("mysql -p", "mysql -psecretMYSQLPW db", "secretMYSQLPW"),
     ("--password", "tool --password s3cretPASSWORD --user x", "s3cretPASSWORD"),
@@ -40,6 +40,10 @@ def test_a_planted_credential_is_redacted(what: str, text: str, secret: str) -> 
         "PATH=/usr/bin:/bin HOME=/home/me ls -la",
         "see https://example.com/docs/a:b@c for more",
         "git log -p -- file.txt",
+        "cp -pr a b; mkdir -pv x; tar -pxzf a.tgz; ls -pla; ssh -p2222 host",
+        "docker run -p8080:80 -u 1000:1000 image",
+        "json.dumps(x, sort_keys=True) --max_tokens=512 --author=bob SIGNED=1 KEYMAP=us PASSES=3",
+        "hf_hub_download $npm_config_registry pypi-simple-client",
     ],
 )
 def test_what_is_no_secret_stays(text: str) -> None:

@@ -8,13 +8,14 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { fileURLToPath } = require("url");
 const log = process.env.HOOKSIM_READS;
 if (log) {
   const append = fs.appendFileSync;
   const seen = new Set();
   const record = (file, flags) => {
     if (typeof file !== "string" && !(file instanceof URL) && !Buffer.isBuffer(file)) return;
-    const name = path.resolve(file instanceof URL ? file.pathname : String(file));
+    const name = path.resolve(file instanceof URL ? fileURLToPath(file) : String(file));
     const writing = typeof flags === "string" ? /^[wa]/.test(flags) && !flags.includes("+")
       : typeof flags === "number" ? (flags & 3) === fs.constants.O_WRONLY : false;
     if (writing || seen.has(name) || name === log) return;

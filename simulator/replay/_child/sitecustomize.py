@@ -134,36 +134,41 @@ def _chain() -> None:
 def _record_reads(log: str) -> None:
     """Append each file this process opens for reading to ``log`` (see the docstring): not
     the standard library's own files (third-party packages in its ``site-packages`` are
-    recorded), not compiled ``__pycache__`` files, not this folder's."""
+    recorded), not this folder's; a compiled ``__pycache__`` file as its source module. It
+    never raises into the hook."""
     import os
     import sys
 
     library = os.path.join(os.path.realpath(os.path.dirname(os.__file__)), "")
     child = os.path.join(os.path.realpath(os.path.dirname(__file__)), "")
-    seen: set[object] = set()
+    seen: set[str] = set()
 
     def opened(event: str, args: tuple[object, ...]) -> None:
-        if event != "open" or len(args) < 3 or args[0] in seen:
+        if event != "open" or len(args) < 3 or not isinstance(args[0], (str, bytes)):
+            return  # not a file opened by name (a descriptor's was recorded when it was)
+        try:
+            record(args[0], args[1], args[2])
+        except Exception:  # never into the hook: a failed record only costs the cache a key
             return
-        path, mode, flags = args[0], args[1], args[2]
-        if not isinstance(path, (str, bytes)):
-            return  # an open file descriptor: its file was recorded when it was opened
+
+    def record(path: str | bytes, mode: object, flags: object) -> None:
         if isinstance(mode, str):
             reading = "r" in mode or "+" in mode
         else:
             reading = not isinstance(flags, int) or flags & 3 != os.O_WRONLY
-        if not reading:
-            return
-        seen.add(path)
         full = os.path.abspath(os.fsdecode(path))
-        if "__pycache__" in full or full.startswith(child):
+        if not reading or full in seen:
+            return
+        seen.add(full)
+        folder, name = os.path.split(full)
+        if os.path.basename(folder) == "__pycache__":  # a module's compiled form: its source
+            source = os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py")
+            full = source if os.path.exists(source) else full
+        if full.startswith(child):
             return
         if full.startswith(library) and "site-packages" not in full[len(library) :]:
             return
-        try:
-            fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
-        except OSError:
-            return
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
         try:
             os.write(fd, os.fsencode(full) + b"\n")
         finally:
