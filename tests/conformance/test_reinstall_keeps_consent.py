@@ -62,12 +62,10 @@ def copy_package(packages: Path) -> None:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def hermes_turn(
-    prompt: str, home: Path, env: dict[str, str], *flags: str
-) -> subprocess.CompletedProcess[str]:
-    """One ``hermes -z`` turn, as a script or cron job runs it: no terminal on any stream."""
+def hermes(home: Path, env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    """The real ``hermes`` CLI, as a script or cron job runs it: no terminal on any stream."""
     return subprocess.run(
-        [REAL_HERMES, *flags, "-z", prompt],
+        [REAL_HERMES, *argv],
         env=env,
         cwd=home,
         stdin=subprocess.DEVNULL,
@@ -76,6 +74,13 @@ def hermes_turn(
         timeout=TURN_TIMEOUT_S,
         check=False,
     )
+
+
+def hermes_turn(
+    prompt: str, home: Path, env: dict[str, str], *flags: str
+) -> subprocess.CompletedProcess[str]:
+    """One ``hermes -z`` turn."""
+    return hermes(home, env, *flags, "-z", prompt)
 
 
 def test_capture_survives_a_reinstall_without_a_terminal(
@@ -160,16 +165,7 @@ def test_hermes_own_hook_checks_write_nothing_into_the_mind(
         ["test", "post_llm_call"],
         ["doctor"],
     ):
-        done = subprocess.run(
-            [REAL_HERMES, "hooks", *argv],
-            env=env,
-            cwd=home,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TURN_TIMEOUT_S,
-            check=False,
-        )
+        done = hermes(home, env, "hooks", *argv)
         said.append(done.stdout + done.stderr)
     assert stub_bridge.calls() == []
     # Hermes shows the hook's stderr: the user sees why nothing reached the mind.
