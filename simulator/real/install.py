@@ -19,6 +19,7 @@ certificate settings (``NODE_EXTRA_CA_CERTS``, ``npm_config_*``, ``PIP_*``) reac
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import beneath
 from .driver import Driver
 
 NPM_TIMEOUT_S = 900.0  # a release with a native binary is a few hundred MB
@@ -103,16 +105,13 @@ def release_dir(cache: Path, host: str, version: str) -> Path:
 
 
 def _remove_release(prefix: Path) -> None:
-    """Remove a release's folder: only a real folder (not a link) inside its host's folder."""
-    if prefix.is_symlink():  # a link planted there: it goes, never what it points at
-        prefix.unlink()
-        return
-    if not prefix.exists():
-        return
-    host_dir = prefix.parent.resolve()
-    if prefix.resolve().parent != host_dir or prefix.name in ("", ".", ".."):
+    """Remove a release's folder below its host's folder, through a handle on that folder and
+    never through a link (``beneath.remove``): a link planted there goes itself, never what it
+    points at, and a name that is not one entry of that folder is refused."""
+    if prefix.name in ("", ".", "..") or "/" in prefix.name:
         raise InstallError(f"{prefix} is not a release folder of the cache; left alone")
-    shutil.rmtree(prefix, ignore_errors=True)
+    with contextlib.suppress(OSError):  # what cannot go stays: the install then says why
+        beneath.remove(prefix.parent.resolve(), prefix.name)
 
 
 def executable(prefix: Path, driver: type[Driver]) -> Path:
