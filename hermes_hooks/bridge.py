@@ -46,41 +46,38 @@ class BridgeError(Exception):
     """A failed bridge call; ``str()`` is the one line the user sees."""
 
 
-def timeout_from_env(env: Mapping[str, str]) -> float:
-    """The variable when finite and > 0, else the default; clamped to what poll() can wait."""
-    raw = env.get("WAGGLE_BRIDGE_TIMEOUT_S", "")
+def positive_number(raw: str) -> float | None:
+    """``raw`` as a finite number greater than 0, else None: the rule of every number setting
+    (the bridge timeout, the compaction window); ``verify`` judges them by it too."""
     try:
         value = float(raw)
     except ValueError:
-        return DEFAULT_TIMEOUT_S
+        return None
     # ``value - value`` is 0 exactly for a finite float (``math`` is not worth its import).
-    if not (value - value == 0 and value > 0):
-        return DEFAULT_TIMEOUT_S
-    return min(value, MAX_TIMEOUT_S)
+    return value if value - value == 0 and value > 0 else None
+
+
+def timeout_from_env(env: Mapping[str, str]) -> float:
+    """The variable when finite and > 0, else the default; clamped to what poll() can wait."""
+    value = positive_number(env.get("WAGGLE_BRIDGE_TIMEOUT_S", ""))
+    return DEFAULT_TIMEOUT_S if value is None else min(value, MAX_TIMEOUT_S)
 
 
 def _expand_home(word: str, env: Mapping[str, str]) -> str:
     """``~`` and ``~user`` at a word's start, and ``$HOME`` or ``${HOME}`` in it, expanded.
 
     Hermes expands ``~`` in hook commands (``os.path.expanduser``), and a shell would expand
-    both; the mind command is written the same way, so it is read the same way.
+    both; the mind command is written the same way, so it is read the same way. Only on the
+    path of a command that needs ``shlex``, which has imported ``re`` already.
     """
+    import re
+
     home = env.get("HOME") or os.path.expanduser("~")
     if word == "~" or word.startswith("~/"):
         word = home + word[1:]
     elif word.startswith("~"):
         word = os.path.expanduser(word)
-    if "$" in word:
-        word = word.replace("${HOME}", home)
-        at = word.find("$HOME")
-        while at >= 0:
-            after = word[at + 5 : at + 6]
-            if after.isalnum() or after == "_":  # another variable: $HOMEDIR
-                at = word.find("$HOME", at + 5)
-                continue
-            word = word[:at] + home + word[at + 5 :]
-            at = word.find("$HOME", at + len(home))
-    return word
+    return re.sub(r"\$(?:\{HOME\}|HOME(?!\w))", lambda _: home, word)
 
 
 def _command_name(command: Sequence[str]) -> str:

@@ -36,6 +36,28 @@ def call_log_path(home: str) -> str:
     return os.path.join(home, LOG_DIRNAME, LOG_FILENAME)
 
 
+class Record:
+    """One line of the log, read back: its time (as written), event, tool, status, reason."""
+
+    __slots__ = ("detail", "event", "stamp", "status", "tool")
+
+    def __init__(self, stamp: str, event: str, tool: str, status: str, detail: str) -> None:
+        self.stamp, self.event, self.tool = stamp, event, tool
+        self.status, self.detail = status, detail
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAILED
+
+
+def parse_line(line: str) -> Record | None:
+    """A line ``format_line`` wrote, read back; None for anything else."""
+    parts = line.rstrip("\n").split(" ", 4)
+    if len(parts) != 5 or not parts[3].endswith(":"):
+        return None
+    return Record(parts[0], parts[1], parts[2], parts[3][:-1], parts[4])
+
+
 def format_line(when: float, event: str, tool: str, status: str, detail: str) -> str:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
     # One line per call, whatever the message holds, and of bounded length.
@@ -63,8 +85,8 @@ class CallLog:
             tail = read_file_tail(self.path, _TAIL_BYTES)
         except OSError:  # no log (the usual case), or one we cannot read
             return
-        last = tail.rstrip(b"\n").rpartition(b"\n")[2].split(b" ", 4)
-        if len(last) == 5 and last[3] == FAILED.encode() + b":":
+        last = parse_line(tail.decode("utf-8", "replace").rstrip("\n").rpartition("\n")[2])
+        if last is not None and last.failed:
             self._append(format_line(time.time(), self.event, tool, OK, "calls succeed again"))
 
     def _append(self, line: str) -> None:
@@ -72,20 +94,21 @@ class CallLog:
             make_private_dirs(os.path.dirname(self.path))
             size = append_to_file(self.path, line.encode("utf-8", "replace"))
             if size > MAX_LOG_BYTES:
-                self._rotate()
+                rotate(self.path)
         except OSError:  # a trace we cannot keep must not cost the hook anything more
             return
 
-    def _rotate(self) -> None:
-        """``hermes-hooks.log`` becomes ``.1``, once: under a lock, and only while the file
-        there is still over the bound (two hooks that both filled it rotate it once; the
-        second would otherwise put a fresh one-line log over the history)."""
-        import fcntl
 
-        fd = open_lock_file(self.path + ".lock")
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            if os.lstat(self.path).st_size > MAX_LOG_BYTES:
-                os.replace(self.path, self.path + ".1")
-        finally:
-            os.close(fd)  # closing releases the lock
+def rotate(path: str) -> None:
+    """The log at ``path`` becomes ``.1`` when it is over ``MAX_LOG_BYTES``: under a lock, and
+    only while the file there is still over the bound (two hooks that both filled it rotate it
+    once; the second would otherwise put a fresh one-line log over the history)."""
+    import fcntl
+
+    fd = open_lock_file(path + ".lock")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.lstat(path).st_size > MAX_LOG_BYTES:
+            os.replace(path, path + ".1")
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -28,7 +28,7 @@ import os
 import sys
 import time
 
-from .bridge import BridgeError
+from .bridge import BridgeError, positive_number
 from .careful_files import (
     UnsafeFileError,
     make_private_dirs,
@@ -91,12 +91,8 @@ def resolve_window_ms(
     if override_ms is not None:
         return override_ms
     raw = (os.environ if env is None else env).get("WAGGLE_HERMES_COMPACT_WINDOW_MIN", "")
-    try:
-        minutes = float(raw)
-    except ValueError:
-        return DEFAULT_WINDOW_MS
-    # ``minutes - minutes`` is 0 exactly for a finite float (no ``math`` import for it).
-    return minutes * 60_000 if minutes - minutes == 0 and minutes > 0 else DEFAULT_WINDOW_MS
+    minutes = positive_number(raw)
+    return DEFAULT_WINDOW_MS if minutes is None else minutes * 60_000
 
 
 def read_last_compact_ts(path: str) -> int | None:

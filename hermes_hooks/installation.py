@@ -123,9 +123,7 @@ def installation_of(command: OurCommand) -> Installation:
 def _installation_of(argv: tuple[str, ...]) -> Installation:
     executable = shutil.which(argv[0])
     if executable is None:
-        exists = os.path.exists(argv[0]) or (os.sep not in argv[0] and _on_path(argv[0]))
-        why = "is not executable" if exists else "is not there"
-        return Installation("broken", f"{argv[0]} {why}")
+        return Installation("broken", f"{argv[0]} {why_not_runnable(argv[0])}")
     mine = hook_argv(argv[-1])
     if os.path.realpath(executable) == os.path.realpath(mine[0]) and list(argv[1:]) == mine[1:]:
         return Installation("this", executable)
@@ -155,12 +153,15 @@ def _launcher_installation(argv: tuple[str, ...], executable: str) -> Installati
     return Installation("another", theirs)
 
 
-def _on_path(name: str) -> bool:
-    return any(
-        os.path.exists(os.path.join(folder, name))
-        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep)
-        if folder
-    )
+def why_not_runnable(word: str, path: str | None = None) -> str:
+    """Why a command word ``shutil.which`` does not find (on ``path``, default ``$PATH``) cannot
+    start: ``is not executable`` when a file of that name is there, else ``is not there``."""
+    if os.sep in word:
+        there = os.path.exists(word)
+    else:
+        folders = (os.environ.get("PATH", os.defpath) if path is None else path).split(os.pathsep)
+        there = any(os.path.exists(os.path.join(f, word)) for f in folders if f)
+    return "is not executable" if there else "is not there"
 
 
 def _script_interpreter(script: str) -> str | None:
@@ -196,9 +197,3 @@ def _package_dir(python: str) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return result.stdout.strip() or None if result.returncode == 0 else None
-
-
-def runs_this_installation(command: object) -> bool:
-    """Whether ``command`` is ours and starts this installation's code."""
-    ours = parse_our_command(command)
-    return ours is not None and installation_of(ours).kind == "this"

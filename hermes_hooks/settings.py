@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .bridge import DEFAULT_TIMEOUT_S, timeout_from_env
+from .bridge import DEFAULT_TIMEOUT_S, positive_number, timeout_from_env
 from .compact_on_stop import DEFAULT_WINDOW_MS, is_compact_enabled, resolve_window_ms
 
 TYPE_CHECKING = False
@@ -31,7 +31,6 @@ DOTENV_FILENAME = ".env"
 SHELL = "the calling shell"
 # Values that read like "off" but are not off under the truth table.
 _OFF_WORDS = frozenset({"off", "no", "n", "f", "disabled", "disable", "none", "never", "null"})
-WAGGLE_PREFIX = "WAGGLE_"
 
 
 @dataclass
@@ -109,7 +108,7 @@ def judge_compaction(env: HookEnvironment) -> list[Judgement]:
                 "ok", f"compaction: on ({_named(env, flag)}), at most once per {minutes:g} minutes"
             )
         ]
-    if window in env.values and not _positive(env.values[window]):
+    if window in env.values and positive_number(env.values[window]) is None:
         judgements.append(
             Judgement(
                 "warn",
@@ -125,7 +124,7 @@ def judge_timeout(env: HookEnvironment) -> Judgement:
     name = "WAGGLE_BRIDGE_TIMEOUT_S"
     if name not in env.values:
         return Judgement("ok", f"bridge timeout: {DEFAULT_TIMEOUT_S:g} s per call (the default)")
-    if not _positive(env.values[name]):
+    if positive_number(env.values[name]) is None:
         return Judgement(
             "warn",
             f"bridge timeout: {_named(env, name)} is not a number of seconds greater than 0; "
@@ -133,12 +132,3 @@ def judge_timeout(env: HookEnvironment) -> Judgement:
         )
     seconds = timeout_from_env(env.values)
     return Judgement("ok", f"bridge timeout: {seconds:g} s per call ({_named(env, name)})")
-
-
-def _positive(text: str) -> bool:
-    """A finite number greater than 0: what the hooks accept for a timeout or a window."""
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    return value - value == 0 and value > 0

@@ -18,11 +18,16 @@ import tempfile
 import time
 
 from .bridge import Bridge, BridgeError
-from .call_log import FAILED, MAX_LOG_BYTES, CallLog, call_log_path
+from .call_log import MAX_LOG_BYTES, CallLog, call_log_path, parse_line
 from .careful_files import read_file_tail, read_regular_file
 from .hermes_config import ConfigError, load_config, read_config
 from .hooks import BINDINGS
-from .installation import installation_of, parse_our_command, this_package_dir
+from .installation import (
+    installation_of,
+    parse_our_command,
+    this_package_dir,
+    why_not_runnable,
+)
 from .paths import allowlist_path, config_path
 from .settings import HookEnvironment, hook_environment, judge_compaction, judge_timeout
 
@@ -192,21 +197,16 @@ def _check_mind_command(env: HookEnvironment, report: Report) -> None:
         report.add(FAIL, f"mind command: {e} ({origin})")
         return
     found = shutil.which(command[0], path=env.values.get("PATH"))
-    there = os.path.exists(command[0]) if os.sep in command[0] else _on_path(command[0], env)
+    word = command[0] if command[0].isprintable() else repr(command[0])  # a NUL, a newline
     if found:
         report.add(OK, f"mind command: {shlex.join(command)} ({found}; {origin})")
-    elif there:
-        report.add(FAIL, f"mind command: {command[0]} is not executable ({origin}); chmod +x it")
+    elif why_not_runnable(command[0], env.values.get("PATH")) == "is not executable":
+        report.add(FAIL, f"mind command: {word} is not executable ({origin}); chmod +x it")
     else:
         report.add(
             FAIL,
-            f"mind command: {command[0]} not found ({origin}); install the mind, or set {name}",
+            f"mind command: {word} not found ({origin}); install the mind, or set {name}",
         )
-
-
-def _on_path(name: str, env: HookEnvironment) -> bool:
-    folders = env.values.get("PATH", os.defpath).split(os.pathsep)
-    return any(os.path.exists(os.path.join(folder, name)) for folder in folders if folder)
 
 
 def _check_recent_calls(home: str, report: Report) -> None:
@@ -221,38 +221,35 @@ def _check_recent_calls(home: str, report: Report) -> None:
     except OSError as e:
         report.add(WARN, f"mind calls: {path} cannot be read ({e.strerror or e})")
         return
-    records = [line.split(" ", 4) for line in lines]
-    records = [r for r in records if len(r) == 5]
+    records = [r for r in map(parse_line, lines) if r is not None]
     if not records:
         report.add(OK, f"mind calls: no failed call recorded ({path})")
         return
-    failing = 0
+    failing = 0  # the failures since the last success
     for record in reversed(records):
-        if record[3] != f"{FAILED}:":
+        if not record.failed:
             break
         failing += 1
     last = records[-1]
     if failing:
-        first = records[-failing]
         calls = "call" if failing == 1 else f"{failing} calls"
-        since = "" if failing == 1 else f", since {first[0]}"
+        since = "" if failing == 1 else f", since {records[-failing].stamp}"
         report.add(
             FAIL,
-            f"mind calls: the last {calls} failed{since}; the latest at {last[0]} "
-            f"({last[1]} {last[2]}): {last[4]} (see {path})",
+            f"mind calls: the last {calls} failed{since}; the latest at {last.stamp} "
+            f"({last.event} {last.tool}): {last.detail} (see {path})",
         )
         return
-    failures = [r for r in records if r[3] == f"{FAILED}:"]
-    recent = [r for r in failures if _age_s(r[0]) < RECENT_S]
+    recent = [r for r in records if r.failed and _age_s(r.stamp) < RECENT_S]
     if recent:
         report.add(
             WARN,
             f"mind calls: {len(recent)} failed in the last 24 hours, the latest at "
-            f"{recent[-1][0]} ({recent[-1][1]} {recent[-1][2]}): {recent[-1][4]}; calls "
-            f"succeed again since {last[0]} (see {path})",
+            f"{recent[-1].stamp} ({recent[-1].event} {recent[-1].tool}): {recent[-1].detail};"
+            f" calls succeed again since {last.stamp} (see {path})",
         )
     else:
-        report.add(OK, f"mind calls: calls succeed since {last[0]} (see {path})")
+        report.add(OK, f"mind calls: calls succeed since {last.stamp} (see {path})")
 
 
 def _age_s(stamp: str) -> float:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_hooks.call_log import MAX_DETAIL, MAX_LOG_BYTES, CallLog, call_log_path
+from hermes_hooks.call_log import MAX_DETAIL, MAX_LOG_BYTES, CallLog, call_log_path, rotate
 from tests.conftest import StubBridge
 from tests.hooks.test_process import run_hook
 from tests.payloads import hermes_payload, prompt_payload, session_start_payload, stop_payload
@@ -133,7 +133,7 @@ def test_two_hooks_that_both_filled_the_log_rotate_it_once(tmp_path: Path) -> No
         first.failed("save_memory", "y" * 400)
     history = (path.parent / "hermes-hooks.log.1").read_text()
     second.failed("save_memory", "after")  # a fresh log: no rotation
-    second._rotate()  # as a hook that had seen the full log before the first one rotated it
+    rotate(str(path))  # as a hook that had seen the full log before the first one rotated it
     assert (path.parent / "hermes-hooks.log.1").read_text() == history
     assert path.read_text().endswith("save_memory failed: after\n")
 

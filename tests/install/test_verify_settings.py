@@ -274,10 +274,17 @@ def test_a_successful_call_is_the_latest_the_log_holds(
     assert line_about(lines, "mind calls:").startswith("warn  mind calls: 1 failed in the last 24")
 
 
-def test_a_nul_byte_in_dotenv_is_a_warning(
+def test_a_nul_byte_in_the_mind_command_fails_in_lines_of_its_own(
     installed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A `.env` value holding a NUL: the mind command and the call fail, each one line, the
+    NUL shown escaped, never a traceback."""
     (installed / ".env").write_bytes(b"WAGGLE_MIND_CMD=true\0x\n")
     code, lines = verify(capsys, installed, "--call")
-    assert code in (0, 1)
-    assert all("Traceback" not in line for line in lines)
+    assert code == 1
+    assert line_about(lines, "mind command:") == (
+        f"FAIL  mind command: 'true\\x00x' not found (WAGGLE_MIND_CMD from {installed / '.env'});"
+        " install the mind, or set WAGGLE_MIND_CMD"
+    )
+    assert line_about(lines, "mind call:") == "FAIL  mind call: embedded null byte"
+    assert not any("\0" in line for line in lines)
