@@ -366,8 +366,7 @@ class _Progress:
                 outcomes.append(Outcome(item.path, name, [], error=error, tool=item.label))
         coverage = getattr(args, "coverage", None)
         if coverage is not None:
-            ran = {o.label for o in outcomes}
-            coverage["ran"] = [i.id for i in self.items if _label(i) in ran]
+            coverage["ran"] = [i.id for i in self.items if i in results or i in running]
         return outcomes, args, coverage
 
 

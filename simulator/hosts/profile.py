@@ -92,6 +92,10 @@ class Host:
     # The variable that names the host's home in a hook's environment, set to the run's own
     # (Hermes: HERMES_HOME); "": none.
     home_variable: ClassVar[str] = ""
+    # The variables by which a user points the host at folders of theirs (its home, its
+    # config): a replayed hook never inherits them from the shell hooksim runs in, so that it
+    # finds its defaults in the run's throwaway HOME and writes nothing outside the run.
+    folder_variables: ClassVar[tuple[str, ...]] = ()
     # Where a user's hooks for all projects live (``hooksim record`` taps them there).
     user_config: ClassVar[str] = ""
     # How the config file lists an event's hooks: "groups" (matcher groups, each with its

@@ -98,7 +98,7 @@ class Cache:
         entry, reads = saved.get("entry"), saved.get("reads")
         if saved.get("key") != key or not isinstance(entry, dict) or not isinstance(reads, dict):
             return None
-        if saved.get("sha256") != _checksum(key, entry, reads):
+        if saved.get("sha256") != checksum(key, entry, reads):
             return None
         try:
             if any(_read_digest(Path(str(path))) != digest for path, digest in reads.items()):
@@ -131,7 +131,7 @@ class Cache:
             "key": key,
             "reads": digests,
             "entry": entry,
-            "sha256": _checksum(key, entry, digests),
+            "sha256": checksum(key, entry, digests),
         }
         data = json.dumps(saved, ensure_ascii=False).encode("utf-8", "backslashreplace")
         target = self._file(key)
@@ -148,7 +148,7 @@ class Cache:
             Path(temporary).unlink(missing_ok=True)
 
 
-def _checksum(key: str, entry: dict[str, Any], reads: dict[str, Any]) -> str:
+def checksum(key: str, entry: dict[str, Any], reads: dict[str, Any]) -> str:
     canonical = json.dumps([key, entry, reads], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
 
@@ -179,7 +179,7 @@ def key(
     if hooks_config:
         texts.append(_read(Path(hooks_config)))
         add("config", Path(hooks_config).resolve(), texts[-1])
-    add("folder", _scenario_tree(scenario.path.resolve().parent, outputs))
+    add("folder", _tree(scenario.path.resolve().parent, _SKIPPED, outputs))
     part = scenario.on(item.tool) if item.tool else scenario
     sources = [entry.source for entry in scenario.files.files if entry.source is not None]
     for source in [*sources, *part.plugins]:
@@ -190,26 +190,6 @@ def key(
     for name in sorted(set(env_names)):
         add("env", name, os.environ.get(name, "\0unset"))
     return digest.hexdigest()
-
-
-def _scenario_tree(folder: Path, outputs: frozenset[Path]) -> str:
-    """``_tree`` of a scenario's folder without ``.git``, ``__pycache__`` and what this
-    hooksim run writes itself (``outputs``, resolved: its cache folder, its reports); NotCached
-    past ``MAX_TREE`` entries. Walked for each run (the contents' digests are remembered by size
-    and time)."""
-    lines = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED and Path(root, d) not in outputs)
-        for name in sorted(files) + dirs:
-            path = Path(root, name)
-            if path in outputs:
-                continue
-            lines.append(f"{path.relative_to(folder)} {_file_digest(path)}")
-            if len(lines) > MAX_TREE:
-                raise NotCached(
-                    f"{folder} holds more than {MAX_TREE} files; a scenario there is not cached"
-                )
-    return "\n".join(lines)
 
 
 def _read(path: Path) -> bytes:
@@ -233,14 +213,29 @@ def _own_code() -> str:
     return digest.hexdigest()
 
 
-def _tree(folder: Path) -> str:
-    """Each entry under ``folder`` (links not followed): its path, kind, mode and content."""
+def _tree(
+    folder: Path,
+    skipped: frozenset[str] = frozenset({"__pycache__"}),
+    outputs: frozenset[Path] | None = None,
+) -> str:
+    """Each entry under ``folder`` (links not followed): its path, kind, mode and content; not
+    the folders named ``skipped``. For a scenario's folder (``outputs``, resolved: what this
+    hooksim run writes itself, its cache folder and reports, left out), NotCached past
+    ``MAX_TREE`` entries. Walked for each run (digests are remembered by size and time)."""
     lines = []
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        dirs[:] = sorted(
+            d for d in dirs if d not in skipped and Path(root, d) not in (outputs or ())
+        )
         for name in sorted(files) + dirs:
             path = Path(root, name)
+            if outputs is not None and path in outputs:
+                continue
             lines.append(f"{path.relative_to(folder)} {_file_digest(path)}")
+            if outputs is not None and len(lines) > MAX_TREE:
+                raise NotCached(
+                    f"{folder} holds more than {MAX_TREE} files; a scenario there is not cached"
+                )
     return "\n".join(lines)
 
 
@@ -286,6 +281,4 @@ def _named_files(scenario_dir: Path, texts: list[bytes]) -> list[Path]:
             path = scenario_dir / relative.lstrip("/") if relative else Path(absolute)
             if path.is_file():
                 named.add(path)
-                if path.suffix == ".py":
-                    named.update(p for p in path.parent.glob("*.py") if p.is_file())
     return sorted(named)

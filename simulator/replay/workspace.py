@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..hosts import Host, SessionInfo
+from ..hosts import HOSTS, Host, SessionInfo
 from ..scenario import Scenario
 
 CHILD_DIR = Path(__file__).with_name("_child")
@@ -45,8 +45,9 @@ FAKETIME_LIBS = (
 )
 # Variables of hooksim's own environment a hook never gets: the hook package's and hooksim's,
 # and every one that names a folder of the user's outside the run (the XDG folders, the hosts'
-# homes, the shell's previous and current folders), so that a hook run in a throwaway HOME
-# (a scenario, ``fire``, ``lint --probe``) finds its defaults there and writes nothing outside.
+# homes as each profile's ``folder_variables`` names them, the shell's previous and current
+# folders), so that a hook run in a throwaway HOME (a scenario, ``fire``, ``lint --probe``)
+# finds its defaults there and writes nothing outside.
 NOT_INHERITED = (
     "WAGGLE_",
     "HERMES_",
@@ -55,11 +56,7 @@ NOT_INHERITED = (
     "XDG_",
     "OLDPWD",
     "PWD",
-    "CODEX_HOME",
-    "CLAUDE_CONFIG_DIR",
-    "GEMINI_CLI_HOME",
-    "OPENCLAW_STATE_DIR",
-    "OPENCLAW_HOME",
+    *sorted({name for host in HOSTS.values() for name in host.folder_variables}),
 )
 
 

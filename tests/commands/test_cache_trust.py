@@ -167,9 +167,9 @@ def tamper(entry: Path, how: str) -> None:
     elif how == "checksum":
         inner["name"] = "edited"
     if how in ("says-fail", "another-scenario"):  # a forger who recomputes the checksum too
-        from hooksim.judge.cache import _checksum
+        from hooksim.judge.cache import checksum
 
-        saved["sha256"] = _checksum(saved["key"], inner, saved["reads"])
+        saved["sha256"] = checksum(saved["key"], inner, saved["reads"])
     entry.write_text(json.dumps(saved))
 
 

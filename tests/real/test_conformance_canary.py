@@ -353,16 +353,19 @@ def test_a_registry_answer_that_is_not_a_release_name_touches_no_folder(
     assert (victim / "PRECIOUS").read_text() == "keep"
 
 
-def test_a_release_folder_is_never_removed_through_a_link(tmp_path: Path) -> None:
-    """A link planted where a release goes is removed itself; what it points at stays."""
-    from hooksim.real.install import _remove_release
-
+def test_a_release_folder_is_never_removed_through_a_link(
+    world: dict[str, object], tmp_path: Path
+) -> None:
+    """A link planted where the release goes (to a folder outside) is replaced by the release
+    itself: what it pointed at is never removed nor written into."""
+    cache = Path(str(world["cache"]))
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "PRECIOUS").write_text("keep")
-    host = tmp_path / "cache" / "claude-code"
-    host.mkdir(parents=True)
-    (host / "1.0.0").symlink_to(outside)
-    _remove_release(host / "1.0.0")
-    assert not (host / "1.0.0").exists()
+    (cache / "gemini-cli").mkdir(parents=True)
+    (cache / "gemini-cli" / "0.30.0").symlink_to(outside)
+    page = Path(__file__).parents[2] / "docs" / "host-versions.md"
+    hooksim(world, "gemini-cli", "one-release.yaml", "--latest", "--against", str(page))
+    assert sorted(p.name for p in outside.iterdir()) == ["PRECIOUS"]
     assert (outside / "PRECIOUS").read_text() == "keep"
+    assert not (cache / "gemini-cli" / "0.30.0").is_symlink()

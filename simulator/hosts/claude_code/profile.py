@@ -43,6 +43,7 @@ from .transcript import ClaudeCodeJsonl
 
 class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
+    folder_variables = ("CLAUDE_CONFIG_DIR",)
     title = "Claude Code"
     modelled = "v2.1.332 (hooks reference, changelog, real binary)"
     versions = (

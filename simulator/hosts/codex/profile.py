@@ -90,6 +90,7 @@ def _pre_tool_use_decision(output: dict[str, Any]) -> str | None:
 
 class Codex(ClaudeStyleReading, Host):
     name = "codex"
+    folder_variables = ("CODEX_HOME",)
     title = "Codex CLI"
     modelled = "v0.171.0 (codex-rs on main, real binary)"
     versions = (

@@ -36,6 +36,7 @@ from .transcript import GeminiChat
 
 class GeminiCli(Host):
     name = "gemini-cli"
+    folder_variables = ("GEMINI_CLI_HOME",)
     title = "Gemini CLI"
     modelled = "v0.61.0 (code on main, real binary)"
     versions = (

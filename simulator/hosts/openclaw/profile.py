@@ -79,6 +79,7 @@ def block_message(decision: Mapping[str, Any], blocked_by: str) -> str:
 
 class OpenClaw(Host):
     name = "openclaw"
+    folder_variables = ("OPENCLAW_STATE_DIR", "OPENCLAW_HOME")
     title = "OpenClaw"
     modelled = f"openclaw {VERSION} (the npm package, read as shipped)"
     versions = (
