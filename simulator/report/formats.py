@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import beneath
 from ..hosts import DEFAULT_HOST, Firing, HookRun
+from ..hosts.output import stderr_lines, telling_line
 from ..judge import expect
 from ..judge.outcome import Outcome
 from ..printable import escaped, no_commands, one_line
@@ -172,9 +173,10 @@ class _FiringView:
             lines.append(f"{pad}stdin: {_line(shown)}")
         lines += [f"{pad}{_call_line(call)}" for call in self.calls_of.get(self.index[id(run)], [])]
         if run.stderr.strip():
-            # Its last line: split at line breaks only (a form feed or U+2028 is shown escaped).
-            last = run.stderr.strip().split("\n")[-1]
-            lines.append(f"{pad}stderr: {_line(last[:160])}")
+            # The line that says most, and how many it leaves out.
+            told, more = telling_line(run.stderr), len(stderr_lines(run.stderr)) - 1
+            rest = f"  (+{more} more line{'s' if more > 1 else ''} of stderr)" if more else ""
+            lines.append(f"{pad}stderr: {_line(told[:160])}{rest}")
         if run.context is not None:
             lines.append(f"{pad}context given to the model: {run.context[:160]!r}")
         elif run.verdict not in ("", "ok"):
@@ -191,6 +193,8 @@ class _FiringView:
 def leak_text(leak: LeakedProcess) -> str:
     """One leaked process in words: pid, command, and whether it left the hook's session."""
     where = "in a session of its own" if leak.own_session else "in the hook's session"
+    if leak.run is not None and leak.run.timed_out:
+        where += ", left by the host's kill at the timeout"
     return f"pid {leak.pid} {_line(leak.command[:120])} ({where})"
 
 

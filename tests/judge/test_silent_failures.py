@@ -183,3 +183,74 @@ def test_opting_out_keeps_the_scenario_green(tmp_path: Path) -> None:
     path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")},
                      checks={"hooks_failed": False})  # fmt: skip
     assert console("hooksim", "run", path).returncode == 0
+
+
+# A hook whose shell waits on its child: a host that signals only the hook's own process leaves
+# the child running. The child outlives any timeout by far, so no machine's speed decides it.
+WAITS = "sleep 60; echo late"
+
+
+@pytest.mark.parametrize(
+    ("tool", "hooks"),
+    [
+        ("claude-code", {"UserPromptSubmit": _group(WAITS, timeout=1)}),
+        ("cursor", {"beforeSubmitPrompt": [{"command": WAITS, "timeout": 1}]}),
+        ("codex", {"UserPromptSubmit": _group(WAITS, timeout=1)}),
+        ("gemini-cli", {"BeforeAgent": _group(WAITS, timeout=1000)}),
+        ("hermes", {"pre_llm_call": [{"command": "sleep 60", "timeout": 1}]}),
+    ],
+)
+def test_a_timeout_the_scenario_expects_ends_green(tmp_path: Path, tool: str, hooks: object) -> None:
+    """Newcomer trial 5, finding 2: ``timed_out`` acknowledges the timeout and what the host's
+    own kill leaves running, on every host."""
+    turns = [{"user": "hi", "assistant": "hello"}]
+    path = _scenario(tmp_path, tool, hooks, turns=turns, expect={"timed_out": 1})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 0, result.stdout
+
+
+def test_what_the_hosts_kill_leaves_is_named_as_such(tmp_path: Path) -> None:
+    """Unacknowledged, the timeout fails first, and the child left running is named as what the
+    host's kill left, not as a process the hook started on its own."""
+    hooks = {"UserPromptSubmit": _group(WAITS, timeout=1)}
+    path = _scenario(tmp_path, "claude-code", hooks, turns=[{"user": "hi", "assistant": "yo"}])
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("  built-in check timeouts: the UserPromptSubmit hook")
+    assert (
+        "  processes left running by hooks: expected 0, got 1 (pid" in result.stdout
+    ), result.stdout
+    assert (
+        "left running after Claude Code killed its hook at the timeout (Claude Code signals only"
+        " the hook's own process, with SIGTERM); expect: {timed_out: 1} acknowledges it"
+    ) in result.stdout
+
+
+NODE_CRASH = "const input = undefined;\nconsole.log(input.tool_name);\n"
+
+
+def test_a_node_crash_is_named_by_its_error_line(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 9: a Node hook's crash is its ``TypeError``, in the check's line
+    and in the timeline, never ``Node.js v20...``; the timeline says how many lines it left out."""
+    (tmp_path / "crash.js").write_text(NODE_CRASH)
+    command = 'node "$HOOKSIM_SCENARIO_DIR/crash.js"'
+    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")})
+    result = console("hooksim", "run", path)
+    assert result.returncode == 1, result.stdout
+    error = "TypeError: Cannot read properties of undefined (reading 'tool_name')"
+    check = next(line for line in result.stdout.splitlines() if "hooks_failed" in line)
+    assert f"failed at turn 1: exit 1: {error};" in check
+    shown = next(line.strip() for line in result.stdout.splitlines() if "stderr:" in line)
+    assert shown.startswith(f"stderr: {error}  (+"), shown
+    assert shown.endswith("more lines of stderr)"), shown
+
+
+def test_a_message_of_several_lines_shows_its_first_and_counts_the_rest(tmp_path: Path) -> None:
+    command = "echo 'config.toml: missing key formatter' >&2; echo 'see docs for details' >&2; exit 1"
+    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")})
+    result = console("hooksim", "run", path)
+    check = next(line for line in result.stdout.splitlines() if "hooks_failed" in line)
+    assert "exit 1: config.toml: missing key formatter;" in check
+    shown = next(line.strip() for line in result.stdout.splitlines() if "stderr:" in line)
+    assert shown == "stderr: config.toml: missing key formatter  (+1 more line of stderr)"

@@ -105,13 +105,9 @@ print('{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",'
       ' "additionalContext": "lone \\\\udc80 and \\\\ufffe\\\\u0000"}}')
 sys.exit(1)
 """
-# The last line of that stderr (after byte 10), as the timeline shows it.
-STDERR_SHOWN = (
-    r"stderr: \x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d"
-    r"\x1e\x1f !"
-    '"'
-    "#$%&'()*+,-./0123456789:;<=>?@A"
-)
+# The first line of that stderr (bytes 0 to 8, the tab before its line break stripped), as shown
+# in the timeline, with the count of the line it leaves out.
+STDERR_SHOWN = r"stderr: \x00\x01\x02\x03\x04\x05\x06\x07\x08  (+1 more line of stderr)"
 
 
 def _xml_safe(text: str) -> bool:
