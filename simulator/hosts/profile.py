@@ -69,7 +69,12 @@ class Host:
     # them after the user's settings (the scenario's hooks); a scenario seeds them (files:).
     project_configs: ClassVar[tuple[str, ...]] = ()
     event_timeouts_s: ClassVar[dict[str, float]] = {}
-    term_grace_s: ClassVar[float | None] = None  # SIGTERM, then SIGKILL after this; None: SIGKILL
+    # How the host stops a hook at its timeout: this signal, to the hook's process group (a host
+    # that starts each hook in a group of its own and signals the group) or to its process only,
+    # then SIGKILL ``term_grace_s`` later when the first was not (None: nothing follows).
+    timeout_signal: ClassVar[str] = "SIGKILL"
+    timeout_kills_group: ClassVar[bool] = False
+    term_grace_s: ClassVar[float | None] = None
     blocking: ClassVar[frozenset[str]]  # events a hook can block
     not_awaited: ClassVar[frozenset[str]] = frozenset()  # fire-and-forget events
     # Firings that may come in either order when next to each other: the host fires one from
@@ -78,6 +83,8 @@ class Host:
     stop_can_continue: ClassVar[bool] = True  # a stop hook can make the model go on
     stop_cap: ClassVar[int | None] = None  # blocked stops in a row before the host ends the turn
     stop_cap_unit: ClassVar[str] = "blocks in a row"
+    # The stop payload's key that tells a hook it has blocked before (its loop guard), if any.
+    stop_flag: ClassVar[str | None] = None
     exit_2: ClassVar[str]  # what exit code 2 means, in words (for the table)
     session_class: ClassVar[type[Session]]
     # The host compacts inside a turn, between tool calls, when a response reports a full
@@ -247,6 +254,15 @@ class Host:
     def join_reasons(self, reasons: list[str]) -> str:
         """The block message the model gets when several hooks block (joined, by default)."""
         return "\n".join(r for r in reasons if r)
+
+    def timeout_kill(self) -> str:
+        """How the host stops a hook at its timeout, in words."""
+        whom = "the hook's process group" if self.timeout_kills_group else "only the hook's own process"
+        how = f"with {self.timeout_signal}"
+        if self.timeout_signal != "SIGKILL":
+            grace = self.term_grace_s
+            how += ", and no SIGKILL follows" if grace is None else f", then SIGKILL {grace:g} s later"
+        return f"{self.title} signals {whom}, {how}"
 
     def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
         """Seconds a hook may run, given its spec and its environment."""

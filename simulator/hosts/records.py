@@ -177,6 +177,7 @@ class Firing:
     loop_limit: int | None = None
     effect: str = ""  # what the host did because of the hooks, in words
     cut: int = 0  # > 0: a loop the host would not end, cut by hooksim after this many in a row
+    capped: int = 0  # > 0: a loop the host ended at its cap (``Host.stop_cap``), after this many
     runs: list[HookRun] = field(default_factory=list)
     session: str = ""  # the session it belongs to, when a scenario runs several at once
     updated_input: dict[str, Any] | None = None  # the tool input a hook rewrote (the last wins)

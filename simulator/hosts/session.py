@@ -247,6 +247,7 @@ class Session:
             limit = self.cap_of(firing, cap)
             if limit is not None and n >= limit:
                 firing.effect = self.capped(n, limit)
+                firing.capped = n
                 return
             if n >= SAFETY_LOOP_LIMIT:
                 firing.effect = (

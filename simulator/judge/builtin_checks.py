@@ -336,16 +336,31 @@ _MEANT = {
 
 
 def _loops(result: RunResult, options: dict[str, Any]) -> list[str]:
+    """A stop hook that never lets the turn end: hooksim had to cut the loop, or the host's own
+    cap ended it (each round a model turn spent)."""
     expect = result.scenario.expect
     counted = set(expect.get("fired", {})) | set(expect.get("blocked", {}))
-    title = get_host(result.scenario.tool).title
-    return [
-        f"built-in check loops: {f.event} blocked {f.cut} times in a row at turn {f.turn}, and"
-        f" {title} would go on: hooksim cut the loop. Say how many times it should block"
-        f" (expect: {{blocked: {{{f.event}: N}}}}) {_opt_out('loops')}"
-        for f in result.firings
-        if f.cut and f.event not in counted
-    ]
+    host = get_host(result.scenario.tool)
+    failures = []
+    for f in result.firings:
+        if f.event in counted or not (f.cut or f.capped):
+            continue
+        if f.cut:
+            went = f"{f.cut} times in a row at turn {f.turn}, and {host.title} would go on:"
+            went += " hooksim cut the loop."
+        else:
+            went = (
+                f"{f.capped} times in a row at turn {f.turn}, and {host.title} ended the turn only"
+                f" at its cap ({host.stop_cap} {host.stop_cap_unit}): a {f.event} hook that never"
+                " lets the turn end"
+            )
+            flag = host.stop_flag
+            went += f" should read {flag} (true once it has blocked)." if flag else " loops."
+        failures.append(
+            f"built-in check loops: {f.event} blocked {went} Say how many times it should block"
+            f" (expect: {{blocked: {{{f.event}: N}}}}) {_opt_out('loops')}"
+        )
+    return failures
 
 
 def _any_hook_ran(result: RunResult, options: dict[str, Any]) -> list[str]:

@@ -138,6 +138,11 @@ def communicate(
     proc.wait(timeout=left)
 
 
+# How long hooksim waits for a hook its host signalled at the timeout and never SIGKILLs (the
+# host would wait for ever): hooksim's bound, not the host's.
+NO_KILL_BOUND_S = 30.0
+
+
 class HookLauncher:
     """Spawns hook processes for one run, as ``host`` does, in ``workspace``.
 
@@ -220,19 +225,31 @@ class HookLauncher:
     def _stop_after_timeout(self, proc: subprocess.Popen[bytes]) -> None:
         """Stop a hook as its host does, and discard its output.
 
-        SIGKILL (or SIGTERM, then SIGKILL after the host's grace period) to the hook itself,
-        then a wait for that process only, as ``subprocess.run`` does: a grandchild the hook
-        started keeps running and keeps its pipes, as it would under the host. hooksim kills
-        such leftovers when the scenario ends (``kill_leftovers``).
+        The host's signal (``Host.timeout_signal``) to the hook's process group or to the hook
+        itself, then SIGKILL after the host's grace period where one follows, then a wait for
+        that process only, as ``subprocess.run`` does: what the signal did not reach keeps
+        running and keeps its pipes, as it would under the host. hooksim kills such leftovers
+        when the scenario ends (``kill_leftovers``). A host that sends no SIGKILL waits for the
+        hook however long it takes; hooksim's own bound (``NO_KILL_BOUND_S``) ends the wait.
         """
-        grace = self.host.term_grace_s
-        if grace is not None:
-            proc.terminate()
+        host = self.host
+
+        def send(sig: signal.Signals) -> None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                if host.timeout_kills_group:
+                    os.killpg(proc.pid, sig)  # the hook leads its group (start_new_session)
+                else:
+                    proc.send_signal(sig)
+
+        first = signal.Signals[host.timeout_signal]
+        send(first)
+        if first != signal.SIGKILL:
+            grace = host.term_grace_s
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=grace)
-        if proc.returncode is None:
-            proc.kill()
-            proc.wait()
+                proc.wait(timeout=NO_KILL_BOUND_S if grace is None else grace)
+            if proc.returncode is None:
+                send(signal.SIGKILL)
+        proc.wait()
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()

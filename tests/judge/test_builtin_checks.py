@@ -172,6 +172,26 @@ def test_a_loop_hooksim_had_to_cut_fails_unless_the_scenario_counts_it(tmp_path:
     assert console("hooksim", "run", "-q", path).returncode == 0
 
 
+def test_a_loop_the_hosts_cap_ended_fails_unless_the_scenario_counts_it(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 15: a Stop hook that always blocks is ended by Claude Code's
+    cap of 8, with 8 model turns spent; that is the same forgotten ``stop_hook_active`` check a
+    host without a cap never ends, and fails the same check."""
+    block = _stop("""echo '{"decision": "block", "reason": "again"}'""")
+    path = tmp_path / "s.yaml"
+    body = {"name": "loop", "tool": "claude-code", "hooks": block, "turns": TURN}
+    path.write_text(json.dumps(body))
+    result = console("hooksim", "run", "-q", path)
+    assert result.returncode == 1, result.stdout
+    assert (
+        "  built-in check loops: Stop blocked 8 times in a row at turn 1, and Claude Code ended"
+        " the turn only at its cap (8 blocks in a row): a Stop hook that never lets the turn end"
+        " should read stop_hook_active (true once it has blocked). Say how many times it should"
+        " block (expect: {blocked: {Stop: N}}) (or opt out: checks: {loops: false})"
+    ) in result.stdout
+    path.write_text(json.dumps({**body, "expect": {"blocked": {"Stop": 8}}}))
+    assert console("hooksim", "run", "-q", path).returncode == 0
+
+
 @pytest.mark.parametrize(
     ("hooks", "warning"),
     [

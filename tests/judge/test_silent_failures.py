@@ -211,20 +211,26 @@ def test_a_timeout_the_scenario_expects_ends_green(tmp_path: Path, tool: str, ho
 
 def test_what_the_hosts_kill_leaves_is_named_as_such(tmp_path: Path) -> None:
     """Unacknowledged, the timeout fails first, and the child left running is named as what the
-    host's kill left, not as a process the hook started on its own."""
-    hooks = {"UserPromptSubmit": _group(WAITS, timeout=1)}
-    path = _scenario(tmp_path, "claude-code", hooks, turns=[{"user": "hi", "assistant": "yo"}])
-    result = console("hooksim", "run", path)
+    host's kill left (Gemini CLI signals the hook's bash only), not as a process the hook
+    started on its own. Claude Code signals the hook's process group: nothing is left."""
+    turns = [{"user": "hi", "assistant": "yo"}]
+    gemini = _scenario(tmp_path, "gemini-cli", {"BeforeAgent": _group(WAITS, timeout=1000)},
+                       turns=turns)  # fmt: skip
+    result = console("hooksim", "run", gemini)
     assert result.returncode == 1, result.stdout
-    lines = result.stdout.splitlines()
-    assert lines[1].startswith("  built-in check timeouts: the UserPromptSubmit hook")
+    assert result.stdout.splitlines()[1].startswith("  built-in check timeouts: the BeforeAgent")
     assert (
-        "  processes left running by hooks: expected 0, got 1 (pid" in result.stdout
-    ), result.stdout
-    assert (
-        "left running after Claude Code killed its hook at the timeout (Claude Code signals only"
-        " the hook's own process, with SIGTERM); expect: {timed_out: 1} acknowledges it"
+        "left by BeforeAgent at turn 1 (sleep 60; echo late), left running after Gemini CLI killed"
+        " its hook at the timeout (Gemini CLI signals only the hook's own process, with SIGTERM,"
+        " and no SIGKILL follows); expect: {timed_out: 1} acknowledges it)"
     ) in result.stdout
+    assert "(in the hook's session, left by the host's kill at the timeout)" in result.stdout
+
+    claude = _scenario(tmp_path, "claude-code", {"UserPromptSubmit": _group(WAITS, timeout=1)},
+                       turns=turns)  # fmt: skip
+    result = console("hooksim", "run", claude)
+    assert result.returncode == 1, result.stdout
+    assert "left running" not in result.stdout
 
 
 NODE_CRASH = "const input = undefined;\nconsole.log(input.tool_name);\n"

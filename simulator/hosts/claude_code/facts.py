@@ -162,6 +162,15 @@ FACTS = (
         docs(CLAUDE_DOCS, "pretooluse-decision-control"),
     ),
     fact(
+        "timeout_signal",
+        "a hook is started detached (a process group of its own); at its timeout the group,"
+        " and any descendant outside it, gets SIGTERM, then SIGKILL 1.5 s later; a background"
+        " child of the hook dies with it",
+        _bin(335977956, 'detached:A()!=="windows"'),
+        _bin(340339978, "von=1500"),
+        observed("2.1.332", "(sleep 4; echo survived) & sleep 6 with timeout 1: nothing survived"),
+    ),
+    fact(
         "stop_cap",
         "8 blocked stops in a row end the turn (v2.1.143; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)",
         _log("2.1.143", 1975),

@@ -85,6 +85,11 @@ class ClaudeCode(ClaudeStyleReading, Host):
     event_timeouts_s = {"UserPromptSubmit": 30.0, "SessionEnd": SESSION_END_BUDGET_S}
     blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop", "PreCompact"})
     stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
+    stop_flag = "stop_hook_active"
+    # Each hook is started detached (a process group of its own); a timeout signals the group.
+    timeout_signal = "SIGTERM"
+    timeout_kills_group = True
+    term_grace_s = 1.5
     exit_2 = "blocks, stderr is the reason (even empty)"
     session_class = ClaudeSession
     transcript = ClaudeCodeJsonl

@@ -336,6 +336,12 @@ FACTS = (
         _src(RUNNER_RS, "hooks/src/engine/command_runner.rs", 95, "killed at timeout_sec"),
     ),
     fact(
+        "timeout_kills_group",
+        "a hook's /bin/bash -c leads a session and process group of its own; at its timeout"
+        " the group is killed with SIGKILL (TERM traps never run, a background child dies too)",
+        observed("0.171.0", "pgid = sid = the hook shell's pid; both gone at a 1 s timeout"),
+    ),
+    fact(
         "stdout",
         "exit 0: JSON is read; other stdout that starts with { or [ is a failed hook (not"
         " context); plain text is context for SessionStart and UserPromptSubmit; a"

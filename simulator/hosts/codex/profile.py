@@ -128,6 +128,8 @@ class Codex(ClaudeStyleReading, Host):
     event_timeouts_s = {"SessionEnd": SESSION_END_DEFAULT_S}
     blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop"})
     stop_cap = None
+    # The hook's shell leads a session of its own; a timeout SIGKILLs its whole group.
+    timeout_kills_group = True
     exit_2 = "blocks only with non-empty stderr; else failed"
     session_class = CodexSession
     transcript = CodexRollout

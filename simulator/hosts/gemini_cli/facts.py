@@ -278,7 +278,15 @@ FACTS = (
         "60 000 ms; timeout is configured in milliseconds",
         _src(RUNNER, 36),
     ),
-    fact("term_grace_s", "a timeout sends SIGTERM, then SIGKILL 5 s later", _src(RUNNER, 381)),
+    fact(
+        "timeout_signal",
+        "a timeout sends SIGTERM to the hook's bash only (no process group of its own); the"
+        " SIGKILL 5 s later is sent only if !child.killed, which Node set when the SIGTERM was"
+        " delivered, so none follows; the run ends when the hook's pipes close",
+        _src(RUNNER, 381),
+        _pkg(CORE_CHUNK, 363380),
+        observed("0.61.0", "a trap on TERM runs at the timeout; a child holding stdout delays the end"),
+    ),
     fact(
         "exit codes",
         "v0.30.0 on: stdout's text, else stderr's, is JSON whatever the exit"

@@ -71,7 +71,7 @@ class GeminiCli(Host):
     # settings.ts mergeSettings: user, then the workspace's (a trusted folder's) settings, each
     # event's groups concatenated (settingsSchema.ts: hooks.* mergeStrategy CONCAT).
     project_configs = (".gemini/settings.json",)
-    term_grace_s = 5.0
+    timeout_signal = "SIGTERM"  # to bash only; the SIGKILL 5 s later never comes (facts)
     # Not BeforeToolSelection: hookSystem.fireBeforeToolSelectionEvent reads only its toolConfig.
     blocking = frozenset(
         {"BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool", "BeforeModel", "AfterModel"}

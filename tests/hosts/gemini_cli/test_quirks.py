@@ -82,7 +82,7 @@ class GeminiTimeoutInSeconds(GeminiCli):
 
 
 class GeminiKillsAtOnce(GeminiCli):
-    term_grace_s = None
+    timeout_signal = "SIGKILL"
 
 
 class GeminiCapped(GeminiCli):
