@@ -173,6 +173,11 @@ def _failed(run: HookRun) -> str:
     return f"{ended}: {said}" if said else ended
 
 
+def _ran(run: HookRun) -> bool:
+    """The host started the hook: it ended, was killed at its timeout, or could not start."""
+    return run.exit_code is not None or run.timed_out or bool(run.spawn_error)
+
+
 def _unstarted(result: RunResult, run: HookRun) -> bool:
     """A shell host's shell could not find or execute the command (``hooks_run``'s to say)."""
     return get_host(result.scenario.tool).spawn == "shell" and run.exit_code in _SHELL_CODES
@@ -270,7 +275,7 @@ def _refusal(verdict: str) -> tuple[str, str]:
 
 
 def _hooks_fired(result: RunResult, options: dict[str, Any]) -> list[str]:
-    if not any(run.exit_code is not None or run.spawn_error for run in result.runs):
+    if not any(map(_ran, result.runs)):
         return []  # any_hook_ran says it once
     host = get_host(result.scenario.tool)
     if host.in_process:
@@ -364,7 +369,7 @@ def _loops(result: RunResult, options: dict[str, Any]) -> list[str]:
 
 
 def _any_hook_ran(result: RunResult, options: dict[str, Any]) -> list[str]:
-    if any(run.exit_code is not None or run.spawn_error for run in result.runs) or not result.specs:
+    if any(map(_ran, result.runs)) or not result.specs:
         return []
     events = sorted({spec.event for spec in result.specs})
     fired = sorted({f.event for f in result.firings} & set(events))

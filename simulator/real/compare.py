@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..hosts import Host, contains, get_host, part
+from ..hosts import HookRun, Host, contains, get_host, part
 from ..replay.runner import RunResult, run_scenario
 from ..replay.workspace import Workspace, replay_environment
 from ..scenario import Scenario
@@ -60,7 +60,7 @@ from .observable import (
 )
 from .result import RealRun, hook_texts
 from .session import DRIVERS, find_binary, run_real, with_hooks
-from .wrapping import wrap_hooks, wrap_seeded_configs, wrapped_plugin_folders
+from .wrapping import recorded_id, wrap_hooks, wrap_seeded_configs, wrapped_plugin_folders
 
 Add = Callable[[str, str, str], None]
 
@@ -478,10 +478,15 @@ def replay_recorded(
     records_dir = workdir / "records"
     records_dir.mkdir(parents=True, exist_ok=True)
     spec = workdir / "recorder.json"
-    wrapped, hooks = wrap_hooks(host, scenario.hooks, spec)
-    plugins, more = wrapped_plugin_folders(host, scenario.plugins, spec, workdir / "plugins")
+    driver = DRIVERS.get(host.name)
+    # Recorded as the real run records: watched where the host's shell runs the hook; a host
+    # that runs hooks without one (Hermes) is watched from inside, the replay's recorder runs it.
+    watch = driver is not None and driver.watches and host.spawn == "shell"
+    wrapped, hooks = wrap_hooks(host, scenario.hooks, spec, watch=watch)
+    plugins, more = wrapped_plugin_folders(host, scenario.plugins, spec, workdir / "plugins",
+                                           watch=watch)  # fmt: skip
     hooks.update(more)
-    seeded, more = wrap_seeded_configs(host, scenario, spec)
+    seeded, more = wrap_seeded_configs(host, scenario, spec, watch=watch)
     hooks.update(more)
     spec.write_text(json.dumps({"hooks": hooks, "record_dir": str(records_dir)}))
     wrapped_scenario = replace(scenario, hooks=wrapped, plugins=plugins, files=seeded.files)
@@ -489,7 +494,29 @@ def replay_recorded(
     result.runs = [r for r in result.runs if not _is_probe(r.command)]
     for firing in result.firings:
         firing.runs = [r for r in firing.runs if not _is_probe(r.command)]
-    return result, read_records(records_dir)
+    records = read_records(records_dir)
+    if watch:
+        replay_outcomes(records, result.runs)
+    return result, records
+
+
+def replay_outcomes(records: list[dict[str, Any]], runs: list[HookRun]) -> None:
+    """How each watched hook run of a replay ended, from the replay's own runs (its account, as
+    a host's is the real run's), paired by hook id in the order they ran."""
+    ran: dict[str, list[HookRun]] = {}
+    for run in runs:
+        hook_id = recorded_id(run.command)
+        if hook_id is not None:
+            ran.setdefault(hook_id, []).append(run)
+    for record in sorted(records, key=lambda r: r["start"]):
+        if not record.get("watched") or record["id"] == PROBE or not ran.get(record["id"]):
+            continue
+        run = ran[record["id"]].pop(0)
+        record.update(stdout=run.stdout, stderr=run.stderr, end=record["start"] + run.duration_s)
+        if run.timed_out:
+            record["killed"] = "timeout"
+        else:
+            record["exit"] = run.exit_code
 
 
 def _is_probe(command: str) -> bool:

@@ -53,6 +53,7 @@ class Session(Protocol):
     plugins: list[Installed]  # the scenario's plugins, where the host loads them from
     notes: list[str]  # what the run could not do as the scenario says
     turn: int  # the turn now running
+    spec: Path  # what the recorder reads (``hook_recorder``)
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,18 @@ class Driver:
     # True: a SessionStart(compact) belongs to the compaction step (the host fires it as part
     # of compacting); False: the host queues it for the next turn, where it is counted.
     compact_session_start_in_step: ClassVar[bool] = True
+    # True: the host keeps its own account of each hook run (``outcomes`` reads it), so the
+    # recorder only watches: it records what the hook is given and becomes the hook
+    # (``hook_recorder.watch``). False: the recorder runs the hook and records how it ended.
+    watches: ClassVar[bool] = False
 
     def __init__(self, run: Session) -> None:
         self.run = run
+
+    def outcomes(self, records: list[dict[str, Any]]) -> None:
+        """How each watched hook run ended (``exit``, ``stdout``, ``stderr``, ``end``, and
+        ``killed`` for one the host stopped), read from the host's own account into its record;
+        a run the account does not name is marked ``unaccounted``."""
 
     def install(self, wrapped: dict[str, Any]) -> list[str]:
         """Write the wrapped hooks into the host's config under the temporary HOME; notes."""

@@ -22,10 +22,13 @@ Standard library only: it runs once per hook process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import shlex
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -132,6 +135,162 @@ def main(argv: list[str] | None = None) -> int:
     return _run_hook(hook["command"], env, stdin, record, path)
 
 
+def watch(args: list[str]) -> int:
+    """Record one hook process and become the hook: ``SPEC ID SHELL`` (see above). The record
+    holds what the hook is given; how it ends is the host's to say."""
+    started = time.time()
+    stdin = peek_stdin()
+    spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    hook_id, shell = args[1], args[2]
+    probe = hook_id.startswith(PROBE + ".")
+    hook = spec["hooks"].get(hook_id, {})
+    event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
+    received = dict(os.environ)
+    if CARRIED in received:
+        hook = {**hook, "command": received.pop(CARRIED)}
+    announced = _announced(spec, event, stdin)
+    record = _record(PROBE if probe else hook_id, event, hook, args, stdin, received=received,
+                     announced=announced, started=started)  # fmt: skip
+    record.update(parent=[], host_pid=os.getppid(), shell=[shell, "-c"], watched=True)
+    path = Path(spec["record_dir"]) / f"{time.time_ns()}-{os.getpid()}.json"
+    command = hook.get("command")
+    if probe or not isinstance(command, str):
+        sys.stdin.buffer.read()  # a probe answers nothing; it reads what it was sent
+        record.update(end=time.time(), exit=0)
+        _write(path, record)
+        return 0
+    _write(path, record)
+    env = _hook_environment(spec, record, received=received, announced=announced)
+    sys.stdout.flush()
+    try:
+        os.execvpe(shell, [shell, "-c", command], env)
+    except OSError as e:  # the shell the host just ran is gone: say it as a shell would
+        os.write(2, f"{shell}: {e.strerror}\n".encode())
+        return 127
+
+
+def peek_stdin(wait_s: float = 5.0) -> bytes:
+    """What the host wrote to the hook's stdin, read without taking it: the hook reads the
+    host's own pipe, whole, and may close it unread. A pipe is copied with ``tee(2)`` once the
+    host has closed its end (a full pipe is grown, up to the system's limit, so a host
+    blocked writing a long payload can finish); a socket (Node's child stdio) is read with
+    ``MSG_PEEK`` once the host has shut its side; a file is read at offset 0 with ``pread``."""
+    try:
+        mode = os.fstat(0).st_mode
+    except OSError:
+        return b""
+    if stat.S_ISREG(mode):
+        return _pread_all(0)
+    if stat.S_ISSOCK(mode):
+        return _peek_socket(0, wait_s)
+    if not stat.S_ISFIFO(mode):
+        return b""
+    poller = select.poll()
+    poller.register(0, select.POLLIN | select.POLLHUP)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        events = poller.poll(50)
+        if any(ev & select.POLLHUP for _, ev in events):
+            break
+        if _queued(0) >= _capacity(0):
+            _grow(0)
+    return _tee_all(0)
+
+
+def _peek_socket(fd: int, wait_s: float) -> bytes:
+    """The bytes queued on the stream socket ``fd`` once its peer has shut its writing side,
+    read with ``MSG_PEEK``: left where they are."""
+    import socket
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLRDHUP | select.POLLHUP)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if any(ev & (select.POLLRDHUP | select.POLLHUP) for _, ev in poller.poll(50)):
+            break
+    sock = socket.socket(fileno=os.dup(fd))
+    try:
+        size = max(_queued(fd), 1 << 16)
+        while True:
+            data = sock.recv(size, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            if len(data) < size:
+                return data
+            size *= 2
+    except OSError:
+        return b""
+    finally:
+        sock.close()
+
+
+def _pread_all(fd: int) -> bytes:
+    chunks, offset = [], 0
+    while chunk := os.pread(fd, 1 << 16, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def _queued(fd: int) -> int:
+    import fcntl
+    import termios
+
+    buf = bytearray(4)
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, buf)
+    except OSError:
+        return 0
+    return int.from_bytes(buf, sys.byteorder)
+
+
+def _capacity(fd: int) -> int:
+    import fcntl
+
+    try:
+        return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    except (OSError, AttributeError):
+        return 1 << 16
+
+
+def _grow(fd: int) -> None:
+    import fcntl
+
+    try:
+        limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        if _capacity(fd) < limit:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, limit)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _tee_all(fd: int) -> bytes:
+    """The bytes queued in the pipe ``fd``, copied with ``tee(2)``: left where they are."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    size = _queued(fd)
+    if size == 0:
+        return b""
+    r, w = os.pipe()
+    try:
+        import fcntl
+
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, max(size, 4096))
+        copied = libc.tee(fd, w, ctypes.c_size_t(size), 0)
+        if copied <= 0:
+            return b""
+        os.close(w)
+        w = -1
+        chunks = []
+        while chunk := os.read(r, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+
+
 def _record(
     record_id: str, event: str, hook: dict[str, Any], args: list[str], stdin: bytes, *,
     received: dict[str, str], announced: dict[str, Any], started: float,
@@ -186,6 +345,8 @@ def _run_hook(
     through, and record how it ended (stopped by the host, too)."""
     argv, shell = _argv_for(command, record["parent"])
     record["shell"] = shell
+    if not shell:
+        record["argv"] = argv  # what the hook process was started with
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
@@ -232,4 +393,4 @@ def read_records(directory: Path) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(watch(sys.argv[1:]) if len(sys.argv) == 4 else main())

@@ -69,9 +69,10 @@ def build_result(
             record["turn"], record["event"], str(record.get("command")), _virtual(record),
             record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
             (record.get("end") or time.time()) - record["start"],
-            timed_out=record.get("end") is None or "killed" in record,
+            timed_out="killed" in record or (record.get("end") is None and "watched" not in record),
             step=str(record.get("step", "")), stdin=str(record.get("stdin") or "").encode(),
         )  # fmt: skip
+        run.spawn_error = record.get("spawn_error")  # the host could not start it
         _read(host, run, where.get(str(record["id"])))
         result.runs.append(run)
         same = [(f, p) for f, p in firings if p["event"] == record["event"]

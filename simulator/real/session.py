@@ -109,7 +109,9 @@ class RealSession:
             d.mkdir(parents=True, exist_ok=True)
         self.ledger.touch()
         # The project's own hooks files run behind the recorder too (the host loads them).
-        seeded, self.project_hooks = wrap_seeded_configs(host, scenario, self.spec)
+        self.watches = DRIVERS[host.name].watches
+        seeded, self.project_hooks = wrap_seeded_configs(host, scenario, self.spec,
+                                                         watch=self.watches)  # fmt: skip
         try:  # the scenario's files:, as a replay seeds them; the host works in this project
             seed(seeded, self.workspace)
         except SetupError as e:
@@ -183,12 +185,12 @@ class RealSession:
         """The scenario on the host, step by step, and what it did as a ``RealRun``."""
         sc = self.scenario
         started = time.monotonic()
-        wrapped, hooks = wrap_hooks(self.host, sc.hooks, self.spec)
+        wrapped, hooks = wrap_hooks(self.host, sc.hooks, self.spec, watch=self.watches)
         try:  # installed as a replay installs them, the recorder in front of their hooks
             self.plugins = install_plugins(sc, self.host, self.workspace)
         except SetupError as e:
             raise RealHostError(str(e)) from None
-        hooks.update(wrap_plugins(self.host, self.plugins, self.spec))
+        hooks.update(wrap_plugins(self.host, self.plugins, self.spec, watch=self.watches))
         hooks.update(self.project_hooks)
         with ModelServer(
             self.driver.dialect, self.script, self.workdir / "requests.jsonl"
@@ -214,6 +216,7 @@ class RealSession:
                 self.stderr_file.close()
             requests = server.requests()
         records = read_records(self.records_dir)
+        self.driver.outcomes(records)
         shown = [(m["turn"], text) for m in self.output if (text := self.driver.shown_to_user(m))]
         result = build_result(sc, self.host, records, requests, self.ledger, shown=shown)
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir

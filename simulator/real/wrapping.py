@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shlex
 import shutil
 import sys
@@ -25,18 +26,33 @@ from ..scenario.model import SeedFile
 from .hook_recorder import CARRIED, PROBE
 
 
-def recorder_command(spec: Path, hook_id: str, *, shell: bool = True) -> str:
+def recorder_command(spec: Path, hook_id: str, *, shell: bool = True, watch: bool = False) -> str:
     """The command installed in place of a hook (see ``hook_recorder``); ``shell=False`` for a
-    host that splits the command itself and runs it without a shell (Hermes)."""
+    host that splits the command itself and runs it without a shell (Hermes). ``watch``: the
+    shell replaces itself with the recorder, which records and replaces itself with the same
+    shell running the hook's command (``$0``, the shell the host ran): the host's own process
+    is the hook's, and how it ends is read from the host's account of it."""
     command = shlex.join(
         [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), hook_id]
     )
+    if watch:
+        return f'exec {command} "$0"'
     return command + "; exit $?" if shell else command
 
 
+_RECORDED = re.compile(r"hooksim\.real\.hook_recorder \S+ (\S+)")
+
+
+def recorded_id(command: str) -> str | None:
+    """The hook id inside an installed recorder command (as a host names the hook), or None."""
+    found = _RECORDED.search(command)
+    return found.group(1).strip("'") if found else None
+
+
 def wrap_matcher_groups(
-    block: Any, spec: Path, probe_events: list[str], *, prefix: str = "", carry: bool = False
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    block: Any, spec: Path, probe_events: list[str], *, prefix: str = "", carry: bool = False,
+    watch: bool = False,
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:  # fmt: skip
     """A ``{Event: [{matcher, hooks: [...]}]}`` block with the recorder in front of every command
     and a probe group on each of ``probe_events``; also the original hooks by id (``prefix``
     first). ``carry``: the original command also rides in the hook's ``env`` as
@@ -51,23 +67,26 @@ def wrap_matcher_groups(
                 if isinstance(handler, dict) and isinstance(handler.get("command"), str):
                     hook_id = f"{prefix}{event}.{g}.{h}"
                     hooks[hook_id] = {"event": event, "command": handler["command"]}
+                    if isinstance(handler.get("name"), str):  # how a host may name it
+                        hooks[hook_id]["name"] = handler["name"]
                     if carry:
                         env = handler.get("env")
                         handler["env"] = {**(env if isinstance(env, dict) else {}),
                                           CARRIED: handler["command"]}  # fmt: skip
-                    handler["command"] = recorder_command(spec, hook_id)
+                    handler["command"] = recorder_command(spec, hook_id, watch=watch)
     for event in probe_events:
-        wrapped.setdefault(event, []).append(
-            {"hooks": [{"type": "command", "command": recorder_command(spec, f"{PROBE}.{event}")}]}
-        )
+        probe = recorder_command(spec, f"{PROBE}.{event}", watch=watch)
+        wrapped.setdefault(event, []).append({"hooks": [{"type": "command", "command": probe}]})
     return wrapped, hooks
 
 
 def wrap_entries(
-    block: Any, spec: Path, probe_events: list[str]
+    block: Any, spec: Path, probe_events: list[str], *, watch: bool = False
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """Hermes' ``{event: [{command, matcher, timeout}]}`` block, wrapped as
-    ``wrap_matcher_groups`` wraps the others (the recorder runs each command as Hermes would)."""
+    ``wrap_matcher_groups`` wraps the others (the recorder runs each command as Hermes would);
+    ``watch``: each command left as it is (the host's own account records its runs), the
+    probes added."""
     wrapped: dict[str, Any] = copy.deepcopy(block) if isinstance(block, dict) else {}
     hooks: dict[str, dict[str, Any]] = {}
     for event, entries in wrapped.items():
@@ -75,7 +94,8 @@ def wrap_entries(
             if isinstance(entry, dict) and isinstance(entry.get("command"), str):
                 hook_id = f"{event}.{i}"
                 hooks[hook_id] = {"event": event, "command": entry["command"]}
-                entry["command"] = recorder_command(spec, hook_id, shell=False)
+                if not watch:
+                    entry["command"] = recorder_command(spec, hook_id, shell=False)
     for event in probe_events:
         entries = wrapped.get(event)
         wrapped[event] = [*(entries if isinstance(entries, list) else []),
@@ -84,24 +104,26 @@ def wrap_entries(
 
 
 def wrap_hooks(
-    host: Host, block: Any, spec: Path
+    host: Host, block: Any, spec: Path, *, watch: bool = False
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The scenario's hooks with the recorder in front of each, and a probe on every event."""
     wrap = wrap_entries if host.config_shape == "entries" else wrap_matcher_groups
-    return wrap(block, spec, probe_events(host, block))
+    return wrap(block, spec, probe_events(host, block), watch=watch)
 
 
-def wrap_plugins(host: Host, installed: list[Installed], spec: Path) -> dict[str, dict[str, Any]]:
+def wrap_plugins(
+    host: Host, installed: list[Installed], spec: Path, *, watch: bool = False
+) -> dict[str, dict[str, Any]]:
     """Each installed plugin's hooks files rewritten in place (``wrap_plugin``); the host then
     loads the wrapped copy, substituting its own variables in it. The original hooks by id."""
     hooks: dict[str, dict[str, Any]] = {}
     for k, item in enumerate(installed, 1):
-        hooks.update(wrap_plugin(host, item.plugin, item.place, spec, k))
+        hooks.update(wrap_plugin(host, item.plugin, item.place, spec, k, watch=watch))
     return hooks
 
 
 def wrapped_plugin_folders(
-    host: Host, folders: tuple[Path, ...], spec: Path, root: Path
+    host: Host, folders: tuple[Path, ...], spec: Path, root: Path, *, watch: bool = False
 ) -> tuple[tuple[Path, ...], dict[str, dict[str, Any]]]:
     """Copies of a scenario's plugin folders under ``root`` (each keeps its folder's name), the
     recorder in front of their hooks as a real run installs them: what a recorded replay
@@ -111,13 +133,13 @@ def wrapped_plugin_folders(
     for k, folder in enumerate(folders, 1):
         copy_ = root / str(k) / folder.name
         shutil.copytree(folder, copy_, symlinks=True)
-        hooks.update(wrap_plugin(host, host.read_plugin(folder), copy_, spec, k))
+        hooks.update(wrap_plugin(host, host.read_plugin(folder), copy_, spec, k, watch=watch))
         copies.append(copy_)
     return tuple(copies), hooks
 
 
 def wrap_plugin(
-    host: Host, plugin: Plugin, folder: Path, spec: Path, k: int
+    host: Host, plugin: Plugin, folder: Path, spec: Path, k: int, *, watch: bool = False
 ) -> dict[str, dict[str, Any]]:
     """The plugin's hooks files in ``folder`` rewritten with the recorder in front of every
     command (ids ``pluginK.N.EVENT.G.H``; no probes: the settings' see every event). Gemini CLI
@@ -126,7 +148,12 @@ def wrap_plugin(
     hooks: dict[str, dict[str, Any]] = {}
     for n, source in enumerate(plugin.hooks):
         wrapped, found = wrap_matcher_groups(
-            source.block, spec, [], prefix=f"plugin{k}.{n}.", carry=host.substitutes_in_plugins
+            source.block,
+            spec,
+            [],
+            prefix=f"plugin{k}.{n}.",
+            carry=host.substitutes_in_plugins,
+            watch=watch,
         )
         hooks.update(found)
         path = folder / source.file
@@ -140,7 +167,7 @@ def wrap_plugin(
 
 
 def wrap_seeded_configs(
-    host: Host, scenario: Scenario, spec: Path
+    host: Host, scenario: Scenario, spec: Path, *, watch: bool = False
 ) -> tuple[Scenario, dict[str, dict[str, Any]]]:
     """The scenario with the recorder in front of the hooks of each project hooks file its
     ``files:`` seed (``Host.project_configs``, JSON ones: ids ``projectK.EVENT.G.H``), so a
@@ -155,7 +182,7 @@ def wrap_seeded_configs(
         doc = _json_object(text) if seeded.path in host.project_configs else None
         if doc is not None and isinstance(doc.get("hooks"), dict):
             doc["hooks"], found = wrap_matcher_groups(doc["hooks"], spec, [],
-                                                      prefix=f"project{k}.")  # fmt: skip
+                                                      prefix=f"project{k}.", watch=watch)  # fmt: skip
             hooks.update(found)
             files.append(SeedFile(seeded.path, json.dumps(doc, indent=2)))
         else:

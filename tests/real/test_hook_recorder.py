@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from hooksim.real.hook_recorder import read_records
@@ -54,3 +57,82 @@ def test_a_probe_only_records_and_an_exec_host_gets_argv(tmp_path: Path) -> None
     records = read_records(tmp_path / "records")
     assert [(r["id"], r["event"]) for r in records] == [("probe", "Stop"), ("Stop.0.0", "Stop")]
     assert records[1]["shell"] == []
+
+
+# What a hook can tell about how it was started: who started it, its own pid, the shell, an
+# argument with ``;`` in it, a builtin, and the payload on stdin.
+SELF_AWARE = "echo \"ppid=$PPID self=$$ zero=$0\"; printf '%s\\n' 'a;b'; type cd; cat"
+
+
+def _host_runs(command: str, stdin: object, **popen: object) -> subprocess.Popen[bytes]:
+    """A host stand-in: ``/bin/sh -c COMMAND`` as its child, stdin handed over as given."""
+    return subprocess.Popen(["/bin/sh", "-c", command], stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **popen)  # type: ignore[call-overload]  # fmt: skip
+
+
+def test_a_watched_hook_is_the_process_its_host_started(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 1: watching, the recorder changes nothing the hook can see. The
+    hook is the host's own child (its pid, its parent), in the host's shell ($0), its command
+    as written (``;`` inside an argument, a builtin), the payload whole on the host's own pipe;
+    the record holds what it was given, and how it ended is left to the host's account."""
+    spec = setup(tmp_path, SELF_AWARE)
+    proc = _host_runs(recorder_command(spec, "Stop.0.0", watch=True), subprocess.PIPE)
+    out, err = proc.communicate(b'{"a": 1}\n')
+    assert (proc.returncode, err) == (0, b"")
+    assert out.decode().splitlines() == [
+        f"ppid={os.getpid()} self={proc.pid} zero=/bin/sh",
+        "a;b",
+        "cd is a shell builtin",
+        '{"a": 1}',
+    ]
+    [record] = read_records(tmp_path / "records")
+    assert (record["id"], record["stdin"], record["shell"]) == (
+        "Stop.0.0",
+        '{"a": 1}\n',
+        ["/bin/sh", "-c"],
+    )
+    assert (record["host_pid"], record["pid"], record["exit"]) == (os.getpid(), proc.pid, None)
+    assert "FROM_HOOKSIM" not in record["env"]
+
+
+def test_a_watched_hook_reads_a_socket_as_node_hands_it(tmp_path: Path) -> None:
+    """Node gives a child's stdin as a socket: the payload is recorded and left for the hook."""
+    spec = setup(tmp_path, "cat")
+    ours, theirs = socket.socketpair()
+    proc = _host_runs(recorder_command(spec, "Stop.0.0", watch=True), theirs)
+    theirs.close()
+    ours.sendall(b'{"b": 2}')
+    ours.shutdown(socket.SHUT_WR)
+    out, _ = proc.communicate()
+    ours.close()
+    assert out == b'{"b": 2}'
+    assert read_records(tmp_path / "records")[0]["stdin"] == '{"b": 2}'
+
+
+def test_what_the_host_kills_is_the_hook(tmp_path: Path) -> None:
+    """The host's SIGTERM reaches the hook itself, at once: its trap runs, and nothing of the
+    recorder is left running a command the host has given up on."""
+    hook = f"trap 'kill $!; echo stopped > {tmp_path}/trap; exit 143' TERM; : > {tmp_path}/set; sleep 60 & wait"
+    spec = setup(tmp_path, hook)
+    proc = _host_runs(recorder_command(spec, "Stop.0.0", watch=True), subprocess.PIPE)
+    proc.stdin.write(b"{}")  # type: ignore[union-attr]
+    proc.stdin.close()  # type: ignore[union-attr]
+    while not (tmp_path / "set").exists():
+        time.sleep(0.01)  # the hook's shell has set its trap
+    proc.terminate()
+    assert proc.wait(timeout=30) == 143
+    proc.stdout.close()  # type: ignore[union-attr]
+    proc.stderr.close()  # type: ignore[union-attr]
+    assert (tmp_path / "trap").read_text() == "stopped\n"
+    assert not [p for p in _processes() if "hooksim.real.hook_recorder" in p and str(spec) in p]
+
+
+def _processes() -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+            except OSError:
+                continue
+    return found

@@ -15,9 +15,11 @@ from typing import Any
 
 from ...hosts import Firing, Host
 from ...real.driver import After, ExecDriver
+from ...real.hook_recorder import PROBE
 from ...real.observable import payload_of
 from ...real.result import all_strings
 from ...real.tools import Offer
+from ...real.wrapping import recorded_id
 
 
 class GeminiCliDriver(ExecDriver):
@@ -34,6 +36,7 @@ class GeminiCliDriver(ExecDriver):
     binary = "gemini"
     package = "@google/gemini-cli"
     launch = "headless"  # without a terminal there is no interactive session
+    watches = True  # its telemetry's hook_call records say how each hook run ended
 
     @classmethod
     def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:
@@ -64,7 +67,14 @@ class GeminiCliDriver(ExecDriver):
         values: dict[str, Any] = {
             "hooks": wrapped,
             "security": {"auth": {"selectedType": "gemini-api-key"}},
-            "telemetry": {"enabled": False},
+            # Its own account of each hook run: one gemini_cli.hook_call record per hook process
+            # (with logPrompts, its stdout and stderr), written to a file of the run.
+            "telemetry": {
+                "enabled": True,
+                "target": "local",
+                "outfile": str(self.telemetry),
+                "logPrompts": True,
+            },
             "privacy": {"usageStatisticsEnabled": False},
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
         }
@@ -74,6 +84,48 @@ class GeminiCliDriver(ExecDriver):
                          " them on (tools.enableHooks: true), as its user must")  # fmt: skip
         settings.write_text(json.dumps(values, indent=2), encoding="utf-8")
         return notes
+
+    @property
+    def telemetry(self) -> Path:
+        return self.run.home.parent / "gemini-telemetry.json"
+
+    def outcomes(self, records: list[dict[str, Any]]) -> None:
+        """Each watched hook run's end, from Gemini CLI's ``gemini_cli.hook_call`` telemetry
+        records (``HookCallEvent``: exit_code, stdout, stderr, duration_ms; a timeout's or a
+        failed spawn's ``error`` instead of an exit code), paired with the recorder's records
+        of the same hook in the order they ran. A record names its hook by the hook's ``name``
+        where it has one, else by its command (the recorder's, which holds the hook's id)."""
+        hooks = json.loads(self.run.spec.read_text(encoding="utf-8"))["hooks"]
+        by_name = {(h["event"], h["name"]): i for i, h in reversed(hooks.items()) if "name" in h}
+
+        def key(hook_id: str) -> str:  # hooks of one event and one name are told apart by order
+            hook = hooks.get(hook_id, {})
+            return by_name.get((hook.get("event"), hook.get("name")), hook_id)
+
+        calls: dict[str, list[dict[str, Any]]] = {}
+        for attributes in hook_calls(self.telemetry):
+            said, event = str(attributes.get("hook_name", "")), attributes.get("hook_event_name")
+            hook_id = recorded_id(said) or by_name.get((event, said))
+            if hook_id is not None:
+                calls.setdefault(key(hook_id), []).append(attributes)
+        for record in sorted(records, key=lambda r: r["start"]):
+            if not record.get("watched") or record["id"] == PROBE:
+                continue
+            said = calls.get(key(record["id"]), [])
+            if not said:
+                record["unaccounted"] = True
+                continue
+            call = said.pop(0)
+            error = str(call.get("error") or "")
+            record.update(
+                stdout=str(call.get("stdout") or ""),
+                stderr=str(call.get("stderr") or "") or error,
+                end=record["start"] + float(call.get("duration_ms") or 0) / 1000,
+            )
+            if isinstance(call.get("exit_code"), int):
+                record["exit"] = call["exit_code"]
+            elif error.startswith("Hook timed out"):
+                record["killed"] = "timeout"
 
     def hooks_off_by_default(self) -> bool:
         """Before 0.24.0 hooks ran only with ``tools.enableHooks: true`` (default false in
@@ -117,6 +169,28 @@ class GeminiCliDriver(ExecDriver):
             argv += ["--resume", "latest"]
         self.started = True
         self.exec_turn(argv)
+
+
+def hook_calls(path: Path) -> list[dict[str, Any]]:
+    """The attributes of each ``gemini_cli.hook_call`` record in a telemetry file (OpenTelemetry
+    log records, pretty-printed JSON objects one after another), in the order written."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    decoder, at, found = json.JSONDecoder(), 0, []
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            return found
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return found  # a record cut short when the process ended
+        attributes = value.get("attributes") if isinstance(value, dict) else None
+        if isinstance(attributes, dict) and attributes.get("event.name") == "gemini_cli.hook_call":
+            found.append(attributes)
 
 
 def _model_blocked(

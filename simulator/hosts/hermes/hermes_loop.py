@@ -10,6 +10,12 @@ imported by hooksim: standard library and Hermes only. It does what ``hermes`` d
 and answers each with ``{"type": "result"}`` on stdout once Hermes is idle again. At the end
 of stdin it exits as the CLI does (``_run_cleanup``). Everything Hermes prints goes to stderr.
 The fake model server is ``HOOKSIM_MODEL_URL``, Hermes' ``custom`` OpenAI-compatible provider.
+
+Hermes' own account of each hook run is the result of ``agent.shell_hooks._spawn``, the one
+place it starts a hook (returncode, stdout, stderr, timed_out, error), and the ``subprocess.run``
+call inside it (the argv, the payload, the timeout): ``watch_hooks`` writes both, with what the
+hook was given, as one record per run in the recorder's format (``HOOKSIM_RECORDER_SPEC``),
+and starts nothing of its own: the hooks run exactly as Hermes runs them.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 
 def main() -> int:
@@ -27,6 +36,9 @@ def main() -> int:
     from agent.shell_hooks import register_from_config  # type: ignore[import-not-found]
     from hermes_cli.config import load_config  # type: ignore[import-not-found]
 
+    spec = os.environ.get("HOOKSIM_RECORDER_SPEC")
+    if spec:
+        watch_hooks(json.loads(Path(spec).read_text(encoding="utf-8")))
     register_from_config(load_config(), accept_hooks=True)
     shell = hermes_cli.HermesCLI(
         model=os.environ.get("HOOKSIM_MODEL_NAME", "fake-model"),
@@ -45,6 +57,72 @@ def main() -> int:
         protocol.flush()
     hermes_cli._run_cleanup()
     return 0
+
+
+def watch_hooks(spec: dict[str, Any]) -> None:
+    """Record each hook run as Hermes starts it and as it ends, from Hermes' own ``_spawn``."""
+    from agent import shell_hooks  # type: ignore[import-not-found]
+
+    spawn, subprocess_module = shell_hooks._spawn, shell_hooks.subprocess
+    ids: dict[tuple[str, str], list[str]] = {}
+    for hook_id, hook in spec["hooks"].items():
+        ids.setdefault((hook["event"], hook["command"]), []).append(hook_id)
+    started: dict[str, Any] = {}
+
+    class Watched:
+        """``subprocess`` as ``shell_hooks`` sees it: ``run`` noted, then called as it was."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(subprocess_module, name)
+
+        def run(self, argv: Any, *args: Any, **kwargs: Any) -> Any:
+            started.update(argv=list(argv), start=time.time())
+            return subprocess_module.run(argv, *args, **kwargs)
+
+    def watched(hook: Any, stdin_json: str) -> dict[str, Any]:
+        found = ids.get((hook.event, hook.command))
+        if not found:  # hooksim's own probe: not a hook of the scenario
+            return spawn(hook, stdin_json)
+        announced = _announced(spec)
+        received = dict(os.environ)
+        # The hook's plumbing (its turn and the scenario's clock), for this hook only.
+        os.environ.update(HOOKSIM_EVENT=hook.event, HOOKSIM_TURN=str(announced.get("turn", 0)),
+                          HOOKSIM_NOW=f"{announced.get('now_ms', 0) / 1000:.3f}")  # fmt: skip
+        started.clear()
+        began = time.time()
+        try:
+            result = spawn(hook, stdin_json)
+        finally:
+            os.environ.clear()
+            os.environ.update(received)
+        record = {
+            "id": found[0], "event": hook.event, "command": hook.command,
+            "argv": started.get("argv", []), "parent": [], "shell": [], "host_pid": os.getpid(),
+            "stdin": stdin_json, "env": received, "cwd": os.getcwd(),
+            "start": started.get("start", began), "end": time.time(),
+            "exit": result.get("returncode"), "stdout": result.get("stdout") or "",
+            "stderr": result.get("stderr") or "", "turn": int(announced.get("turn", 0)),
+            "step": "", "virtual_ms": announced.get("now_ms"), "pid": None, "watched": True,
+        }  # fmt: skip
+        if result.get("timed_out"):
+            record["killed"] = "timeout"
+        if result.get("error"):
+            record["spawn_error"] = result["error"]
+        path = Path(spec["record_dir"]) / f"{time.time_ns()}-{os.getpid()}.json"
+        path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        return result
+
+    shell_hooks.subprocess = Watched()
+    shell_hooks._spawn = watched
+
+
+def _announced(spec: dict[str, Any]) -> dict[str, Any]:
+    """The turn and virtual instant the driver announced (``turn.json``)."""
+    try:
+        loaded = json.loads(Path(spec["turn_file"]).read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
 
 
 if __name__ == "__main__":

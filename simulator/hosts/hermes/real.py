@@ -47,6 +47,8 @@ class HermesDriver(LineDriver):
     binary = "hermes"
     package = "hermes-agent"
     release_source = Source("pypi", "hermes-agent")  # each release in a venv of its own
+    # Its own account: what its _spawn returns for each hook run (hermes_loop.watch_hooks).
+    watches = True
 
     @classmethod
     def blocked(cls, host: Host, firing: Firing, probe: dict[str, Any], seen: After) -> bool | None:
@@ -75,6 +77,7 @@ class HermesDriver(LineDriver):
             "HOOKSIM_MODEL_URL": f"{url}/v1",
             "HOOKSIM_MODEL_NAME": str(self.run.scenario.session.get("model") or "fake-model"),
             "HOOKSIM_TOOLSETS": "file,terminal" if tools else "file",
+            "HOOKSIM_RECORDER_SPEC": str(self.run.spec),
         }
 
     def python(self) -> str:
