@@ -257,11 +257,17 @@ class Host:
 
     def timeout_kill(self) -> str:
         """How the host stops a hook at its timeout, in words."""
-        whom = "the hook's process group" if self.timeout_kills_group else "only the hook's own process"
+        whom = (
+            "the hook's process group"
+            if self.timeout_kills_group
+            else "only the hook's own process"
+        )
         how = f"with {self.timeout_signal}"
         if self.timeout_signal != "SIGKILL":
             grace = self.term_grace_s
-            how += ", and no SIGKILL follows" if grace is None else f", then SIGKILL {grace:g} s later"
+            how += (
+                ", and no SIGKILL follows" if grace is None else f", then SIGKILL {grace:g} s later"
+            )
         return f"{self.title} signals {whom}, {how}"
 
     def timeout_s(self, spec: HookSpec, env: Mapping[str, str]) -> float:
