@@ -13,10 +13,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ..hosts import get_host
+from ..hosts import HOSTS, get_host
 from ..judge import builtin_checks, expect
 from ..judge.outcome import Outcome
-from ..judge.verdict import run_on
+from ..judge.verdict import not_applicable, run_on
 from ..real.compare import Difference, compare_real, compared_host, differences_text
 from ..real.driver import RealHostError
 from ..real.result import RealRun
@@ -30,8 +30,19 @@ def add_run_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--real",
         metavar="HOST[=PATH]",
+        action="append",
         help=f"run on the real host ({', '.join(DRIVERS)}) offline, against a fake model"
-        " server; PATH is its executable (default: found on PATH)",
+        " server; PATH is its executable (default: found on PATH); once per host",
+    )
+    _add_unconfined(parser)
+
+
+def _add_unconfined(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--unconfined",
+        action="store_true",
+        help="with --real: run the real host without confinement (bubblewrap or unshare); the"
+        " tools it runs act on this machine",
     )
 
 
@@ -47,6 +58,7 @@ def add_compare_options(parser: argparse.ArgumentParser) -> None:
         help="compare the real --tool (its executable at PATH, default on PATH) with hooksim's"
         " replay; exit 0 only when every difference is one the profile tolerates",
     )
+    _add_unconfined(parser)
 
 
 def judged(run: RealRun) -> tuple[list[str], list[str]]:
@@ -81,13 +93,20 @@ def _header(run: RealRun) -> list[str]:
 
 
 def run(args: argparse.Namespace, paths: list[Path]) -> int:
-    """Each file on the real host, judged and reported as ``hooksim run`` reports its replays."""
-    tool, _, binary = str(args.real).partition("=")
+    """Each file on each real host (one ``--real`` each), judged and reported as ``hooksim
+    run`` reports its replays; a file without hooks for a host is SKIP on it."""
+    hosts: dict[str, str | None] = {}
+    for given in args.real:
+        tool, _, binary = str(given).partition("=")
+        if tool in hosts:
+            print(f"hooksim: --real {tool} is given twice", file=sys.stderr)
+            return 2
+        hosts[tool] = binary or None
     started = time.monotonic()
     outcomes: list[Outcome] = []
     try:
-        for file in paths:
-            outcome = _run_one(file, tool, binary or None, args)
+        for file, (tool, binary) in ((f, h) for f in paths for h in hosts.items()):
+            outcome = _run_one(file, tool, binary, args)
             outcomes.append(outcome)
             if outcome.bad and args.exitfirst:
                 break
@@ -101,7 +120,12 @@ def _run_one(file: Path, tool: str, binary: str | None, args: argparse.Namespace
     label = f"{tool}, real"
     try:
         scenario = load_scenario(file)
-        real = run_real(scenario, tool, binary, keep_workdir=args.keep_workdir)
+        skipped = not_applicable(scenario, tool, None) if tool in HOSTS else None
+        if skipped is not None:
+            print(f"SKIP  {file} [{label}]  {scenario.name}  (not applicable: {skipped})")
+            return Outcome(file, scenario.name, [], tool=label, skipped=skipped)
+        real = run_real(scenario, tool, binary, keep_workdir=args.keep_workdir,
+                        unconfined=args.unconfined)  # fmt: skip
     except (ScenarioError, RealHostError) as e:
         print(f"ERROR {file} [{label}]  {e}")
         return Outcome(file, file.stem, [], error=str(e), tool=label)
@@ -128,7 +152,7 @@ def compare(args: argparse.Namespace) -> int:
     try:
         get_host(args.tool)
         scenario = load_scenario(Path(args.path))
-        result = compare_real(scenario, args.tool, args.real or None)
+        result = compare_real(scenario, args.tool, args.real or None, unconfined=args.unconfined)
     except (ScenarioError, RealHostError, LookupError) as e:
         print(f"hooksim: {e}", file=sys.stderr)
         return 2

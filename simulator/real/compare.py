@@ -545,13 +545,14 @@ def compared_host(scenario: Scenario, tool: str) -> Host:
 
 
 def compare_real(
-    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False
-) -> Comparison:
+    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False,
+    unconfined: bool = False,
+) -> Comparison:  # fmt: skip
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
     path = find_binary(tool, binary)
     own_comparison = getattr(part(get_host(tool), "real"), "compared", None)
     if own_comparison is not None:  # in-process hooks (OpenClaw), compared firing by firing
-        real = run_real(scenario, tool, path, keep_workdir=keep_workdir)
+        real = run_real(scenario, tool, path, keep_workdir=keep_workdir, unconfined=unconfined)
         host = compared_host(scenario, tool)
         replay, found, seconds = own_comparison(real, scenario, host)
         if not keep_workdir and replay.workdir is not None:
@@ -562,7 +563,7 @@ def compare_real(
                  for (k, r, s), n in found.items()]  # fmt: skip
         diffs.sort(key=lambda d: (d.tolerated is not None, d.key))
         return Comparison(real, replay, diffs, seconds)
-    real = run_real(scenario, tool, path, keep_workdir=True)
+    real = run_real(scenario, tool, path, keep_workdir=True, unconfined=unconfined)
     host = compared_host(scenario, tool)
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-replay-"))
     try:

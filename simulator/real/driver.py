@@ -55,6 +55,10 @@ class Session(Protocol):
     turn: int  # the turn now running
     spec: Path  # what the recorder reads (``hook_recorder``)
 
+    def confine(self, argv: list[str]) -> list[str]:
+        """A host process's argv, confined as the run is (``real.confine``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class After:
@@ -181,7 +185,7 @@ class LineDriver(Driver):
 
     def spawn(self, argv: list[str]) -> None:
         self.proc = subprocess.Popen(
-            argv,
+            self.run.confine(argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.run.stderr_file,
@@ -269,7 +273,7 @@ class ExecDriver(Driver):
         """One host process for one turn: run it to its end, keep its JSON lines."""
         try:
             done = subprocess.run(
-                argv,
+                self.run.confine(argv),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 text=True,

@@ -33,6 +33,8 @@ from ..replay.result import FileState
 from ..replay.runner import own_hooks
 from ..replay.workspace import NOT_INHERITED, SetupError, Workspace, hook_environment
 from ..scenario import Compact, NewSession, RawEvent, Resume, Scenario, Step, ToolCall, Turn
+from .confine import Confinement, available, confinement
+from .confine import refusal as unconfined_refusal
 from .driver import FULL_CONTEXT_TOKENS, Driver, RealHostError, driver_of
 from .hook_recorder import read_records
 from .models.reply import ModelScript, Reply, ToolUse
@@ -91,8 +93,12 @@ class RealSession:
     """One real run: its mutable state (work directory, script, recordings) and its loop, each
     step handed to the host's driver."""
 
-    def __init__(self, scenario: Scenario, host: Host, binary: str, workdir: Path) -> None:
+    def __init__(
+        self, scenario: Scenario, host: Host, binary: str, workdir: Path, *,
+        confined: Confinement | None = None,
+    ) -> None:  # fmt: skip
         self.scenario = scenario
+        self.confined = confined
         self.host = host
         self.binary = binary
         self.workdir = workdir
@@ -225,6 +231,10 @@ class RealSession:
         return RealRun(result, records, requests, self.notes, version,
                        time.monotonic() - started, self.launch_env, self.output)  # fmt: skip
 
+    def confine(self, argv: list[str]) -> list[str]:
+        """A host process's argv, inside the run's confinement (``confine``) if it has one."""
+        return argv if self.confined is None else self.confined.argv(argv)
+
     def write_spec(self, hooks: dict[str, dict[str, Any]]) -> None:
         """What the recorder reads (``hook_recorder``): the original commands by id, where to
         record, where the turn is announced, and the plumbing every hook gets."""
@@ -330,9 +340,11 @@ def with_hooks(scenario: Scenario, host: Host) -> Scenario:
 
 
 def run_real(
-    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False
-) -> RealRun:
-    """Run one scenario on the real ``tool`` (its binary at ``binary``, else on PATH)."""
+    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False,
+    unconfined: bool = False,
+) -> RealRun:  # fmt: skip
+    """Run one scenario on the real ``tool`` (its binary at ``binary``, else on PATH), confined
+    (``confine``) unless ``unconfined``; without confinement, it refuses before anything runs."""
     path = find_binary(tool, binary)
     host = get_host(tool)
     scenario = scenario.on(tool)
@@ -341,13 +353,20 @@ def run_real(
     refused = refusal(scenario, host)
     if refused:
         raise RealHostError(refused)
+    if not unconfined and available() is None:
+        raise RealHostError(unconfined_refusal(scenario, host.title))
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-real-"))
     try:
+        confined = None if unconfined else confinement(workdir)
         own_run = getattr(part(host, "real"), "run", None)
         if own_run is not None:  # its hooks live in its process (OpenClaw): a run of its own
-            real: RealRun = own_run(scenario, host, path, workdir)
+            real: RealRun = own_run(scenario, host, path, workdir, confined=confined)
         else:
-            real = RealSession(replace(scenario), host, path, workdir).run()
+            real = RealSession(replace(scenario), host, path, workdir, confined=confined).run()
+        if confined is None:
+            real.notes.append(
+                "unconfined (--unconfined): the host and its tools ran on this machine"
+            )
         if keep_workdir:
             real.result.workdir = workdir
         return real

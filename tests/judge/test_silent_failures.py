@@ -200,7 +200,9 @@ WAITS = "sleep 60; echo late"
         ("hermes", {"pre_llm_call": [{"command": "sleep 60", "timeout": 1}]}),
     ],
 )
-def test_a_timeout_the_scenario_expects_ends_green(tmp_path: Path, tool: str, hooks: object) -> None:
+def test_a_timeout_the_scenario_expects_ends_green(
+    tmp_path: Path, tool: str, hooks: object
+) -> None:
     """Newcomer trial 5, finding 2: ``timed_out`` acknowledges the timeout and what the host's
     own kill leaves running, on every host."""
     turns = [{"user": "hi", "assistant": "hello"}]
@@ -253,7 +255,9 @@ def test_a_node_crash_is_named_by_its_error_line(tmp_path: Path) -> None:
 
 
 def test_a_message_of_several_lines_shows_its_first_and_counts_the_rest(tmp_path: Path) -> None:
-    command = "echo 'config.toml: missing key formatter' >&2; echo 'see docs for details' >&2; exit 1"
+    command = (
+        "echo 'config.toml: missing key formatter' >&2; echo 'see docs for details' >&2; exit 1"
+    )
     path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")})
     result = console("hooksim", "run", path)
     check = next(line for line in result.stdout.splitlines() if "hooks_failed" in line)

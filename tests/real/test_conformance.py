@@ -191,3 +191,40 @@ def test_gemini_cli_tool_selection_sets_the_tool_config_it_sends() -> None:
     chosen = {"mode": "ANY", "allowedFunctionNames": ["list_directory", "read_file"]}
     none = {"mode": "NONE", "allowedFunctionNames": []}
     assert sent == [{"functionCallingConfig": c} for c in (chosen, chosen, none)]
+
+
+# A guard that lets everything through, on each host's own pre-tool event.
+BROKEN_GUARDS = {
+    "claude-code": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
+    },
+    "codex": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
+    },
+    "gemini-cli": {
+        "BeforeTool": [
+            {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}
+        ]
+    },
+    "hermes": {"pre_tool_call": [{"command": "true"}]},
+}
+
+
+@pytest.mark.parametrize("tool", sorted(BROKEN_GUARDS))
+def test_a_broken_guards_call_changes_nothing_outside_the_run(tmp_path: Path, tool: str) -> None:
+    """Security review 2: the scripted call a broken guard lets through really runs on the real
+    host, inside the run's confinement: the file it writes outside the run is not there."""
+    binary = BINARIES[tool]
+    if not binary or not Path(binary).exists():
+        pytest.skip(f"no real {tool}")
+    outside = tmp_path / "escaped"
+    path = tmp_path / "guard.yaml"
+    body = {"name": "broken guard", "tool": tool, "hooks": BROKEN_GUARDS[tool],
+            "turns": [{"user": "go", "tools": [{"shell": f"echo escaped > {outside}"}],
+                       "assistant": "done"}]}  # fmt: skip
+    if tool == "gemini-cli":
+        body["hosts"] = {"gemini-cli": {"launch": "headless"}}
+    path.write_text(json.dumps(body))
+    real = run_real(load_scenario(path), tool, binary)
+    assert [r["event"] for r in real.records if r["id"] != "probe"], "the guard never ran"
+    assert not outside.exists()

@@ -46,8 +46,14 @@ def fire(event, **fields):
                    hook_event_name=event, timestamp="2026-01-01T00:00:00Z", **fields)
     for group in settings["hooks"].get(event, []):
         for hook in group["hooks"]:
-            subprocess.run(["/bin/sh", "-c", hook["command"]], input=json.dumps(payload),
-                           text=True, capture_output=True)
+            done = subprocess.run(["/bin/sh", "-c", hook["command"]], input=json.dumps(payload),
+                                  text=True, capture_output=True)
+            # Gemini CLI's own account of the run: a hook_call telemetry record.
+            with open(settings["telemetry"]["outfile"], "a") as telemetry:
+                json.dump({{"attributes": {{"event.name": "gemini_cli.hook_call",
+                           "hook_event_name": event, "hook_name": hook["command"],
+                           "exit_code": done.returncode, "stdout": done.stdout,
+                           "stderr": done.stderr, "duration_ms": 1}}}}, telemetry, indent=2)
 fire("SessionStart", source="startup")
 fire("BeforeAgent", prompt=prompt)
 fire("AfterAgent", prompt=prompt, prompt_response="Hi.", stop_hook_active=False)
@@ -160,7 +166,7 @@ def test_a_fact_that_changed_exits_1_and_is_named(world: dict[str, object]) -> N
         "  SessionEnd payload: - -> cwd, hook_event_name, reason, session_id, timestamp,"
         " transcript_path",
         "  fires: SessionEnd: no -> yes",
-        "  scenario: one-release.yaml: 14 differences -> 17 differences",
+        "  scenario: one-release.yaml: 15 differences -> 18 differences",
     } <= set(changed[1:])
     assert len(changed) == 8
     assert done.returncode == 1

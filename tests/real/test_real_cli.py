@@ -77,3 +77,52 @@ def test_a_tool_the_real_host_does_not_drive_is_refused_before_anything_runs(
         " answers it with an error and runs no hook"
     ) in out
     assert not (tmp_path / "started").exists()
+
+
+def test_run_real_takes_one_real_host_per_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Newcomer trial 5, finding 7: ``--real`` repeats, one per host; a file without hooks for
+    a host is SKIP on it, as under ``--tool``; the same host twice is refused."""
+    claude_only = tmp_path / "claude.yaml"
+    claude_only.write_text(
+        "name: claude only\ntool: claude-code\n"
+        "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n"
+        "turns: [{user: hi, assistant: yo}]\n"
+    )
+    missing = tmp_path / "none"
+    code = main(["run", str(claude_only), "--real", f"claude-code={missing}",
+                 "--real", f"gemini-cli={missing}"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"--real claude-code: {missing} is not an executable file" in out
+    skipped = next(line for line in out.splitlines() if line.startswith("SKIP  "))
+    assert "[gemini-cli, real]  claude only  (not applicable: no hooks for gemini-cli" in skipped
+    assert "0 passed, 0 failed, 1 skipped, 1 error in " in out.splitlines()[-1]
+    assert main(["run", str(claude_only), "--real", "codex", "--real", "codex=/x"]) == 2
+    assert "--real codex is given twice" in capsys.readouterr().err
+
+
+def test_without_confinement_real_refuses_naming_what_would_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Security review: with no way to confine the real host, ``--real`` starts nothing and
+    names each scripted call it would run on this machine."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # neither bwrap nor unshare
+    fake = tmp_path / "claude"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    guard = tmp_path / "guard.yaml"
+    guard.write_text(
+        "name: guard\ntool: claude-code\n"
+        "hooks: {PreToolUse: [{matcher: Bash, hooks: [{type: command, command: 'true'}]}]}\n"
+        "turns: [{user: go, tools: [{shell: rm -rf build}, {shell: ls, run: true}],"
+        " assistant: done}]\n"
+    )
+    assert main(["run", str(guard), "--real", f"claude-code={fake}"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "--real: no confinement on this machine (install bubblewrap, or allow unshare's"
+        " namespaces), and Claude Code would run these here: turn 1: Bash 'rm -rf build'; pass"
+        " --unconfined to run it anyway"
+    ) in out

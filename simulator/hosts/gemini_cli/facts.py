@@ -285,7 +285,9 @@ FACTS = (
         " delivered, so none follows; the run ends when the hook's pipes close",
         _src(RUNNER, 381),
         _pkg(CORE_CHUNK, 363380),
-        observed("0.61.0", "a trap on TERM runs at the timeout; a child holding stdout delays the end"),
+        observed(
+            "0.61.0", "a trap on TERM runs at the timeout; a child holding stdout delays the end"
+        ),
     ),
     fact(
         "exit codes",

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ....hosts import Host
+from ....real.confine import Confinement
 from ....real.driver import FULL_CONTEXT_TOKENS, Driver, RealHostError
 from ....real.install import Source
 from ....real.models.reply import ModelScript, Reply, ToolUse
@@ -151,6 +152,7 @@ class OpenClawRun:
         self.timings: dict[str, float] = {}
         self.env: dict[str, str] = {}
         self.gateway: subprocess.Popen[bytes] | None = None
+        self.confined: Confinement | None = None  # its processes' confinement (real.confine)
         self.gateway_out = workdir / "gateway-stdout.txt"
         self.port = free_port()
         self.now_ms = int(scenario.start.timestamp() * 1000)
@@ -159,6 +161,9 @@ class OpenClawRun:
         self.files: dict[tuple[str, int], FileState] = {}
         self.compaction_turn: dict[int, int] = {}  # turn -> the auto compaction step it hosts
         self.compaction_at: dict[int, dict[str, int]] = {}  # turn -> that step and its instant
+
+    def confine(self, argv: list[str]) -> list[str]:
+        return argv if self.confined is None else self.confined.argv(argv)
 
     # --- the run ---------------------------------------------------------------------------
     def run(self) -> RealRun:
@@ -332,7 +337,7 @@ class OpenClawRun:
         self, args: list[str], timeout: float = TURN_TIMEOUT_S
     ) -> subprocess.CompletedProcess[str]:
         """One OpenClaw CLI process, run to its end (its stderr kept in the run's)."""
-        argv = [self.node, self.entry, *args]
+        argv = self.confine([self.node, self.entry, *args])
         try:
             done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8",
                                   env=self.env or None, cwd=self.workspace.project,
@@ -406,7 +411,7 @@ class OpenClawRun:
         started = time.monotonic()
         out = self.gateway_out.open("wb")
         self.gateway = subprocess.Popen(
-            [self.node, self.entry, "gateway", "run", "--port", str(self.port)],
+            self.confine([self.node, self.entry, "gateway", "run", "--port", str(self.port)]),
             stdin=subprocess.DEVNULL, stdout=out, stderr=self.stderr, env=self.env,
             cwd=self.workspace.project, start_new_session=True,
         )  # fmt: skip
@@ -520,11 +525,16 @@ def cleanup_tmp(before: set[str], state: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def run_openclaw(scenario: Scenario, host: Host, binary: str, workdir: Path) -> RealRun:
+def run_openclaw(
+    scenario: Scenario, host: Host, binary: str, workdir: Path, *,
+    confined: Confinement | None = None,
+) -> RealRun:  # fmt: skip
     """Run one scenario (already ``on("openclaw")``, with its hooks block) on the real OpenClaw
     at ``binary``, as ``host`` (the profile, gateway or local) says it is run, in ``workdir``."""
     node = find_node(binary)
     block = scenario.hooks if isinstance(scenario.hooks, dict) else {}
     found = loadout(block, scenario.path.resolve().parent)
     hooks = (list(found.plugins), list(found.hook_dirs), found.config)
-    return OpenClawRun(scenario, host, binary, node, workdir=workdir, hooks=hooks).run()
+    run = OpenClawRun(scenario, host, binary, node, workdir=workdir, hooks=hooks)
+    run.confined = confined
+    return run.run()
