@@ -35,6 +35,7 @@ from pathlib import Path
 
 from ..hosts import UnknownHost, get_host
 from ..hosts.profile import Host
+from ..printable import one_line
 from ..real.compare import compare_real
 from ..real.driver import Driver, RealHostError
 from ..real.facts import Recorded, ReleaseRun, ScenarioRun, changes, column, recorded, table
@@ -259,10 +260,24 @@ def _release(
     for path in paths:
         run = _scenario(driver.name, _replayed_as(host, version), path, str(installed.binary))
         release.runs.append(run)
-        verdict = "ERROR" if run.error else "FAIL" if (run.failures or (
-            run.comparison and run.comparison.failing)) else "PASS"  # fmt: skip
-        print(f"{verdict:<5} {path} [{driver.name} {version}]  ({run.seconds:.1f}s)", flush=True)
+        why = _why(run)
+        verdict = "ERROR" if run.error else "FAIL" if why else "PASS"
+        said = f": {why}" if why else ""
+        print(f"{verdict:<5} {path} [{driver.name} {version}]  ({run.seconds:.1f}s){said}",
+              flush=True)  # fmt: skip
     return release
+
+
+def _why(run: ScenarioRun) -> str:
+    """Why a scenario did not pass on a release, in one line ("": it passed): the error, else
+    the first failed expectation, else the first difference outside the tolerances, and how
+    many more there are."""
+    failing = run.comparison.failing if run.comparison is not None else []
+    said = [run.error] if run.error else [*run.failures, *(d.line() for d in failing)]
+    if not said:
+        return ""
+    more = f" (+{len(said) - 1} more)" if len(said) > 1 else ""
+    return one_line(said[0])[:200] + more
 
 
 def _checks(driver: type[Driver], binary: Path) -> dict[str, str]:

@@ -75,11 +75,12 @@ class Side:
     base_env: dict[str, str]  # the environment the host (or hooksim) itself started with
     install: str = ""  # the folder the host is installed in (a replay's stand-in)
     roots: tuple[str, ...] = ()  # other folders of the run (a replay's recorder folder)
+    version: str = ""  # the host's release, as it names itself (a replay: the profile's)
 
     def observer(self, host: Host) -> Observer:
         names: dict[str, tuple[str, str]] = getattr(host, "run_time_names", {})
         roots = (str(self.workdir), *self.roots)
-        return Observer(self.records, roots, self.install, dict(names))
+        return Observer(self.records, roots, self.install, dict(names), version=self.version)
 
 
 @dataclass(frozen=True)
@@ -531,7 +532,14 @@ def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:
     on_host = scenario.on(host.name)
     space = Workspace(replay.workdir)
     base = replay_environment(on_host, space, host)
-    return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),))
+    return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),),
+                getattr(host, "release", ""))  # fmt: skip
+
+
+def release_of(said: str) -> str:
+    """The release a host's ``--version`` names (``2.1.337 (Claude Code)``: ``2.1.337``)."""
+    found = re.search(r"\d+(?:\.\d+)+", said)
+    return found.group(0) if found else ""
 
 
 def compared_host(scenario: Scenario, tool: str) -> Host:
@@ -572,7 +580,7 @@ def compare_real(
         seconds = time.monotonic() - started
         assert real.result.workdir is not None
         real_side = Side(real.records, real.result, real.result.workdir, real.launch_env,
-                         install_root(path))  # fmt: skip
+                         install_root(path), version=release_of(real.version))  # fmt: skip
         diffs = differences(real_side, sim_side, host)
     finally:
         if not keep_workdir:

@@ -14,7 +14,10 @@ hook can see is compared as it is.
 - the wall clock (payload ``timestamp`` and ``duration_ms``, dates in file names): ``<time>``;
 - the process that started the hook (``CLAUDE_PID``): ``<host pid>``;
 - a host's own run-time names (``Host.run_time_names``: pattern -> placeholder and the reason,
-  such as a temporary folder's random suffix).
+  such as a temporary folder's random suffix);
+- the host's release where it names itself in a value (Claude Code's ``AI_AGENT``,
+  ``claude-code_2-1-337_harness``): ``<version>``, the real run's from its ``--version``, the
+  replay's the profile's.
 
 Around the values, what the stdin bytes look like (separators, a trailing newline, how non-ASCII
 is written: ``stdin_format``), the order of a payload's keys (``key_orders``), and what the
@@ -44,6 +47,7 @@ RUN_TIME = {
     "<time>": "the real host reads the wall clock; a replay runs on the scenario's clock",
     "<host pid>": "a process id is the kernel's; both name the process that started the hook",
     "<model>": "a scenario without session.model: the real host names its own default model",
+    "<version>": "a newer release than the profile's names itself in its values (AI_AGENT)",
 }
 # Fields whose values are ids by name (besides every field ending in ``_id``).
 ID_FIELDS = frozenset({"session_id", "prompt_id", "tool_use_id", "turn_id", "conversation_id",
@@ -105,6 +109,7 @@ class Observer:
     install: str = ""
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)  # id value -> <FIELD N>
+    version: str = ""  # the host's release, named in its values as 2.1.337 or 2-1-337
     _pattern: tuple[int, re.Pattern[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -161,6 +166,9 @@ class Observer:
         text = DATES.sub("<time>", text)
         for pattern, (placeholder, _why) in self.names.items():
             text = re.sub(pattern, placeholder, text)
+        if self.version:
+            for form in {self.version, self.version.replace(".", "-")}:
+                text = re.sub(rf"(?<![0-9.-]){re.escape(form)}(?![0-9])", "<version>", text)
         return text
 
     def _uuids(self, text: str) -> str:

@@ -11,6 +11,7 @@ canary compares with is written by ``hooksim conformance --versions --update``, 
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -149,6 +150,8 @@ def test_latest_with_nothing_changed_says_so_and_exits_0(world: dict[str, object
     assert done.stderr == ""
     progress, verdict = done.stdout.splitlines()  # a line per scenario, then the verdict
     assert progress.startswith("FAIL  one-release.yaml [gemini-cli 0.30.0]  (")
+    # The stub is no Gemini CLI: its line says why the scenario fails on it.
+    assert re.search(r"s\): \S.* \(\+\d+ more\)$", progress), progress
     assert verdict == "no change against 0.30.0"
     assert done.returncode == 0
     assert ["npm", "view", "@google/gemini-cli", "dist-tags", "--json"] in calls(world)

@@ -199,3 +199,22 @@ def test_events_a_host_fires_from_work_it_does_not_wait_for_may_come_in_either_o
     real = side("/r", turn(agent, manual))
     sim = side("/s", turn(manual, agent))
     assert lines(real, sim, "claude-code") != []
+
+
+def test_the_hosts_own_version_inside_a_value_is_mapped() -> None:
+    """Newcomer trial 5, finding 11: a newer release names itself in a value (Claude Code's
+    ``AI_AGENT``, dashed): the version compares as ``<version>``, whatever else differs."""
+    result = RunResult(Scenario(Path("s.yaml"), "s", ()))
+    env = {"AI_AGENT": "claude-code_2-1-337_harness", "UA": "claude-cli/2.1.337 (external)"}
+    real = Side([probe(1, "Stop", {"session_id": "x"}, env)], result, Path("/r"),
+                {"PATH": "/bin"}, version="2.1.337")  # fmt: skip
+    same = {"AI_AGENT": "claude-code_2-1-332_harness", "UA": "claude-cli/2.1.332 (external)"}
+    sim = Side([probe(1, "Stop", {"session_id": "y"}, same)], result, Path("/s"),
+               {"PATH": "/bin"}, version="2.1.332")  # fmt: skip
+    assert lines(real, sim) == []
+    other = {**same, "AI_AGENT": "claude-code_2-1-332_other"}
+    sim = Side([probe(1, "Stop", {"session_id": "y"}, other)], result, Path("/s"),
+               {"PATH": "/bin"}, version="2.1.332")  # fmt: skip
+    assert lines(real, sim) == [
+        'env/AI_AGENT: real "claude-code_<version>_harness"; hooksim "claude-code_<version>_other"'
+    ]
