@@ -11,8 +11,8 @@ canary compares with is written by ``hooksim conformance --versions --update``, 
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
