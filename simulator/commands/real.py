@@ -21,7 +21,7 @@ from ..real.compare import Difference, compare_real, compared_host, differences_
 from ..real.driver import RealHostError
 from ..real.result import RealRun
 from ..real.session import DRIVERS, not_judged, run_real
-from ..report.formats import summary, timeline
+from ..report.formats import print_warnings, summary, timeline
 from ..scenario import ScenarioError, load_scenario
 from . import write_reports
 
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace, paths: list[Path]) -> int:
                 break
     finally:
         write_reports(outcomes, args)
+    print_warnings(outcomes)
     print(summary(outcomes, time.monotonic() - started))
     return 1 if any(o.bad for o in outcomes) else 0
 
@@ -129,15 +130,16 @@ def _run_one(file: Path, tool: str, binary: str | None, args: argparse.Namespace
     except (ScenarioError, RealHostError) as e:
         print(f"ERROR {file} [{label}]  {e}")
         return Outcome(file, file.stem, [], error=str(e), tool=label)
-    failures = check(real)
-    outcome = Outcome(file, scenario.name, failures, real.result, seconds=real.seconds, tool=label)
-    if args.quiet and not failures:
+    outcome = Outcome(file, scenario.name, check(real), real.result, seconds=real.seconds,
+                      tool=label, warnings=builtin_checks.warnings(real.result),
+                      strict=args.strict)  # fmt: skip
+    if args.quiet and not outcome.bad:
         return outcome
     print(f"{outcome.verdict:<5} {outcome.label}  {scenario.name}  ({real.seconds:.1f}s)")
     print("\n".join(_header(real)))
-    for failure in failures:
+    for failure in outcome.found:
         print(f"  {failure}")
-    if failures or args.show_timeline:
+    if outcome.found or args.show_timeline:
         print("  timeline:")
         print(timeline(real.result, stdin=args.show_timeline))
     if real.result.workdir is not None:

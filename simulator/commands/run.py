@@ -30,7 +30,7 @@ from ..printable import one_line
 from ..replay.interrupt import stopped_by_signals
 from ..replay.runner import CONFIG_NOTE, SetupError, load_hooks_config
 from ..replay.sweep import sweep
-from ..report.formats import entry, entry_problem, failure_text, summary, timeline
+from ..report.formats import entry, entry_problem, failure_text, print_warnings, summary, timeline
 from ..scenario import find_scenarios
 from ..scenario.selection import PatternError
 from . import (
@@ -95,6 +95,11 @@ def register(add_parser: AddParser) -> None:
         "--verbose",
         action="store_true",
         help="print the hosts' notes (unverified facts, trust) in every timeline, not once",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail a run on its warnings too (output of a hook that nothing reads)",
     )
     real.add_run_option(parser)
     parser.set_defaults(func=run)
@@ -269,6 +274,7 @@ def run(args: argparse.Namespace) -> int:
     if args.hooks_config:
         for line in config_report(outcomes, args.hooks_config):
             print(f"note: {line}")
+    print_warnings(outcomes)
     print(summary(outcomes, time.monotonic() - started))
     failed = any(o.bad for o in outcomes) or getattr(args, "durations_failed", False)
     return 1 if failed else 0
@@ -299,8 +305,13 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[s
         key = None
         said.append(f"not cached: {_label(item)}: {e}")
     saved = cache.get(key) if key is not None else None
-    if saved is not None and _saved_pass(saved, item):
-        return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved)
+    if (
+        saved is not None
+        and _saved_pass(saved, item)
+        and not (args.strict and saved.get("warnings"))
+    ):
+        return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved,
+                       warnings=list(saved.get("warnings") or []))  # fmt: skip
     started_ns = time.time_ns()
     outcome = run_item(
         item, forced_tool=args.tool, hooks_config=args.hooks_config, record_reads=True
@@ -395,6 +406,7 @@ def _run_items(
             status.finished(item)
 
     def report(item: Item, outcome: Outcome) -> bool:
+        outcome.strict = args.strict
         results[item] = outcome
         progress.running.discard(item)
         status.clear()

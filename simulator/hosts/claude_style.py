@@ -49,6 +49,9 @@ FEEDBACK_EVENTS = frozenset(
     {"PostToolUse"}
 )  # the tool already ran: a block only tells the model why
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
+# How plain stdout of an event that gives no plain text to the model is read where the host
+# keeps it in the session's transcript for its user.
+TRANSCRIPT_ONLY = "stdout shown to the user in the transcript, not given to the model"
 
 
 class ClaudeStyleReading:
@@ -56,6 +59,9 @@ class ClaudeStyleReading:
 
     blocking: ClassVar[frozenset[str]]
     plain_text_context: ClassVar[frozenset[str]] = PLAIN_TEXT_CONTEXT  # plain stdout is context
+    # Elsewhere plain stdout is kept in the session's transcript, which its user can view (Claude
+    # Code's hook_success records); False: nothing reads it.
+    plain_text_transcript: ClassVar[bool] = False
     json_on_error: ClassVar[bool] = True  # valid JSON decides even after a non-zero exit
     exit_2_needs_stderr: ClassVar[bool] = False  # exit 2 with empty stderr is only a failure
     block_needs_reason: ClassVar[bool] = False  # decision: block without a reason is a failure
@@ -102,7 +108,9 @@ class ClaudeStyleReading:
                 return Verdict("context (plain text)", context=text)
             if not text:
                 return Verdict("ok")
-            return Verdict(f"stdout not used: {event} does not read plain text", fault="refused")
+            if self.plain_text_transcript:
+                return Verdict(TRANSCRIPT_ONLY)
+            return Verdict(f"stdout not used: {event} does not read plain text", fault="ignored")
         if output.get("continue") is False and event not in self.continue_ignored:
             return Verdict(
                 f"continue: false ({output.get('stopReason', '')})", stop=True,

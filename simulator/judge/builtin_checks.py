@@ -12,9 +12,12 @@ it:
   the exits (``exit_codes``);
 - ``timeouts``: a hook the host killed on its timeout (the timeout said in the host's unit),
   unless ``expect`` counts them (``timed_out``);
-- ``output_refused``: a hook whose output the host refused or ignored (JSON that does not
-  parse where JSON is read, a schema it refuses, keys the event does not read), unless
-  ``expect`` counts them (``refused``);
+- ``output_refused``: a hook whose output the host refused (JSON that does not parse where
+  JSON is read, a schema it refuses, keys the event does not read, a decision the event
+  cannot make), unless ``expect`` counts them (``refused``);
+- ``output_ignored``: a hook whose output nothing reads (neither the model nor the user): a
+  warning (``warnings``), a failure with ``checks: {output_ignored: true}`` or ``--strict``,
+  unless ``expect`` counts them (``refused``);
 - ``hooks_fired``: a configured hook that never ran in the whole session because its event
   never fired or nothing selected it (a matcher is ``matchers``' to judge), unless ``expect``
   counts that event's firings (``fired``);
@@ -265,6 +268,28 @@ def _output_refused(result: RunResult, options: dict[str, Any]) -> list[str]:
     return failures
 
 
+def _output_ignored(result: RunResult, options: dict[str, Any]) -> list[str]:
+    """Hooks whose output nothing reads: the host gives it neither to the model nor to its
+    user (a plain line where only JSON is read)."""
+    counted = result.scenario.expect.get("refused", {})
+    title = get_host(result.scenario.tool).title
+    found, seen = [], set()
+    for run in result.runs:
+        if run.fault != "ignored" or "*" in counted or run.event in counted:
+            continue
+        if _skipped(run.command, options) or (run.event, run.command) in seen:
+            continue
+        seen.add((run.event, run.command))
+        count = sum(r.fault == "ignored" and r.event == run.event for r in result.runs)
+        found.append(
+            f"built-in check output_ignored: the {run.event} hook {run.command!r}"
+            f"{located(result, run.spec)} at turn {run.turn}: {title} reads nothing of its output"
+            f" ({run.verdict.removeprefix('not awaited: ')}); print what the event reads, or"
+            f" say so (expect: {{refused: {{{run.event}: {count}}}}})"
+        )
+    return found
+
+
 def _refusal(verdict: str) -> tuple[str, str]:
     """``("refused" or "ignored", why)`` from a refused run's verdict."""
     text = verdict.removeprefix("not awaited: ")
@@ -468,7 +493,9 @@ CHECKS: dict[str, Callable[[RunResult, dict[str, Any]], list[str]]] = {
 
 
 def check(result: RunResult) -> list[str]:
-    """The built-in checks' failures for a finished run, minus what the scenario opted out of."""
+    """The built-in checks' failures for a finished run, minus what the scenario opted out of;
+    ``output_ignored`` among them only where the scenario asks (``checks: {output_ignored:
+    true}``)."""
     options = result.scenario.checks
     if options is False:
         return []
@@ -477,7 +504,19 @@ def check(result: RunResult) -> list[str]:
     for name, run_check in CHECKS.items():
         if chosen.get(name, True):
             failures += run_check(result, chosen)
+    if chosen.get("output_ignored") is True:
+        failures += _output_ignored(result, chosen)
     return failures
+
+
+def warnings(result: RunResult) -> list[str]:
+    """What a run does not fail on unless asked (``--strict``, or the scenario's ``checks``):
+    ``output_ignored``, by default."""
+    options = result.scenario.checks
+    chosen = options if isinstance(options, dict) else {}
+    if options is False or "output_ignored" in chosen:
+        return []
+    return _output_ignored(result, chosen)
 
 
 # The checks that need no run: they read how the host parses the hooks config.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,13 @@ class Outcome:
     tool: str | None = None  # set when the file runs on more than Hermes alone
     skipped: str | None = None  # why the file does not apply to the host asked for
     cached: dict[str, Any] | None = None  # a pass saved by an earlier run: its report entry
+    warnings: list[str] = field(default_factory=list)  # what it passes with (builtin_checks)
+    strict: bool = False  # ``--strict``: its warnings fail it
+
+    @property
+    def found(self) -> list[str]:
+        """Its failures, and its warnings where they fail it (``strict``)."""
+        return [*self.failures, *self.warnings] if self.strict else self.failures
 
     @property
     def verdict(self) -> str:
@@ -32,7 +39,7 @@ class Outcome:
     @property
     def bad(self) -> bool:
         """Failed or could not run: what makes ``hooksim run`` exit 1."""
-        return bool(self.failures) or self.error is not None
+        return bool(self.found) or self.error is not None
 
     @property
     def label(self) -> str:

@@ -50,7 +50,8 @@ def run_on(
     # A built-in check names a cause (a hook crashed, timed out); expectations often its effect.
     failures = builtin_checks.check(result) + expect.check(result)
     return Outcome(scenario.path, scenario.name, failures, result,
-                   seconds=time.monotonic() - started, tool=label)  # fmt: skip
+                   seconds=time.monotonic() - started, tool=label,
+                   warnings=builtin_checks.warnings(result))  # fmt: skip
 
 
 def _stopped(scenario: Scenario, error: Exception) -> str:

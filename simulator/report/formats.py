@@ -204,7 +204,7 @@ def failure_text(outcome: Outcome, *, stdin: bool = False, notes: bool = True) -
     if outcome.error:
         lines = outcome.error.rstrip("\n").split("\n")
         return no_commands(escaped("\n".join(f"  {line}" for line in lines)))
-    parts = [f"  {_line(line)}" for line in outcome.failures]
+    parts = [f"  {_line(line)}" for line in outcome.found]
     if outcome.result is not None:
         parts.append("  timeline:")
         parts.append(timeline(outcome.result, stdin=stdin, notes=notes))
@@ -215,10 +215,22 @@ VERDICTS = ("PASS", "FAIL", "ERROR", "SKIP")
 
 
 def summary(outcomes: list[Outcome], seconds: float) -> str:
-    """``70 passed, 1 failed, 1 error in 68.2s``: errors (could not load or start) apart."""
-    return tally([o.verdict for o in outcomes], sum(o.cached is not None for o in outcomes)) + (
-        f" in {seconds:.1f}s"
-    )
+    """``70 passed, 1 failed, 1 error, 2 warnings in 68.2s``: errors (could not load or
+    start) apart, and the warnings of all of them (``print_warnings`` lists them)."""
+    said = tally([o.verdict for o in outcomes], sum(o.cached is not None for o in outcomes))
+    warned = sum(len(o.warnings) for o in outcomes)
+    if warned:
+        said += f", {warned} warning{'s' if warned != 1 else ''}"
+    return f"{said} in {seconds:.1f}s"
+
+
+def print_warnings(outcomes: list[Outcome]) -> None:
+    """The warnings section of a summary: each run's warnings, under its label."""
+    warned = [(o, w) for o in outcomes for w in o.warnings]
+    if warned:
+        print("warnings:")
+        for outcome, warning in warned:
+            print(no_commands(escaped(f"  {outcome.label}: {_line(warning)}")))
 
 
 def tally(verdicts: list[str], cached: int = 0) -> str:
@@ -268,6 +280,10 @@ def write_junit(entries: list[dict[str, Any]], path: str | Path) -> None:
         name = f"{e['name']}[{host}]" if host else str(e["name"])
         seconds = f"{e.get('seconds', 0):.3f}"
         case = ET.SubElement(suite, "testcase", classname=e["path"], name=name, time=seconds)
+        if e.get("warnings"):  # JUnit has no warning: each is a property of its case
+            properties = ET.SubElement(case, "properties")
+            for warning in e["warnings"]:
+                ET.SubElement(properties, "property", name="warning", value=str(warning))
         if said == "SKIP":
             ET.SubElement(case, "skipped", message=str(e["skipped"]))
         elif said == "ERROR":
@@ -326,13 +342,14 @@ def entry(outcome: Outcome) -> dict[str, Any]:
         "name": o.name,
         "tool": o.tool or DEFAULT_HOST,
         "passed": o.passed,
-        "failures": o.failures,
+        "failures": o.found,
+        "warnings": o.warnings,
         "error": o.error,
         "skipped": o.skipped,
         "seconds": round(o.seconds, 3),
         "label": o.label,
         "verdict": o.verdict,
-        "failure_text": failure_text(o) if o.failures else None,
+        "failure_text": failure_text(o) if o.found else None,
         "timeline": None if o.result is None else timeline(o.result, stdin=True),
         "rules": [rule for rule, _ in found],
         "lines": [line for _, line in found],
@@ -360,7 +377,7 @@ def _located(outcome: Outcome) -> list[tuple[str, int]]:
         keys = {}
     lines = {} if result is None else result.scenario.expect_lines
     found = []
-    for failure in outcome.failures:
+    for failure in outcome.found:
         builtin = _BUILTIN.match(failure)
         if builtin:
             named = re.search(rf"\({path}:(\d+)[,)]", failure)

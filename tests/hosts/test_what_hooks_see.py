@@ -42,10 +42,11 @@ hooks:
         - type: command
           command: >-
             kill -0 "$CLAUDE_PID" && echo "$AI_AGENT $CLAUDE_CODE_ENTRYPOINT
-            $CLAUDE_CODE_SESSION_ATTENDED $CLAUDE_CODE_CHILD_SESSION $COREPACK_ENABLE_AUTO_PIN"
+            $CLAUDE_CODE_SESSION_ATTENDED $CLAUDE_CODE_CHILD_SESSION $COREPACK_ENABLE_AUTO_PIN
+            $CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS"
 turns: [{user: hi, assistant: ho}]
 """)  # fmt: skip
-    assert context(result, "UserPromptSubmit") == ["claude-code_2-1-332_harness sdk-cli 0 1 0"]
+    assert context(result, "UserPromptSubmit") == ["claude-code_2-1-337_harness sdk-cli 0 1 0 0"]
     assert sorted(context(result, "SessionStart")) == [
         "first sessionstart-hook-0.sh",
         "second sessionstart-hook-1.sh",

@@ -264,3 +264,66 @@ def test_a_message_of_several_lines_shows_its_first_and_counts_the_rest(tmp_path
     assert "exit 1: config.toml: missing key formatter;" in check
     shown = next(line.strip() for line in result.stdout.splitlines() if "stderr:" in line)
     assert shown == "stderr: config.toml: missing key formatter  (+1 more line of stderr)"
+
+
+PLAIN = "echo formatted 1 file"
+
+
+def _plain(tmp_path: Path, tool: str, **extra: object) -> Path:
+    hooks = {"Stop": _group(PLAIN), "PostToolUse": _group(PLAIN, "Bash")}
+    return _scenario(tmp_path, tool, hooks, **extra)
+
+
+def test_plain_output_claude_code_keeps_in_its_transcript_is_no_failure(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 2: a formatter's or a Stop loop's last line is kept by Claude
+    Code in the session's transcript (a hook_success record, which its transcript view shows
+    the user): the run passes, and the timeline says where the text went."""
+    result = console("hooksim", "run", _plain(tmp_path, "claude-code"))
+    assert result.returncode == 0, result.stdout
+    result = console("hooksim", "run", "--show-timeline", _plain(tmp_path, "claude-code"))
+    assert (
+        "Claude Code reads it as: stdout shown to the user in the transcript, not given to the model"
+        in result.stdout
+    )
+
+
+def test_output_nothing_reads_is_a_warning_unless_asked_to_fail(tmp_path: Path) -> None:
+    """Codex CLI reads nothing of a Stop or PostToolUse hook's plain line: a warning, counted in
+    the summary and listed before it; ``--strict`` or ``checks: {output_ignored: true}`` makes
+    it a failure."""
+    path = _plain(tmp_path, "codex")
+    result = console("hooksim", "run", path)
+    assert result.returncode == 0, result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith("1 passed, 0 failed, 2 warnings in ")
+    warned = lines[lines.index("warnings:") + 1 :][:2]
+    assert warned[0].startswith(f"  {path} [codex]: built-in check output_ignored: the PostToolUse")
+    assert (
+        "Codex CLI reads nothing of its output (stdout not used: PostToolUse does not read"
+        in warned[0]
+    )
+    strict = console("hooksim", "run", "--strict", path)
+    assert strict.returncode == 1, strict.stdout
+    assert strict.stdout.splitlines()[-1].startswith("0 passed, 1 failed, 2 warnings in ")
+    asked = console("hooksim", "run", _plain(tmp_path, "codex", checks={"output_ignored": True}))
+    assert asked.returncode == 1, asked.stdout
+    assert "  built-in check output_ignored: the Stop hook 'echo formatted 1 file'" in asked.stdout
+
+
+def test_warnings_reach_the_reports(tmp_path: Path) -> None:
+    """JSON lists them; SARIF and GitHub annotations give them at warning level; JUnit names
+    them as properties of the case."""
+    path = _plain(tmp_path, "codex")
+    report, sarif, junit = tmp_path / "r.json", tmp_path / "r.sarif", tmp_path / "r.xml"
+    result = console("hooksim", "run", path, "--json", report, "--sarif", sarif,
+                     "--junit-xml", junit, "--format", "github")  # fmt: skip
+    assert result.returncode == 0, result.stdout
+    (entry,) = json.loads(report.read_text())
+    assert len(entry["warnings"]) == 2
+    levels = [r["level"] for r in json.loads(sarif.read_text())["runs"][0]["results"]]
+    assert levels == ["warning", "warning"]
+    assert sum(line.startswith("::warning ") for line in result.stdout.splitlines()) == 2
+    assert (
+        junit.read_text().count('<property name="warning" value="built-in check output_ignored')
+        == 2
+    )

@@ -27,6 +27,11 @@ def _bin(offset: int, note: str) -> Any:
     return bundled("@anthropic-ai/claude-code", "2.1.332", "bin/claude.exe", offset, note)
 
 
+def _bin337(offset: int, note: str) -> Any:
+    """Claude Code 2.1.337's bundled code, at a byte offset of its binary."""
+    return bundled("@anthropic-ai/claude-code", "2.1.337", "bin/claude.exe", offset, note)
+
+
 FACTS = (
     fact(
         "transcript",
@@ -239,7 +244,9 @@ FACTS = (
         "every hook: CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_SESSION_ID,"
         " CLAUDE_CODE_CHILD_SESSION=1, CLAUDE_CODE_SESSION_ATTENDED (1 interactive, 0 print"
         " mode), CLAUDE_PID (the CLI's process id; hooksim's own, alive the same way),"
-        " CLAUDE_CODE_CHILD_NOTES_DIR ($TMPDIR/claude-UID/PROJECT/SESSION/started), and"
+        " CLAUDE_CODE_CHILD_NOTES_DIR ($TMPDIR/claude-UID/PROJECT/SESSION/started),"
+        " CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS (since 2.1.337: 0 under claude -p;"
+        " hooksim gives 0 in the terminal UI too, where no run has shown it), and"
         " what the CLI sets in its own environment at start: AI_AGENT"
         " (claude-code_VERSION-WITH-DASHES_harness unless another agent's),"
         " CLAUDE_CODE_ENTRYPOINT (cli, sdk-cli in print mode, unless given),"
@@ -260,6 +267,8 @@ FACTS = (
         _bin(339356221, "return g(await tyo(o),`${n}-hook-${e}.sh`)"),
         _bin(339360486, "QEe: effortLevel:e.effort?.level"),
         observed("2.1.332", "scenarios/probes/claude-code-environment.yaml"),
+        _bin337(357120059, 'CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS:Vrc()?"1":"0"'),
+        observed("2.1.337", "CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS=0 under claude -p"),
     ),
     fact(
         "launch",
@@ -268,6 +277,15 @@ FACTS = (
         " entrypoint sdk-cli, SessionEnd(other)",
         _bin(329315452, 's.set("CLAUDE_CODE_ENTRYPOINT",e?"sdk-cli":"cli")'),
         observed("2.1.332", "claude -p: SessionEnd reason other"),
+    ),
+    fact(
+        "plain_text_transcript",
+        "plain stdout of an event that gives the model none (Stop, PostToolUse, ...) is kept"
+        " in the session's JSONL as a hook_success attachment (content, stdout, stderr,"
+        " exitCode, command), which the transcript view shows the user; a silent success"
+        " is not written",
+        _bin(340716308, 'type==="hook_success"&&!e.attachment.content...: not written'),
+        observed("2.1.332", "a Stop and a PostToolUse hook's plain line: hook_success content"),
     ),
     fact(
         "compaction output",

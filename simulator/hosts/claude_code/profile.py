@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
+from ..claude_style import NO_VERDICT_SHOWN, TRANSCRIPT_ONLY, ClaudeStyleReading
 from ..config import parse_matcher_groups
 from ..output import json_object, parse_json_output
 from ..plugins import hook_specs
@@ -45,17 +45,18 @@ class ClaudeCode(ClaudeStyleReading, Host):
     name = "claude-code"
     folder_variables = ("CLAUDE_CONFIG_DIR",)
     title = "Claude Code"
-    modelled = "v2.1.332 (hooks reference, changelog, real binary)"
+    modelled = "v2.1.337 (hooks reference, changelog, real binary)"
     versions = (
-        "v1.0.85 (the first with SessionEnd) to v2.1.332 (default v2.1.332), real runs from"
-        " v2.1.310 on (before v2.1.326 without CLAUDE_CODE_CHILD_NOTES_DIR); before, from the"
+        "v1.0.85 (the first with SessionEnd) to v2.1.337 (default v2.1.337), real runs from"
+        " v2.1.310 on (before v2.1.326 without CLAUDE_CODE_CHILD_NOTES_DIR, before v2.1.337"
+        " without CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS); before, from the"
         " changelog only: runs of 1.0.85, 2.0.76, 2.1.120, 2.1.240 and 2.1.288 differ from"
         " their replays (payload fields, variables, a manual /compact in print mode;"
         " conformance-versions, docs/host-versions.md)"
     )
     checked = (
         f"docs ({CLAUDE_DOCS}), CHANGELOG ({CLAUDE}@{CLAUDE_MAIN[:12]}), a real 2.1.328 run,"
-        " real 2.1.332 compared by `hooksim compare --real` (tox -e conformance-claude-code)"
+        " real 2.1.337 compared by `hooksim compare --real` (tox -e conformance-claude-code)"
     )
     events = {
         "session_start": "SessionStart",
@@ -86,6 +87,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
     blocking = frozenset({"UserPromptSubmit", "PreToolUse", "Stop", "SubagentStop", "PreCompact"})
     stop_cap = 8  # CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, v2.1.143
     stop_flag = "stop_hook_active"
+    plain_text_transcript = True  # a hook_success record with the text (facts: transcript)
     # Each hook is started detached (a process group of its own); a timeout signals the group.
     timeout_signal = "SIGTERM"
     timeout_kills_group = True
@@ -99,10 +101,13 @@ class ClaudeCode(ClaudeStyleReading, Host):
     shared_session_end_budget = True  # v2.1.74: the highest SessionEnd timeout raises the budget
     post_tool_batch = True
     default_model = DEFAULT_MODEL
-    release = "2.1.332"  # the version its variables name (AI_AGENT)
+    release = "2.1.337"  # the version its variables name (AI_AGENT)
     # CLAUDE_CODE_CHILD_NOTES_DIR: first named by the 2.1.326 binary; real 2.1.310, 2.1.318 and
     # 2.1.325 set none (runs in conformance-versions).
     child_notes_dir = True
+    # CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS: first set by 2.1.337 (2.1.332 is the release
+    # before it on the registry, and sets none).
+    starter_reads_folder_settings = True
     print_launch = False  # claude -p (launched("print")): nobody attends, entrypoint sdk-cli
     # What `hooksim compare --real` may find different from the real binary, and why: only what
     # hooksim cannot reproduce.
@@ -153,9 +158,11 @@ class ClaudeCode(ClaudeStyleReading, Host):
         v = parse_version(self.title, version)
         if v < (1, 0, 85):
             raise ValueError(f"hooksim models Claude Code from v1.0.85 on, not {version}")
-        if v > (2, 1, 332):
-            raise ValueError(f"hooksim models Claude Code up to v2.1.332, not {version}")
+        if v > (2, 1, 337):
+            raise ValueError(f"hooksim models Claude Code up to v2.1.337, not {version}")
         facts: dict[str, Any] = {"release": ".".join(map(str, v))}
+        if v < (2, 1, 337):
+            facts["starter_reads_folder_settings"] = False
         if v < (2, 1, 326):
             facts["child_notes_dir"] = False
         if v < (2, 0, 10):
@@ -281,7 +288,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
         if refused is None:
             verdict = super().read(event, run)
             compaction = self._compaction_reading(event, run)
-            if compaction is not None and verdict.note.startswith("stdout not used"):
+            if compaction is not None and verdict.note == TRANSCRIPT_ONLY:
                 return compaction
             dropped = dropped_keys(event, run.stdout) if finished else None
             if dropped is not None and verdict.fault is None:
@@ -412,6 +419,8 @@ class ClaudeCode(ClaudeStyleReading, Host):
             env["CLAUDE_CODE_CHILD_NOTES_DIR"] = (
                 f"{tmp}/claude-{os.getuid()}/{folder_name(info.cwd)}/{info.session_id}/started"
             )
+        if self.starter_reads_folder_settings:
+            env["CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS"] = "0"
         effort = self.effort(info.model)
         if effort is not None and event in EFFORT_EVENTS:
             env["CLAUDE_EFFORT"] = effort

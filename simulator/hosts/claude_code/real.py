@@ -88,7 +88,7 @@ _DEFERRED = "a deferred tool, which the model must load with ToolSearch first"
 # The tools the pinned release declares in its requests to the fake model, by the name its hooks
 # see, with the arguments its schema requires (``real.tools``).
 OFFER = Offer(
-    "2.1.332",
+    "2.1.337",
     {
         "Agent": ("description", "prompt"), "Bash": ("command",),
         "Edit": ("file_path", "old_string", "new_string"), "ListAgents": (),

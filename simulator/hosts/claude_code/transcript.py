@@ -12,7 +12,7 @@ from ..session import SessionInfo
 from ..transcript import Transcript, folder_name, iso
 
 # --- Claude Code --------------------------------------------------------------------------
-CLAUDE_VERSION = "2.1.332"
+CLAUDE_VERSION = "2.1.337"
 _COMPACT_CAVEAT = (
     "<local-command-caveat>The command below was run directly in Claude Code, not sent to you"
     " as a request, and its output goes straight to the user. It's recorded here as context for"

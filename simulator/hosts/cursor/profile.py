@@ -159,7 +159,7 @@ class Cursor(Host):
         if isinstance(context, str) and context.strip() and event == "postToolUse":
             return Verdict("context", context=context)
         if event == "preCompact":
-            return Verdict("ok (preCompact output is not used)", fault="refused")
+            return Verdict("ok (preCompact output is not used)", fault="ignored")
         return Verdict()
 
 
