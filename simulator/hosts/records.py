@@ -116,7 +116,8 @@ class HookRun:
 FAULTS = {
     "failed": "the host counts it as failed",  # a crash, a non-zero exit it does not read
     "timed_out": "killed by its timeout",
-    "refused": "output the host refuses or ignores",  # invalid JSON, a refused schema, ...
+    "refused": "output the host refuses",  # invalid JSON, a refused schema, a key it drops, ...
+    "ignored": "output nothing reads",  # neither the model nor the user: a plain line, ...
 }
 TRACEBACK = "Traceback (most recent call last):"
 # Python's first words on stderr when it cannot open the script it was given (it exits 2).

@@ -98,8 +98,8 @@ def test_a_host_without_the_event_has_no_cell(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A hook on an event some hosts lack (PostCompact) fires only where the point exists (Codex
-    refuses its plain text, Claude Code gives it to the model): the others show -, and null in
-    JSON."""
+    reads nothing of its plain text, Claude Code gives it to the model): the others show -, and
+    null in JSON."""
     (project / ".claude" / "settings.json").write_text(settings("echo kept", "PostCompact"))
     assert main(["lint", "--probe", "--yes", "--json"]) == 0
     [row] = json.loads(capsys.readouterr().out)["probe"]["rows"]
@@ -107,7 +107,7 @@ def test_a_host_without_the_event_has_no_cell(
     assert readings == {
         "hermes": None,
         "claude-code": "context",
-        "codex": "refused",
+        "codex": "ignored",
         "cursor": None,
         "gemini-cli": None,
     }

@@ -1,6 +1,7 @@
 """How each host counts a finished hook that went wrong (``Verdict.fault``), which the built-in
 checks judge: ``failed`` (a crash, an exit the host does not read as a decision), ``refused``
-(output it refuses or ignores), ``timed_out``; None for a hook that did what it meant."""
+(output it refuses), ``ignored`` (output nothing reads), ``timed_out``; None for a hook that did
+what it meant."""
 
 from __future__ import annotations
 
@@ -49,11 +50,11 @@ CLAUDE_CODE = [
      _run("PreToolUse", _json({"permissionDecision": "deny", "reason": "no"})), "refused"),
     ("a misspelt key", _run("Stop", _json({"decison": "block", "reason": "x"})), "refused"),
     ("a key of the hook's own", _run("Stop", _json({"ok": True})), None),
-    ("plain text on Stop", _run("Stop", "done"), "refused"),
+    ("plain text on Stop (kept in the transcript)", _run("Stop", "done"), None),
     ("plain text on UserPromptSubmit", _run("UserPromptSubmit", "context"), None),
     ("plain text on PreCompact", _run("PreCompact", "keep names", trigger="manual"), None),
-    ("plain text on an automatic compaction's PostCompact",
-     _run("PostCompact", "noted", trigger="auto"), "refused"),
+    ("plain text on an automatic compaction's PostCompact (kept in the transcript)",
+     _run("PostCompact", "noted", trigger="auto"), None),
     ("plain text on a manual compaction's PostCompact",
      _run("PostCompact", "noted", trigger="manual"), None),
     ("a block PostCompact cannot take", _run("PostCompact", _json({"decision": "block"})),
@@ -78,7 +79,7 @@ OTHERS = [
     ("cursor", "exit 1", _run("beforeSubmitPrompt", code=1), "failed"),
     ("cursor", "stdout that is not JSON", _run("beforeSubmitPrompt", "nope"), "refused"),
     ("cursor", "exit 2 where nothing can be denied", _run("preCompact", code=2), "refused"),
-    ("cursor", "preCompact output", _run("preCompact", _json({"continue": False})), "refused"),
+    ("cursor", "preCompact output", _run("preCompact", _json({"continue": False})), "ignored"),
     ("hermes", "a non-zero exit", _run("pre_tool_call", code=3), "failed"),
     ("hermes", "plain text Hermes ignores", _run("post_llm_call", "hello"), "refused"),
     ("hermes", "a context key on an event that reads none",

@@ -21,7 +21,7 @@ _COMPACT_CAVEAT = (
 
 
 class ClaudeCodeJsonl(Transcript):
-    """Claude Code's session JSONL, as real 2.1.332 writes it (``claude -p``, stream-json: the
+    """Claude Code's session JSONL, as real 2.1.337 writes it (``claude -p``, stream-json: the
     values of ``entrypoint`` and ``promptSource`` an interactive session writes are not known).
 
     The file appears with the session's first message: what comes before (the queued prompt)
@@ -115,7 +115,7 @@ class ClaudeCodeJsonl(Transcript):
             "promptId": self.prompt_id, "type": "user",
             "message": {"role": "user", "content": said.text},
         }) | {"permissionMode": "default", "promptSource": "sdk", "sentAtMs": said.at_ms,
-              "rowSource": "local", "turnOrigin": "sdk",
+              "rowSource": "local", "turnOrigin": "sdk", "turnPromptId": self.prompt_id,
               "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts}}])  # fmt: skip
 
     def assistant(self, said: Said, content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
@@ -169,7 +169,7 @@ class ClaudeCodeJsonl(Transcript):
             "promptId": self.prompt_id, "type": "user",
             "message": {"role": "user", "content": [result]},
         }) | {"toolUseResult": outcome, "sandboxed": False,
-              "sourceToolAssistantUUID": call or "",
+              "sourceToolAssistantUUID": call or "", "toolResultScreened": False,
               "permissionDecision": {"decision": "accept", "source": "config",
                                      "reasonType": "rule", "ruleSource": "cliArg"}}])  # fmt: skip
 
