@@ -228,3 +228,25 @@ def test_a_broken_guards_call_changes_nothing_outside_the_run(tmp_path: Path, to
     real = run_real(load_scenario(path), tool, binary)
     assert [r["event"] for r in real.records if r["id"] != "probe"], "the guard never ran"
     assert not outside.exists()
+
+
+def test_a_hook_hermes_cannot_start_fails_as_in_the_replay(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 14: a Hermes hook written for a shell ($HOOKSIM_SCENARIO_DIR
+    in a command Hermes splits itself) fails on the real Hermes with the replay's words, read
+    from what Hermes itself got (command not found); nothing of hooksim's is named."""
+    binary = BINARIES["hermes"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real hermes (tox -e conformance installs it)")
+    path = tmp_path / "no-shell.yaml"
+    path.write_text(json.dumps({
+        "name": "no shell", "tool": "hermes",
+        "hooks": {"pre_tool_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.py"'}]},
+        "turns": [{"user": "go", "tools": [{"shell": "true"}], "assistant": "done"}],
+    }))  # fmt: skip
+    scenario = load_scenario(path)
+    real = check(run_real(scenario, "hermes", binary))
+    replay = run_on(scenario, "hermes", label=None).failures
+    said = [f for f in real if f.startswith("built-in check hooks_run")]
+    assert said == [f for f in replay if f.startswith("built-in check hooks_run")]
+    assert "Hermes runs hooks without a shell" in said[0]
+    assert not any("hook_recorder" in f for f in real)
