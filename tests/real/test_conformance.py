@@ -250,3 +250,25 @@ def test_a_hook_hermes_cannot_start_fails_as_in_the_replay(tmp_path: Path) -> No
     assert said == [f for f in replay if f.startswith("built-in check hooks_run")]
     assert "Hermes runs hooks without a shell" in said[0]
     assert not any("hook_recorder" in f for f in real)
+
+
+def test_compare_says_different_when_a_reading_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oracle can say "different": a mutant Claude Code profile that gives a Stop hook's
+    plain stdout to the model (the real host keeps it in its transcript) makes compare --real
+    find differences, on the probe that passes with the true profile."""
+    binary = BINARIES["claude-code"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real claude-code (tox -e conformance-claude-code installs it)")
+    from hooksim.hosts.claude_code.profile import ClaudeCode
+    from hooksim.real import compare
+
+    class PlainStopToModel(ClaudeCode):
+        plain_text_context = frozenset({"SessionStart", "UserPromptSubmit", "Stop"})
+
+    def mutant(scenario: object, tool: str) -> object:
+        return PlainStopToModel().launched("print")
+
+    monkeypatch.setattr(compare, "compared_host", mutant)
+    scenario = load_scenario(SCENARIOS / "probes/claude-code-stdout-forms.yaml")
+    comparison = compare_real(scenario, "claude-code", binary)
+    assert comparison.failing, differences_text(comparison.diffs)
