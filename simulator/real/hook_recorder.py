@@ -26,14 +26,14 @@ import contextlib
 import json
 import os
 import select
-import shlex
-import signal
 import stat
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+# What only a hook the recorder runs itself needs (``main``) is imported there: a watched hook
+# (``watch``) pays for no more than it uses, once per hook process.
 
 PROBE = "probe"
 # A hook's own command as its host substituted it (a Gemini CLI extension's), carried in the
@@ -69,6 +69,8 @@ def _argv_for(command: str, parent: list[str]) -> tuple[list[str], list[str]]:
     if len(parent) >= 2 and "hooksim.real.hook_recorder" in parent[-1]:
         shell = parent[:-1]
         return [*shell, command], shell
+    import shlex
+
     return shlex.split(os.path.expanduser(command)), []
 
 
@@ -343,6 +345,9 @@ def _run_hook(
 ) -> int:
     """Run the hook as the host would have, pass stdin, stdout, stderr and its exit status
     through, and record how it ended (stopped by the host, too)."""
+    import signal
+    import subprocess
+
     argv, shell = _argv_for(command, record["parent"])
     record["shell"] = shell
     if not shell:

@@ -113,6 +113,7 @@ FILES = {
         "gemini-cli/21-tool-selection.yaml",
         "gemini-cli/22-retry-blocked.yaml",
         "gemini-cli/24-tool-rewrites-and-stops.yaml",
+        "gemini-cli/04-timeout-in-milliseconds.yaml",  # the kill reaches the hook itself
         *probes("gemini-cli"),
     ],
 }
