@@ -105,8 +105,8 @@ def run(args: argparse.Namespace, paths: list[Path]) -> int:
     started = time.monotonic()
     outcomes: list[Outcome] = []
     try:
-        for file, (tool, binary) in ((f, h) for f in paths for h in hosts.items()):
-            outcome = _run_one(file, tool, binary, args)
+        for file, (tool, path) in ((f, h) for f in paths for h in hosts.items()):
+            outcome = _run_one(file, tool, path, args)
             outcomes.append(outcome)
             if outcome.bad and args.exitfirst:
                 break

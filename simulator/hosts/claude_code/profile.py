@@ -117,8 +117,10 @@ class ClaudeCode(ClaudeStyleReading, Host):
         " object the real tool builds; a scenario gives a tool's result as text",
         # As on Gemini CLI and Hermes: a shell call runs on the real host whatever run: says.
         **dict.fromkeys(
-            [f"payload/PostToolUse/tool_response.{key}" for key in
-             ("stdout", "stderr", "noOutputExpected")],
+            [
+                f"payload/PostToolUse/tool_response.{key}"
+                for key in ("stdout", "stderr", "noOutputExpected")
+            ],
             "the tool really runs on the host: its output is not the scenario's scripted result",
         ),  # fmt: skip
         "payload/SessionStart/context_tokens": "a resumed transcript's last reply's tokens: the"

@@ -95,27 +95,29 @@ class GeminiCliDriver(ExecDriver):
         failed spawn's ``error`` instead of an exit code), paired with the recorder's records
         of the same hook in the order they ran. A record names its hook by the hook's ``name``
         where it has one, else by its command (the recorder's, which holds the hook's id)."""
-        hooks = json.loads(self.run.spec.read_text(encoding="utf-8"))["hooks"]
+        hooks: dict[str, dict[str, str]] = json.loads(self.run.spec.read_text(encoding="utf-8"))[
+            "hooks"
+        ]
         by_name = {(h["event"], h["name"]): i for i, h in reversed(hooks.items()) if "name" in h}
 
         def key(hook_id: str) -> str:  # hooks of one event and one name are told apart by order
             hook = hooks.get(hook_id, {})
-            return by_name.get((hook.get("event"), hook.get("name")), hook_id)
+            return by_name.get((hook.get("event", ""), hook.get("name", "")), hook_id)
 
         calls: dict[str, list[dict[str, Any]]] = {}
         for attributes in hook_calls(self.telemetry):
-            said, event = str(attributes.get("hook_name", "")), attributes.get("hook_event_name")
-            hook_id = recorded_id(said) or by_name.get((event, said))
+            name, event = str(attributes.get("hook_name", "")), attributes.get("hook_event_name")
+            hook_id = recorded_id(name) or by_name.get((str(event), name))
             if hook_id is not None:
                 calls.setdefault(key(hook_id), []).append(attributes)
         for record in sorted(records, key=lambda r: r["start"]):
             if not record.get("watched") or record["id"] == PROBE:
                 continue
-            said = calls.get(key(record["id"]), [])
-            if not said:
+            told = calls.get(key(record["id"]), [])
+            if not told:
                 record["unaccounted"] = True
                 continue
-            call = said.pop(0)
+            call = told.pop(0)
             error = str(call.get("error") or "")
             record.update(
                 stdout=str(call.get("stdout") or ""),
@@ -178,7 +180,8 @@ def hook_calls(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return []
-    decoder, at, found = json.JSONDecoder(), 0, []
+    decoder, at = json.JSONDecoder(), 0
+    found: list[dict[str, Any]] = []
     while True:
         while at < len(text) and text[at].isspace():
             at += 1

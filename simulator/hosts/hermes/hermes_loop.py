@@ -82,7 +82,7 @@ def watch_hooks(spec: dict[str, Any]) -> None:
     def watched(hook: Any, stdin_json: str) -> dict[str, Any]:
         found = ids.get((hook.event, hook.command))
         if not found:  # hooksim's own probe: not a hook of the scenario
-            return spawn(hook, stdin_json)
+            return dict(spawn(hook, stdin_json))
         announced = _announced(spec)
         received = dict(os.environ)
         # The hook's plumbing (its turn and the scenario's clock), for this hook only.
@@ -91,7 +91,7 @@ def watch_hooks(spec: dict[str, Any]) -> None:
         started.clear()
         began = time.time()
         try:
-            result = spawn(hook, stdin_json)
+            result: dict[str, Any] = spawn(hook, stdin_json)
         finally:
             os.environ.clear()
             os.environ.update(received)
