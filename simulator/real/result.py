@@ -65,14 +65,7 @@ def build_result(
     for record in records:
         if record["id"] == PROBE:
             continue
-        run = HookRun(
-            record["turn"], record["event"], str(record.get("command")), _virtual(record),
-            record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
-            (record.get("end") or time.time()) - record["start"],
-            timed_out="killed" in record or (record.get("end") is None and "watched" not in record),
-            step=str(record.get("step", "")), stdin=str(record.get("stdin") or "").encode(),
-        )  # fmt: skip
-        run.spawn_error = record.get("spawn_error")  # the host could not start it
+        run = hook_run(record)
         _read(host, run, where.get(str(record["id"])))
         result.runs.append(run)
         same = [(f, p) for f, p in firings if p["event"] == record["event"]
@@ -103,6 +96,20 @@ def build_result(
     result.firings = ordered
     result.calls = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
     return result
+
+
+def hook_run(record: dict[str, Any]) -> HookRun:
+    """A recorded hook process as a replay's ``HookRun``: killed where the host (or its
+    account) says so, or where a recorder that ran it never saw it end."""
+    killed = "killed" in record or (record.get("end") is None and "watched" not in record)
+    run = HookRun(
+        record["turn"], record["event"], str(record.get("command")), _virtual(record),
+        record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
+        (record.get("end") or time.time()) - record["start"], timed_out=killed,
+        step=str(record.get("step", "")), stdin=str(record.get("stdin") or "").encode(),
+    )  # fmt: skip
+    run.spawn_error = record.get("spawn_error")  # the host could not start it
+    return run
 
 
 def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:

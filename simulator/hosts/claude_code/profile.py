@@ -122,7 +122,7 @@ class ClaudeCode(ClaudeStyleReading, Host):
                 for key in ("stdout", "stderr", "noOutputExpected")
             ],
             "the tool really runs on the host: its output is not the scenario's scripted result",
-        ),  # fmt: skip
+        ),
         "payload/SessionStart/context_tokens": "a resumed transcript's last reply's tokens: the"
         " model's, which a scenario does not give",
         "payload/SessionStart/estimated_cache_write_usd": "the price of those tokens, as above",
