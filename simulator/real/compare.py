@@ -76,6 +76,8 @@ class Side:
     install: str = ""  # the folder the host is installed in (a replay's stand-in)
     roots: tuple[str, ...] = ()  # other folders of the run (a replay's recorder folder)
     version: str = ""  # the host's release, as it names itself (a replay: the profile's)
+    # The host's own verdict on each hook run, firing by firing (``Driver.account``), if any.
+    account: list[tuple[str, list[str]]] | None = None
 
     def observer(self, host: Host) -> Observer:
         names: dict[str, tuple[str, str]] = getattr(host, "run_time_names", {})
@@ -225,7 +227,34 @@ def differences(real: Side, sim: Side, host: Host) -> list[Difference]:
         _compare_env(r, s, (real, seen_real), (sim, seen_sim), found.add)
     _compare_hook_processes(pairs, (real, seen_real), (sim, seen_sim), host, found.add)
     _compare_firings(real, sim, host, (seen_real, seen_sim), found.add)
+    if real.account is not None:
+        _compare_account(real.account, sim.result, host, found.add)
     return found.differences(host)
+
+
+def _compare_account(
+    account: list[tuple[str, list[str]]], replay: RunResult, host: Host, add: Add
+) -> None:
+    """The host's own verdict on each hook of a firing (``Driver.account``), against the
+    replay's reading of the same firing's hooks (``account``/``FIRING``): the outcomes of one
+    firing as a sorted list, the probe's success taken from the host's."""
+    driver = DRIVERS[host.name]
+    replayed: dict[str, list[list[str]]] = {}
+    for firing in replay.firings:
+        outcomes = sorted(driver.account_of(run) for run in firing.runs)
+        replayed.setdefault(driver.account_key(firing), []).append(outcomes)
+    seen: Counter[str] = Counter()
+    for name, outcomes in account:
+        theirs = replayed.get(name, [])
+        if seen[name] >= len(theirs):
+            continue  # a firing the replay lacks: the events' comparison says so
+        ours = theirs[seen[name]]
+        seen[name] += 1
+        real = sorted(outcomes)
+        if "success" in real:
+            real.remove("success")  # the probe's
+        if real != ours:
+            add(f"account/{name}", ", ".join(real) or "none", ", ".join(ours) or "none")
 
 
 def _compare_stdin(
@@ -580,7 +609,8 @@ def compare_real(
         seconds = time.monotonic() - started
         assert real.result.workdir is not None
         real_side = Side(real.records, real.result, real.result.workdir, real.launch_env,
-                         install_root(path), version=release_of(real.version))  # fmt: skip
+                         install_root(path), version=release_of(real.version),
+                         account=DRIVERS[tool].account(real.host_output))  # fmt: skip
         diffs = differences(real_side, sim_side, host)
     finally:
         if not keep_workdir:

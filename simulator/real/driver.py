@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TextIO
 
-from ..hosts import Firing, Host, part
+from ..hosts import Firing, HookRun, Host, part
 from ..replay.plugins import Installed
 from ..scenario import Scenario
 
@@ -98,6 +98,24 @@ class Driver:
 
     def __init__(self, run: Session) -> None:
         self.run = run
+
+    @classmethod
+    def account(cls, output: list[dict[str, Any]]) -> list[tuple[str, list[str]]] | None:
+        """The host's own verdict on each hook run, firing by firing, where its output gives
+        one: ``(firing, [outcome of each hook process])`` in the order they fired (None: it
+        gives none). ``compare --real`` holds the replay's readings against it
+        (``account_of``)."""
+        return None
+
+    @classmethod
+    def account_of(cls, run: HookRun) -> str:
+        """How the host's account would name the outcome of a replayed hook run."""
+        raise NotImplementedError
+
+    @classmethod
+    def account_key(cls, firing: Firing) -> str:
+        """How the host's account names a firing."""
+        return firing.event
 
     def outcomes(self, records: list[dict[str, Any]]) -> None:
         """How each watched hook run ended (``exit``, ``stdout``, ``stderr``, ``end``, and

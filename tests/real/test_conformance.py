@@ -273,3 +273,32 @@ def test_compare_says_different_when_a_reading_is_wrong(monkeypatch: pytest.Monk
     scenario = load_scenario(SCENARIOS / "probes/claude-code-stdout-forms.yaml")
     comparison = compare_real(scenario, "claude-code", binary)
     assert comparison.failing, differences_text(comparison.diffs)
+
+
+def test_claude_codes_own_verdict_is_held_against_the_replays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Claude Code's account of each hook run (its stream-json hook events) is a witness of its
+    own: a mutant profile that calls a JSON with an unknown key refused (the real 2.1.337 runs it
+    as a success) differs from it on the firing."""
+    binary = BINARIES["claude-code"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real claude-code (tox -e conformance-claude-code installs it)")
+    from hooksim.hosts import HookRun, Verdict
+    from hooksim.hosts.claude_code.profile import ClaudeCode
+    from hooksim.real import compare
+
+    class UnknownKeysFail(ClaudeCode):
+        def read(self, event: str, run: HookRun) -> Verdict:
+            verdict = super().read(event, run)
+            if "extraKey" in run.stdout:
+                return Verdict(f"failed: unknown key extraKey ({verdict.note})", fault="refused")
+            return verdict
+
+    scenario = load_scenario(SCENARIOS / "probes/claude-code-rejected-output.yaml")
+    assert not compare_real(scenario, "claude-code", binary).failing
+    monkeypatch.setattr(compare, "compared_host", lambda s, t: UnknownKeysFail().launched("print"))
+    diffs = compare_real(scenario, "claude-code", binary).failing
+    said = next((d for d in diffs if d.key == "account/UserPromptSubmit"), None)
+    assert said is not None, differences_text(diffs)
+    assert said.real.count("success") == said.hooksim.count("success") + 1

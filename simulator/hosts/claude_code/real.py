@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...hosts import Firing, HookRun
 from ...real.driver import LineDriver, RealHostError
 from ...real.tools import Offer
 from ...scenario import Turn
@@ -47,7 +48,8 @@ class ClaudeCodeDriver(LineDriver):
         tools = sorted({c.name for t in self.run.scenario.steps if isinstance(t, Turn)
                         for c in t.tools}) or ["Bash"]  # fmt: skip
         argv = [self.run.binary, "-p", "--input-format", "stream-json", "--output-format",
-                "stream-json", "--verbose", "--allowedTools", ",".join(tools)]  # fmt: skip
+                "stream-json", "--verbose", "--include-hook-events",
+                "--allowedTools", ",".join(tools)]  # fmt: skip
         model = self.run.scenario.session.get("model")
         if model:
             argv += ["--model", model]
@@ -71,6 +73,44 @@ class ClaudeCodeDriver(LineDriver):
 
     def send(self, text: str) -> None:
         self.write_line({"type": "user", "message": {"role": "user", "content": text}})
+
+    @classmethod
+    def account(cls, output: list[dict[str, Any]]) -> list[tuple[str, list[str]]] | None:
+        """Claude Code's verdict on each hook process, from its stream-json
+        (``--include-hook-events``): a firing's ``hook_started`` messages in a row, named
+        ``EVENT`` or ``EVENT:MATCH`` (``PreToolUse:Bash``, ``SessionStart:startup``), each
+        answered by a ``hook_response`` whose ``outcome`` is success, error (a failure, an exit
+        2, output its schema refused) or cancelled (its timeout). A compaction's hooks are not
+        in it."""
+        answers = {m.get("hook_id"): m for m in output if m.get("subtype") == "hook_response"}
+        firings: list[tuple[str, list[str]]] = []
+        previous = ""
+        for message in output:
+            started = message.get("type") == "system" and message.get("subtype") == "hook_started"
+            name = str(message.get("hook_name")) if started else ""
+            if started and name != previous:
+                firings.append((name, []))
+            if started:
+                answer = answers.get(message.get("hook_id"), {})
+                firings[-1][1].append(str(answer.get("outcome", "no answer")))
+            previous = name
+        return firings
+
+    @classmethod
+    def account_of(cls, run: HookRun) -> str:
+        """Claude Code's outcome for a hook run as the profile reads it: cancelled at its
+        timeout; error for a failure, an exit 2 and output its schema refused (the profile's
+        ``failed: ...`` readings); success otherwise (keys it drops and decisions it ignores
+        included: it runs them as successes)."""
+        if run.timed_out:
+            return "cancelled"
+        if run.exit_code == 2 or run.fault == "failed" or run.verdict.startswith("failed"):
+            return "error"
+        return "success"
+
+    @classmethod
+    def account_key(cls, firing: Firing) -> str:
+        return f"{firing.event}:{firing.match}" if firing.match else firing.event
 
     def shown_to_user(self, message: dict[str, Any]) -> str | None:
         """stream-json's ``system``/``informational`` messages: the notices Claude Code shows
