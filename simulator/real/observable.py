@@ -275,7 +275,10 @@ def install_root(binary: str) -> str:
 
 
 def shell_of(record: Mapping[str, Any]) -> list[str]:
-    """The program (and options) the host ran the hook's command with; [] without a shell."""
+    """The program (and options) the host ran the hook's command with; [] without a shell. A
+    watched hook's is the shell the recorder became, the host's own (``$0 -c``)."""
+    if record.get("watched"):
+        return [str(p) for p in record.get("shell") or []]
     parent = [str(p) for p in record.get("parent") or []]
     if len(parent) >= 2 and "hooksim.real.hook_recorder" in parent[-1]:
         return parent[:-1]
@@ -283,7 +286,10 @@ def shell_of(record: Mapping[str, Any]) -> list[str]:
 
 
 def command_of(record: Mapping[str, Any]) -> str:
-    """The command line the shell was given (the host may rewrite a hook's command)."""
+    """The command line the shell was given (the host may rewrite a hook's command; a watched
+    hook's is the one its shell ran)."""
+    if record.get("watched") and record.get("shell"):
+        return str(record.get("command") or "")
     parent = [str(p) for p in record.get("parent") or []]
     return parent[-1] if shell_of(record) else " ".join(str(a) for a in record.get("argv") or [])
 
