@@ -46,7 +46,7 @@ from ..hosts import HookRun, Host, contains, get_host, part
 from ..replay.runner import RunResult, run_scenario
 from ..replay.workspace import Workspace, replay_environment
 from ..scenario import Scenario
-from .hook_recorder import PROBE, read_records
+from .hook_recorder import PROBE, PROBE_MARK, read_records
 from .observable import (
     Observer,
     command_of,
@@ -550,7 +550,7 @@ def replay_outcomes(records: list[dict[str, Any]], runs: list[HookRun]) -> None:
 
 
 def _is_probe(command: str) -> bool:
-    return f" {PROBE}." in command and "hooksim.real.hook_recorder" in command
+    return PROBE_MARK in command
 
 
 def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:

@@ -1,23 +1,33 @@
-"""The recorder a real-host run puts in front of every hook command.
+"""The recorder a real-host run puts in front of every hook command, and its probes.
 
-``hooksim run --real`` installs, in place of each configured hook command, ::
+Where the host keeps its own account of each hook run (``Driver.watches``), the recorder only
+watches. ``hooksim run --real`` installs, in place of each hook command, ::
+
+    exec "<python>" -I -m hooksim.real.hook_recorder SPEC ID "$0"
+
+The host's shell replaces itself with the recorder, which records what the hook is given
+(stdin read without taking it: ``peek_stdin``) and replaces itself with that same shell
+(``$0``) running the hook's command (``watch``): the hook is the process the host started, and
+how it ended is read from the host's account.
+
+Elsewhere it runs the hook (``main``): ::
 
     "<python>" -I -m hooksim.real.hook_recorder SPEC ID; exit $?
 
-``SPEC`` is a JSON file written by the run (the original commands by ``ID``, where to record,
-where the current turn is announced); ``ID`` names one hook, or ``probe.EVENT``: a hook that only
-records, installed for every event so that a firing with no matching hook is still seen.
 The trailing ``; exit $?`` keeps a shell from replacing itself with the recorder, so the
 recorder's parent is the shell the host started, and its command line says which one; a host
-that runs hooks without a shell passes the three words on as arguments, which are ignored.
+that runs hooks without a shell passes the three words on as arguments, which are ignored. The
+recorder reads stdin whole, runs the original command as the host would have (the same shell
+and options, or ``shlex.split`` without one), passes stdin, stdout, stderr and the exit status
+through, and records how it ended too. The record is written once at the start and again at
+the end, so a hook the host killed is still on file.
 
-The recorder reads stdin whole, runs the original command as the host would have (the same
-shell and options, or ``shlex.split`` without one), passes stdin, stdout, stderr and the exit
-status through, and writes one JSON file per hook process: event, argv, the shell, stdin bytes,
-the environment it received, cwd, exit, stdout, stderr and wall-clock times. The record is
-written once at the start and again at the end, so a hook the host killed is still on file;
-it also names the process that started the hook (``host_pid``: the shell's parent).
-Standard library only: it runs once per hook process.
+``SPEC`` is a JSON file written by the run (the original commands by ``ID``, where to record,
+where the current turn is announced). Each record is one JSON file per hook process: event,
+argv, the shell, stdin bytes, the environment it received, cwd, wall-clock times, the process
+that started the hook (``host_pid``), and exit, stdout and stderr where known. A probe
+(``probe_script``, a few lines of ``sh``) records every firing of an event, so that a firing
+with no matching hook is still seen. Standard library only: it runs once per hook process.
 """
 
 from __future__ import annotations
@@ -75,14 +85,23 @@ def _argv_for(command: str, parent: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _announced(spec: dict[str, Any], event: str, stdin: bytes) -> dict[str, Any]:
-    """The turn this hook belongs to and its virtual instant, as the driver announced them.
-
-    A host that compacts on its own does so inside the turn after the compaction step, before
-    that turn's model request: its compaction events belong to the step (``compaction``).
-    """
+    """The turn this hook belongs to and its virtual instant, as the driver announced them
+    (``turn_file``)."""
     try:
-        loaded = json.loads(Path(spec["turn_file"]).read_text(encoding="utf-8"))
-    except (OSError, ValueError, KeyError):
+        text = Path(spec["turn_file"]).read_text(encoding="utf-8")
+    except (OSError, KeyError):
+        return {}
+    return _announced_in(text, spec, event, stdin)
+
+
+def _announced_in(text: str, spec: dict[str, Any], event: str, stdin: bytes) -> dict[str, Any]:
+    """The turn and virtual instant an announcement (the turn file's ``text``) gives a hook
+    of ``event``. A host that compacts on its own does so inside the turn after the compaction
+    step, before that turn's model request: its compaction events belong to the step
+    (``compaction``)."""
+    try:
+        loaded = json.loads(text)
+    except ValueError:
         return {}
     if not isinstance(loaded, dict):
         return {}
@@ -110,6 +129,16 @@ def _write(path: Path, record: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _hook_of(spec: dict[str, Any], hook_id: str) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The hook ``hook_id`` names, its event, and the environment the host gave it (a command
+    the host substituted in, carried in its environment, taken out: ``CARRIED``)."""
+    hook = spec["hooks"].get(hook_id, {})
+    received = dict(os.environ)
+    if CARRIED in received:
+        hook = {**hook, "command": received.pop(CARRIED)}
+    return hook, str(hook.get("event", "")), received
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record one hook process and run the hook it stands in for: ``SPEC ID`` (see above)."""
     args = sys.argv[1:] if argv is None else argv
@@ -117,19 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     stdin = sys.stdin.buffer.read()
     spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     hook_id = args[1]
-    probe = hook_id.startswith(PROBE + ".")
-    hook = spec["hooks"].get(hook_id, {})
-    event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
-    received = dict(os.environ)
-    if CARRIED in received:
-        hook = {**hook, "command": received.pop(CARRIED)}
+    hook, event, received = _hook_of(spec, hook_id)
     announced = _announced(spec, event, stdin)
-    record = _record(PROBE if probe else hook_id, event, hook, args, stdin, received=received,
-                     announced=announced, started=started)  # fmt: skip
+    record = _record(hook_id, event, hook, args, stdin, received=received, announced=announced,
+                     started=started)  # fmt: skip
     out_dir = Path(spec["record_dir"])
     path = out_dir / f"{time.time_ns()}-{os.getpid()}.json"
     _write(path, record)
-    if probe or not isinstance(hook.get("command"), str):
+    if not isinstance(hook.get("command"), str):
         record.update(end=time.time(), exit=0)
         _write(path, record)
         return 0
@@ -144,24 +168,17 @@ def watch(args: list[str]) -> int:
     stdin = peek_stdin()
     spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     hook_id, shell = args[1], args[2]
-    probe = hook_id.startswith(PROBE + ".")
-    hook = spec["hooks"].get(hook_id, {})
-    event = hook_id.partition(".")[2] if probe else str(hook.get("event", ""))
-    received = dict(os.environ)
-    if CARRIED in received:
-        hook = {**hook, "command": received.pop(CARRIED)}
+    hook, event, received = _hook_of(spec, hook_id)
     announced = _announced(spec, event, stdin)
-    record = _record(PROBE if probe else hook_id, event, hook, args, stdin, received=received,
-                     announced=announced, started=started)  # fmt: skip
+    record = _record(hook_id, event, hook, args, stdin, received=received, announced=announced,
+                     started=started)  # fmt: skip
     record.update(parent=[], host_pid=os.getppid(), shell=[shell, "-c"], watched=True)
     path = Path(spec["record_dir"]) / f"{time.time_ns()}-{os.getpid()}.json"
     command = hook.get("command")
-    if probe or not isinstance(command, str):
-        sys.stdin.buffer.read()  # a probe answers nothing; it reads what it was sent
-        record.update(end=time.time(), exit=0)
-        _write(path, record)
-        return 0
     _write(path, record)
+    if not isinstance(command, str):
+        os.write(2, f"{shell}: no command\n".encode())
+        return 127
     env = _hook_environment(spec, record, received=received, announced=announced)
     sys.stdout.flush()
     try:
@@ -387,14 +404,77 @@ def _run_hook(
 
 
 def read_records(directory: Path) -> list[dict[str, Any]]:
-    """Every record in a run's record directory, in the order the hooks started."""
+    """Every record in a run's record directory, in the order the hooks started: the
+    recorder's, and each probe's (``probe_script``), made from the files it left."""
     records = []
     for path in directory.glob("*.json"):
         try:
             records.append(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError):
             continue
+    spec_path = directory.parent / "recorder.json"
+    spec = json.loads(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else {}
+    records += [_probe_record(done, spec) for done in directory.glob("*.probe")]
     return sorted(records, key=lambda r: (r["start"], r["pid"]))
+
+
+# What only a probe's command holds: the file it marks its record done with.
+PROBE_MARK = '> "$d.probe"'
+
+
+def probe_script(directory: Path, turn_file: Path, event: str, *, shell: bool) -> str:
+    """A probe as a few lines of ``sh``, far cheaper than a Python process on each firing: it
+    reads its stdin into ``directory`` beside its environment, working directory, pid, parent
+    and the announced turn, then marks them done (``N-PID.probe``; ``read_records`` makes the
+    record). ``shell``: the host runs it in its own shell (its command line is the probe's
+    ``parent``); else it is handed to ``sh -c`` as an argv."""
+    base = f"d={shlex_quote(str(directory))}/$(date +%s%N)-$$"
+    script = (
+        f'{base}; cat > "$d.stdin"; env -0 > "$d.env"; pwd > "$d.cwd"; echo "$PPID" > "$d.ppid";'
+        f' cat {shlex_quote(str(turn_file))} > "$d.turn" 2>/dev/null;'
+        + (' cat /proc/$$/cmdline > "$d.parent" 2>/dev/null;' if shell else "")
+        + f" echo {shlex_quote(event)} {PROBE_MARK}; exit 0"
+    )
+    return script if shell else f"sh -c {shlex_quote(script)} hooksim-probe"
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _probe_record(done: Path, spec: dict[str, Any]) -> dict[str, Any]:
+    """The record of one probe process, from the files it left (``probe_script``)."""
+
+    def part(suffix: str) -> bytes:
+        try:
+            return done.with_suffix(suffix).read_bytes()
+        except OSError:
+            return b""
+
+    stamp, _, pid = done.stem.partition("-")
+    event = part(".probe").decode().strip()
+    stdin = part(".stdin")
+    received = dict(
+        item.split("=", 1)
+        for item in part(".env").decode("utf-8", "replace").split("\0")
+        if "=" in item
+    )
+    announced = _announced_in(part(".turn").decode("utf-8", "replace"), spec, event, stdin)
+    record = {
+        "id": PROBE, "event": event, "command": None, "argv": [],
+        "parent": [p.decode("utf-8", "replace") for p in part(".parent").split(b"\0") if p],
+        "host_pid": int(part(".ppid") or 0), "stdin": stdin.decode("utf-8", "replace"),
+        "env": received, "cwd": part(".cwd").decode("utf-8", "replace").rstrip("\n"),
+        "start": int(stamp) / 1e9, "exit": 0, "stdout": "", "stderr": "", "pid": int(pid or 0),
+        "turn": int(received.get("HOOKSIM_TURN") or announced.get("turn", 0)),
+        "step": str(announced.get("step", "")),
+        "virtual_ms": announced.get("now_ms") if "HOOKSIM_NOW" not in received
+        else int(float(received["HOOKSIM_NOW"]) * 1000),
+    }  # fmt: skip
+    record["end"] = record["start"]
+    return record
 
 
 if __name__ == "__main__":

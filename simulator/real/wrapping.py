@@ -23,7 +23,7 @@ from ..hosts import Host, Plugin
 from ..replay.plugins import Installed
 from ..scenario import Scenario
 from ..scenario.model import SeedFile
-from .hook_recorder import CARRIED, PROBE
+from .hook_recorder import CARRIED, probe_script
 
 
 def recorder_command(spec: Path, hook_id: str, *, shell: bool = True, watch: bool = False) -> str:
@@ -47,6 +47,12 @@ def recorded_id(command: str) -> str | None:
     """The hook id inside an installed recorder command (as a host names the hook), or None."""
     found = _RECORDED.search(command)
     return found.group(1).strip("'") if found else None
+
+
+def probe_command(spec: Path, event: str, *, shell: bool) -> str:
+    """A probe on ``event``: it records each firing (``hook_recorder.probe_script``) in the
+    ``records`` folder beside ``spec``, with the turn the driver announces in ``turn.json``."""
+    return probe_script(spec.with_name("records"), spec.with_name("turn.json"), event, shell=shell)
 
 
 def wrap_matcher_groups(
@@ -75,7 +81,7 @@ def wrap_matcher_groups(
                                           CARRIED: handler["command"]}  # fmt: skip
                     handler["command"] = recorder_command(spec, hook_id, watch=watch)
     for event in probe_events:
-        probe = recorder_command(spec, f"{PROBE}.{event}", watch=watch)
+        probe = probe_command(spec, event, shell=True)
         wrapped.setdefault(event, []).append({"hooks": [{"type": "command", "command": probe}]})
     return wrapped, hooks
 
@@ -99,7 +105,7 @@ def wrap_entries(
     for event in probe_events:
         entries = wrapped.get(event)
         wrapped[event] = [*(entries if isinstance(entries, list) else []),
-                          {"command": recorder_command(spec, f"{PROBE}.{event}", shell=False)}]  # fmt: skip
+                          {"command": probe_command(spec, event, shell=False)}]  # fmt: skip
     return wrapped, hooks
 
 

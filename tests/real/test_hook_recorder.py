@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from hooksim.real.hook_recorder import read_records
+from hooksim.real.hook_recorder import probe_script, read_records
 from hooksim.real.wrapping import recorder_command
 
 
@@ -44,19 +45,30 @@ def test_a_shell_hook_runs_in_the_hosts_shell_and_is_recorded(tmp_path: Path) ->
 
 
 def test_a_probe_only_records_and_an_exec_host_gets_argv(tmp_path: Path) -> None:
-    """A probe prints nothing and exits 0; without a shell the command is split like argv."""
+    """A probe prints nothing and exits 0, in a host's shell or handed to ``sh`` as an argv,
+    and its record says what it was given; without a shell a hook's command is split like argv."""
     spec = setup(tmp_path, f"{sys.executable} -c 'print(42)'")
-    probe = subprocess.run(
-        ["/bin/sh", "-c", recorder_command(spec, "probe.Stop")],
-        input=b"{}", capture_output=True, check=False,
-    )  # fmt: skip
+    probe = probe_script(tmp_path / "records", tmp_path / "turn.json", "Stop", shell=True)
+    in_shell = subprocess.run(["/bin/sh", "-c", probe], input=b'{"p": 1}', capture_output=True,
+                              check=False, env={**os.environ, "FROM_HOST": "yes"})  # fmt: skip
+    bare = probe_script(tmp_path / "records", tmp_path / "turn.json", "Stop", shell=False)
+    as_argv = subprocess.run(shlex.split(bare), input=b"{}", capture_output=True, check=False)
     argv = [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), "Stop.0.0"]
     exec_run = subprocess.run(argv, input=b"{}", capture_output=True, check=False)
-    assert (probe.returncode, probe.stdout) == (0, b"")
+    assert (in_shell.returncode, in_shell.stdout, in_shell.stderr) == (0, b"", b"")
+    assert (as_argv.returncode, as_argv.stdout, as_argv.stderr) == (0, b"", b"")
     assert (exec_run.returncode, exec_run.stdout) == (0, b"42\n")
     records = read_records(tmp_path / "records")
-    assert [(r["id"], r["event"]) for r in records] == [("probe", "Stop"), ("Stop.0.0", "Stop")]
-    assert records[1]["shell"] == []
+    assert [(r["id"], r["event"]) for r in records] == [
+        ("probe", "Stop"),
+        ("probe", "Stop"),
+        ("Stop.0.0", "Stop"),
+    ]
+    first = records[0]
+    assert (first["stdin"], first["turn"], first["env"]["FROM_HOST"]) == ('{"p": 1}', 3, "yes")
+    assert first["parent"][:2] == ["/bin/sh", "-c"]  # the host's shell, running the probe
+    assert first["host_pid"] == os.getpid()
+    assert records[2]["shell"] == []
 
 
 # What a hook can tell about how it was started: who started it, its own pid, the shell, an

@@ -42,7 +42,7 @@ def test_run_real_names_the_hosts_it_drives(capsys: pytest.CaptureFixture[str]) 
 def test_a_tool_the_real_host_does_not_drive_is_refused_before_anything_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A call of a tool the host's model is not offered (MultiEdit on Claude Code 2.1.332), or
+    """A call of a tool the host's model is not offered (MultiEdit on Claude Code 2.1.337), or
     without an argument its schema requires (Gemini CLI's replace without instruction), is
     refused with the file, the turn's line and the reason; the host never starts."""
     host = tmp_path / "host"
@@ -59,7 +59,7 @@ def test_a_tool_the_real_host_does_not_drive_is_refused_before_anything_runs(
     assert main(["run", str(scenario), "--real", f"claude-code={host}"]) == 1
     out = capsys.readouterr().out
     assert (
-        f"{scenario}:6: turn 2 calls MultiEdit, a tool Claude Code 2.1.332 does not offer its"
+        f"{scenario}:6: turn 2 calls MultiEdit, a tool Claude Code 2.1.337 does not offer its"
         " model (its Edit makes one edit a call): the real host would run no hook for it"
     ) in out
     gemini = tmp_path / "g.yaml"
