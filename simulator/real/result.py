@@ -10,6 +10,7 @@ and a firing blocked (or continued) by its hooks is read from what the host did 
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,7 +20,9 @@ from typing import Any
 from ..hosts import Firing, HookRun, HookSpec, Host, readings
 from ..hosts.conversation import Message
 from ..hosts.records import fault_of
+from ..replay.project import project_hooks, seed
 from ..replay.runner import RunResult
+from ..replay.workspace import Workspace
 from ..scenario import Scenario
 from .driver import After, driver_of
 from .hook_recorder import PROBE
@@ -114,13 +117,29 @@ def hook_run(record: dict[str, Any]) -> HookRun:
 
 def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:
     """The hooks as the host registers them (so the built-in checks judge a real run as they
-    judge a replay), by the id the recorder gives each."""
-    result.specs, result.warnings = host.parse_hooks(result.scenario.hooks)
+    judge a replay: the scenario's, and those of the project files it seeds, each with its
+    file and line), by the id the recorder gives each (``wrapping``)."""
+    scenario = result.scenario
+    result.specs, result.warnings = host.parse_hooks(scenario.hooks)
     installed = host.default_hooks()
-    if installed is not None and result.scenario.hooks == installed[0]:
+    if installed is not None and scenario.hooks == installed[0]:
         # The host's default hooks (``with_hooks``) stand in for the scenario's, as in a replay.
         result.specs = [replace(s, layer="config") for s in result.specs]
-    return {_hook_id(spec): spec for spec in result.specs}
+    where = {_hook_id(spec): spec for spec in result.specs}
+    seeded = [(k, f.path) for k, f in enumerate(scenario.files.files)
+              if f.path in host.project_configs]  # fmt: skip
+    if not seeded:
+        return where
+    with tempfile.TemporaryDirectory(prefix="hooksim-project-") as tmp:
+        space = Workspace(Path(tmp))  # the files as written, before the recorder took its place
+        space.create()
+        seed(scenario, space)
+        for k, name in seeded:
+            specs, said = project_hooks(host, scenario, space, len(result.specs), names=(name,))
+            result.specs += specs
+            result.warnings += said
+            where.update({f"project{k}.{_hook_id(spec)}": spec for spec in specs})
+    return where
 
 
 def _read(host: Host, run: HookRun, spec: HookSpec | None) -> None:

@@ -153,15 +153,18 @@ class _Git:
 
 
 def project_hooks(
-    host: Host, scenario: Scenario, workspace: Workspace, after: int = 0
-) -> tuple[list[HookSpec], list[str]]:
-    """The hooks of the project's own config files (``Host.project_configs``) as the scenario
-    seeded them, file by file in the host's order, numbered on from ``after`` (the user's
-    hooks, the scenario's, come first); each knows the file and line it came from. Warnings
-    name the file."""
+    host: Host, scenario: Scenario, workspace: Workspace, after: int = 0,
+    names: tuple[str, ...] | None = None,
+) -> tuple[list[HookSpec], list[str]]:  # fmt: skip
+    """The hooks of the project's own config files (``Host.project_configs``, or those of them
+    in ``names``) as the scenario seeded them, file by file in the host's order, numbered on
+    from ``after`` (the user's hooks, the scenario's, come first); each knows the file and line
+    it came from. Warnings name the file."""
     specs: list[HookSpec] = []
     warnings: list[str] = []
     for name in host.project_configs:
+        if names is not None and name not in names:
+            continue
         path = workspace.project / name
         there = beneath.look(workspace.project, name)
         if there.kind == "other":

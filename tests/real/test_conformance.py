@@ -302,3 +302,36 @@ def test_claude_codes_own_verdict_is_held_against_the_replays(
     said = next((d for d in diffs if d.key == "account/UserPromptSubmit"), None)
     assert said is not None, differences_text(diffs)
     assert said.real.count("success") == said.hooksim.count("success") + 1
+
+
+@pytest.mark.parametrize(
+    ("tool", "config", "event", "matcher"),
+    [
+        ("claude-code", ".claude/settings.json", "PreToolUse", "bash"),
+        ("gemini-cli", ".gemini/settings.json", "BeforeTool", "Run_Shell_Command"),
+    ],
+)
+def test_mistakes_in_a_seeded_project_file_fail_as_in_the_replay(
+    tmp_path: Path, tool: str, config: str, event: str, matcher: str
+) -> None:
+    """Newcomer trial 5, finding 14: the hooks of a project file the scenario seeds are judged
+    on the real host as in the replay: a matcher that selects nothing and an unknown event, at
+    their file and line."""
+    binary = BINARIES[tool]
+    if not binary or not Path(binary).exists():
+        pytest.skip(f"no real {tool}")
+    hooks = {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": "echo guard"}]}],
+             "SessionStop": [{"hooks": [{"type": "command", "command": "echo never"}]}]}  # fmt: skip
+    body = {"name": "project mistakes", "tool": tool,
+            "files": {config: json.dumps({"hooks": hooks}, indent=1)},
+            "turns": [{"user": "go", "tools": [{"shell": "ls"}], "assistant": "done"}]}  # fmt: skip
+    if tool == "gemini-cli":
+        body["hosts"] = {"gemini-cli": {"launch": "headless"}}
+    path = tmp_path / "project.yaml"
+    path.write_text(json.dumps(body))
+    scenario = load_scenario(path)
+    real = [f for f in check(run_real(scenario, tool, binary)) if "built-in check" in f]
+    replay = run_on(scenario, tool, label=None, host=compared_host(scenario, tool)).failures
+    assert real == [f for f in replay if "built-in check" in f]
+    assert any("check matchers" in f for f in real)
+    assert any("check known_events" in f for f in real)
