@@ -373,11 +373,12 @@ def _run_hook(
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
         )
-    except OSError as e:
-        record.update(end=time.time(), exit=127, stderr=f"hook_recorder: cannot start: {e}")
+    except OSError as e:  # said as a shell says it (126: found, not executable), never as ours
+        code = 126 if isinstance(e, PermissionError) else 127
+        record.update(end=time.time(), exit=code, stderr=f"{argv[0]}: {e.strerror or e}")
         _write(path, record)
         print(record["stderr"], file=sys.stderr)
-        return 127
+        return code
 
     def forward(signum: int, _frame: object) -> None:
         """The host stops the hook: stop the real one, and say so in the record."""

@@ -148,3 +148,13 @@ def _processes() -> list[str]:
             except OSError:
                 continue
     return found
+
+
+def test_a_command_that_cannot_start_is_said_as_a_shell_says_it(tmp_path: Path) -> None:
+    """Newcomer trial 5, finding 14: the recorder never names itself to the user."""
+    spec = setup(tmp_path, str(tmp_path / "missing.py"))
+    argv = [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), "Stop.0.0"]
+    done = subprocess.run(argv, input=b"{}", capture_output=True, check=False)
+    assert done.returncode == 127
+    assert done.stderr.decode() == f"{tmp_path / 'missing.py'}: No such file or directory\n"
+    assert read_records(tmp_path / "records")[0]["exit"] == 127
