@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     """Record one hook process and run the hook it stands in for: ``SPEC ID`` (see above)."""
     args = sys.argv[1:] if argv is None else argv
     started = time.time()
-    stdin = sys.stdin.buffer.read()
+    stdin = peek_stdin()
     spec = json.loads(Path(args[0]).read_text(encoding="utf-8"))
     hook_id = args[1]
     hook, event, received = _hook_of(spec, hook_id)
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         _write(path, record)
         return 0
     env = _hook_environment(spec, record, received=received, announced=announced)
-    return _run_hook(hook["command"], env, stdin, record, path)
+    return _run_hook(hook["command"], env, record, path)
 
 
 def watch(args: list[str]) -> int:
@@ -357,10 +357,9 @@ def _hook_environment(
     return env
 
 
-def _run_hook(
-    command: str, env: dict[str, str], stdin: bytes, record: dict[str, Any], path: Path
-) -> int:
-    """Run the hook as the host would have, pass stdin, stdout, stderr and its exit status
+def _run_hook(command: str, env: dict[str, str], record: dict[str, Any], path: Path) -> int:
+    """Run the hook as the host would have, on the host's own stdin (left unread), its stdout
+    and stderr passed on as they come and for as long as anything holds them, its exit status
     through, and record how it ended (stopped by the host, too)."""
     import signal
     import subprocess
@@ -370,9 +369,7 @@ def _run_hook(
     if not shell:
         record["argv"] = argv  # what the hook process was started with
     try:
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-        )
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     except OSError as e:  # said as a shell says it (126: found, not executable), never as ours
         code = 126 if isinstance(e, PermissionError) else 127
         record.update(end=time.time(), exit=code, stderr=f"{argv[0]}: {e.strerror or e}")
@@ -389,7 +386,10 @@ def _run_hook(
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
-    out, err = proc.communicate(stdin)
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    out, err = _relay({proc.stdout.fileno(): 1, proc.stderr.fileno(): 2})
+    proc.wait()
     record.update(
         end=time.time(),
         exit=proc.returncode,
@@ -397,11 +397,28 @@ def _run_hook(
         stderr=err.decode("utf-8", "replace"),
     )
     _write(path, record)
-    sys.stdout.buffer.write(out)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(err)
-    sys.stderr.flush()
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+
+
+def _relay(pipes: dict[int, int]) -> tuple[bytes, bytes]:
+    """Copy each pipe to its fd (1, 2) as it comes, until no process holds it open; what
+    went to 1 and to 2. A host that stopped reading loses the rest, as the hook would."""
+    kept: dict[int, list[bytes]] = {1: [], 2: []}
+    poller = select.poll()
+    for fd in pipes:
+        poller.register(fd, select.POLLIN | select.POLLHUP)
+    open_ = set(pipes)
+    while open_:
+        for fd, _ in poller.poll():
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                poller.unregister(fd)
+                open_.discard(fd)
+                continue
+            kept[pipes[fd]].append(chunk)
+            with contextlib.suppress(OSError):
+                os.write(pipes[fd], chunk)
+    return b"".join(kept[1]), b"".join(kept[2])
 
 
 def read_records(directory: Path) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shlex
 import socket
 import subprocess
@@ -158,3 +159,28 @@ def test_a_command_that_cannot_start_is_said_as_a_shell_says_it(tmp_path: Path) 
     assert done.returncode == 127
     assert done.stderr.decode() == f"{tmp_path / 'missing.py'}: No such file or directory\n"
     assert read_records(tmp_path / "records")[0]["exit"] == 127
+
+
+def test_a_hook_the_recorder_runs_reads_the_hosts_stdin_and_speaks_as_it_goes(
+    tmp_path: Path,
+) -> None:
+    """Where the recorder runs the hook (a host without its own account), the hook reads the
+    host's own stdin (the record still holds the payload) and its output reaches the host as
+    it is written, not when it ends: the host reads the first line while the hook still runs."""
+    go = tmp_path / "go"
+    spec = setup(tmp_path, f"head -c 5; echo; echo first; while [ ! -e {go} ]; do sleep 0.01; done")
+    proc = _host_runs(recorder_command(spec, "Stop.0.0"), subprocess.PIPE)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(b'{"a": 1}')
+    proc.stdin.close()
+    # Unanswered for a minute is a hook whose output is held back until it ends.
+    assert select.select([proc.stdout], [], [], 60)[0], "no output while the hook runs"
+    assert proc.stdout.readline() == b'{"a":\n'
+    assert proc.stdout.readline() == b"first\n"  # the hook is still waiting for `go`
+    go.touch()
+    assert proc.wait(timeout=60) == 0
+    proc.stdout.close()
+    proc.stderr.close()  # type: ignore[union-attr]
+    [record] = read_records(tmp_path / "records")
+    assert (record["stdin"], record["stdout"]) == ('{"a": 1}', '{"a":\nfirst\n')
