@@ -19,6 +19,11 @@ const state = (globalThis.__hooksimOpenClaw ??= {
   seq: 0, calls: 0, fired: new WeakSet(), firings: new WeakMap(),
 });
 
+// Which process a record is of, in the order the processes started: the microsecond the
+// process started at, not its pid, which a confined run's PID namespace numbers from 1 anew
+// for each process it starts.
+const PROCESS = Math.round(performance.timeOrigin * 1000);
+
 // The compaction hooks: an auto compaction runs inside a turn (or after it, in a gateway),
 // but belongs to the compaction step the driver announces beside the turn.
 const COMPACTION = new Set(["before_compaction", "after_compaction", "session:compact:before",
@@ -94,7 +99,7 @@ export function shape(value, depth = 0, ancestors = []) {
 export function write(record) {
   const log = process.env.HOOKSIM_OPENCLAW_LOG;
   if (!log) return null;
-  const line = { seq: state.seq++, pid: process.pid, ...announced(record.name), ...record };
+  const line = { seq: state.seq++, pid: PROCESS, ...announced(record.name), ...record };
   fs.appendFileSync(log, JSON.stringify(line) + "\n");
   return line.seq;
 }
