@@ -41,9 +41,10 @@ def scenario(tmp_path: Path, command: str, tools: str = "", expect: str = "") ->
 
 
 def wait_for(path: Path, deadline_s: float = 120.0) -> str:
-    """The text of ``path`` once it has been written (written whole: a rename)."""
+    """The text of ``path`` once its line has been written whole (by a shell's builtin echo:
+    no process of its own is left running when it ends)."""
     deadline = time.monotonic() + deadline_s
-    while not path.exists():
+    while not (path.exists() and path.read_text().endswith("\n")):
         assert time.monotonic() < deadline, f"{path} never appeared"
         time.sleep(0.05)
     return path.read_text()
@@ -63,7 +64,7 @@ def start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
 
 
 # The hook starts a child, writes both pids (whole, by a rename), then waits for the child.
-BLOCKING = "sleep 3601 & echo $$ $! > {pids}.part && mv {pids}.part {pids}; wait"
+BLOCKING = "sleep 3601 & echo $$ $! > {pids}; wait"
 
 
 @pytest.mark.parametrize(
