@@ -78,11 +78,13 @@ class Side:
     version: str = ""  # the host's release, as it names itself (a replay: the profile's)
     # The host's own verdict on each hook run, firing by firing (``Driver.account``), if any.
     account: list[tuple[str, list[str]]] | None = None
+    aliases: tuple[str, ...] = ()  # other folders that read as <install> (``Observer``)
 
     def observer(self, host: Host) -> Observer:
         names: dict[str, tuple[str, str]] = getattr(host, "run_time_names", {})
         roots = (str(self.workdir), *self.roots)
-        return Observer(self.records, roots, self.install, dict(names), version=self.version)
+        return Observer(self.records, roots, self.install, dict(names), version=self.version,
+                        aliases=self.aliases)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -605,7 +607,7 @@ def compare_real(
     workdir = Path(tempfile.mkdtemp(prefix="hooksim-replay-"))
     try:
         started = time.monotonic()
-        sim_side = replay_side(scenario, host, workdir)
+        sim_side = replace(replay_side(scenario, host, workdir), aliases=(install_root(path),))
         seconds = time.monotonic() - started
         assert real.result.workdir is not None
         real_side = Side(real.records, real.result, real.result.workdir, real.launch_env,

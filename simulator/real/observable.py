@@ -110,6 +110,9 @@ class Observer:
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)  # id value -> <FIELD N>
     version: str = ""  # the host's release, named in its values as 2.1.337 or 2-1-337
+    # Other folders that read as <install>: on the replay's side, the real host's install,
+    # which a hook's command may name as written (Hermes' hook package in the host's venv).
+    aliases: tuple[str, ...] = ()
     _pattern: tuple[int, re.Pattern[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -156,8 +159,9 @@ class Observer:
         """A string with paths, ids, dates, the host's pid and run-time names mapped."""
         if record is not None and text == str(record.get("host_pid", "")):
             return "<host pid>"
-        if self.install:
-            text = re.sub(re.escape(self.install) + r"(?![A-Za-z0-9_.])", "<install>", text)
+        for install in (self.install, *self.aliases):
+            if install:
+                text = re.sub(re.escape(install) + r"(?![A-Za-z0-9_.])", "<install>", text)
         for root in self.roots:
             for form in (root, re.sub(r"[^A-Za-z0-9]", "-", root)):
                 text = re.sub(re.escape(form) + r"(?![A-Za-z0-9_.])", "<workdir>", text)

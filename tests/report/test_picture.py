@@ -30,7 +30,7 @@ turns:
   - {user: go, assistant: done}
   - {after: 2h, user: again, assistant: done}
 hooks:
-  Stop: [{hooks: [{type: command, command: 'cat >/dev/null; echo "not yet" >&2; exit 2'}]}]
+  Stop: [{hooks: [{type: command, command: 'grep -q "stop_hook_active.:true" && exit 0; echo "not yet" >&2; exit 2'}]}]
   UserPromptSubmit: [{hooks: [{type: command, command: 'cat >/dev/null; exit 1'}]}]
 expect:
   exit_codes: {Stop: [0, 2], UserPromptSubmit: [0, 1], "*": 0}  # the failing hook is meant
