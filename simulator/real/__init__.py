@@ -3,6 +3,8 @@
 - ``session``: the session loop (``run_real``): a fake model server, the hooks installed with
   the recorder in front, each step handed to the host's driver; ``DRIVERS`` by host name, each
   the ``DRIVER`` of a host folder's ``real.py`` (``hosts.part``).
+- ``confine``: the run's confinement (a mount and PID namespace: unshare or bubblewrap), which
+  every host process starts in.
 - ``driver``: what a driver is (``Driver``, and the two ways a host runs: ``LineDriver``, one
   process for the session, ``ExecDriver``, one per turn), the host processes it runs.
 - ``tools``: the tools a real host offers its model (each host's ``OFFER``), and the scenario
@@ -13,7 +15,9 @@
 - ``models``: the fake model API on 127.0.0.1 (``models.server.ModelServer``), scripted from
   the turns (``models.reply``); one module per API: ``anthropic``, ``responses``, ``gemini``,
   ``openai_chat``.
-- ``hook_recorder``: what the real host runs in place of each hook command (run as a script).
+- ``hook_recorder``: what the real host runs in place of each hook command (run as a script):
+  it watches the hook (where the host keeps its own account of each run) or runs it; and the
+  probes, a few lines of ``sh``.
 - ``compare``: a real run against the replay of the same scenario, difference by difference.
 
 This package's ``__init__`` imports nothing: each hook process imports it before
