@@ -12,7 +12,7 @@ from hooksim.hosts import Firing, HookRun, HookSpec, Host, Verdict
 from hooksim.hosts.claude_code.constants import EXACT_MATCHER_BEFORE_2_1_195
 from hooksim.hosts.claude_code.profile import ClaudeCode
 from hooksim.hosts.claude_code.session import ClaudeSession
-from hooksim.hosts.claude_style import NO_VERDICT_SHOWN, ClaudeStyleReading
+from hooksim.hosts.claude_style import NO_VERDICT_SHOWN, TRANSCRIPT_ONLY, ClaudeStyleReading
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import Compact, load_scenario
 
@@ -145,7 +145,7 @@ class ClaudeStopContextEndsTheTurn(ClaudeCode):
 class ClaudeStdoutContextEverywhere(ClaudeCode):
     def read(self, event: str, run: HookRun) -> Verdict:
         verdict = super().read(event, run)
-        if verdict.note.startswith("stdout not used"):
+        if verdict.note == TRANSCRIPT_ONLY:
             return Verdict("context", context=run.stdout.strip())
         return verdict
 
