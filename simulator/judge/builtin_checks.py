@@ -247,17 +247,26 @@ def _timeouts(result: RunResult, options: dict[str, Any]) -> list[str]:
     return failures
 
 
-def _output_refused(result: RunResult, options: dict[str, Any]) -> list[str]:
+def _uncounted(result: RunResult, options: dict[str, Any], fault: str) -> list[tuple[HookRun, int]]:
+    """The first run of each hook whose output the host counts as ``fault`` (refused or
+    ignored), unless ``expect.refused`` counts its event or ``checks`` skips it, with how many
+    runs of its event went so."""
     counted = result.scenario.expect.get("refused", {})
-    title = get_host(result.scenario.tool).title
-    failures, seen = [], set()
+    found, seen = [], set()
     for run in result.runs:
-        if run.fault != "refused" or "*" in counted or run.event in counted:
+        if run.fault != fault or "*" in counted or run.event in counted:
             continue
         if _skipped(run.command, options) or (run.event, run.command) in seen:
             continue
         seen.add((run.event, run.command))
-        count = sum(r.fault == "refused" and r.event == run.event for r in result.runs)
+        found.append((run, sum(r.fault == fault and r.event == run.event for r in result.runs)))
+    return found
+
+
+def _output_refused(result: RunResult, options: dict[str, Any]) -> list[str]:
+    title = get_host(result.scenario.tool).title
+    failures = []
+    for run, count in _uncounted(result, options, "refused"):
         how, why = _refusal(run.verdict)
         failures.append(
             f"built-in check output_refused: the {run.event} hook {run.command!r}"
@@ -271,23 +280,14 @@ def _output_refused(result: RunResult, options: dict[str, Any]) -> list[str]:
 def _output_ignored(result: RunResult, options: dict[str, Any]) -> list[str]:
     """Hooks whose output nothing reads: the host gives it neither to the model nor to its
     user (a plain line where only JSON is read)."""
-    counted = result.scenario.expect.get("refused", {})
     title = get_host(result.scenario.tool).title
-    found, seen = [], set()
-    for run in result.runs:
-        if run.fault != "ignored" or "*" in counted or run.event in counted:
-            continue
-        if _skipped(run.command, options) or (run.event, run.command) in seen:
-            continue
-        seen.add((run.event, run.command))
-        count = sum(r.fault == "ignored" and r.event == run.event for r in result.runs)
-        found.append(
-            f"built-in check output_ignored: the {run.event} hook {run.command!r}"
-            f"{located(result, run.spec)} at turn {run.turn}: {title} reads nothing of its output"
-            f" ({run.verdict.removeprefix('not awaited: ')}); print what the event reads, or"
-            f" say so (expect: {{refused: {{{run.event}: {count}}}}})"
-        )
-    return found
+    return [
+        f"built-in check output_ignored: the {run.event} hook {run.command!r}"
+        f"{located(result, run.spec)} at turn {run.turn}: {title} reads nothing of its output"
+        f" ({run.verdict.removeprefix('not awaited: ')}); print what the event reads, or"
+        f" say so (expect: {{refused: {{{run.event}: {count}}}}})"
+        for run, count in _uncounted(result, options, "ignored")
+    ]
 
 
 def _refusal(verdict: str) -> tuple[str, str]:
