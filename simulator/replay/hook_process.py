@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO
 
 from ..hosts import HookRun, HookSpec, Host
-from .leaks import LeakWatch, stopping
+from .leaks import LeakWatch, session_alive, stopping
 from .workspace import Workspace
 
 # The work directories of the runs of this process, removed when a signal stops it.
@@ -143,6 +143,15 @@ def communicate(
 NO_KILL_BOUND_S = 30.0
 
 
+def _ended(session: int, deadline: float) -> bool:
+    """Wait until no process of ``session`` runs, or ``deadline``; whether none does."""
+    while session_alive(session):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 class HookLauncher:
     """Spawns hook processes for one run, as ``host`` does, in ``workspace``.
 
@@ -243,13 +252,18 @@ class HookLauncher:
 
         first = signal.Signals[host.timeout_signal]
         send(first)
+        grace = host.term_grace_s
+        deadline = time.monotonic() + (NO_KILL_BOUND_S if grace is None else grace)
         if first != signal.SIGKILL:
-            grace = host.term_grace_s
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=NO_KILL_BOUND_S if grace is None else grace)
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
             if proc.returncode is None:
                 send(signal.SIGKILL)
         proc.wait()
+        # What the group's signal reached is gone before the run looks for leftovers.
+        if host.timeout_kills_group and not _ended(proc.pid, deadline):
+            send(signal.SIGKILL)
+            _ended(proc.pid, time.monotonic() + NO_KILL_BOUND_S)
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()

@@ -109,6 +109,16 @@ def _stat(pid: int) -> _Proc | None:
     return _Proc(pid, int(fields[1]), fields[0].decode(), int(fields[3]), int(fields[19]))
 
 
+def session_alive(session: int) -> bool:
+    """Whether a process of ``session`` still runs (a zombie waits only to be reaped)."""
+    for entry in os.listdir(_PROC):
+        if entry.isdigit():
+            proc = _stat(int(entry))
+            if proc is not None and proc.session == session and proc.state != "Z":
+                return True
+    return False
+
+
 def _now_ticks() -> int:
     """The time since boot in the clock ticks of ``/proc/PID/stat``'s start time."""
     return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
