@@ -26,18 +26,20 @@ the end, so a hook the host killed is still on file.
 where the current turn is announced). Each record is one JSON file per hook process: event,
 argv, the shell, stdin bytes, the environment it received, cwd, wall-clock times, the process
 that started the hook (``host_pid``), and exit, stdout and stderr where known. A probe
-(``probe_script``, a few lines of ``sh``) records every firing of an event, so that a firing
+(``wrapping.probe_command``, a few lines of ``sh``) records every firing of an event, so that a firing
 with no matching hook is still seen. Standard library only: it runs once per hook process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import select
 import stat
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -250,9 +252,6 @@ def _pread_all(fd: int) -> bytes:
 
 
 def _queued(fd: int) -> int:
-    import fcntl
-    import termios
-
     buf = bytearray(4)
     try:
         fcntl.ioctl(fd, termios.FIONREAD, buf)
@@ -262,8 +261,6 @@ def _queued(fd: int) -> int:
 
 
 def _capacity(fd: int) -> int:
-    import fcntl
-
     try:
         return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
     except (OSError, AttributeError):
@@ -271,8 +268,6 @@ def _capacity(fd: int) -> int:
 
 
 def _grow(fd: int) -> None:
-    import fcntl
-
     try:
         limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
         if _capacity(fd) < limit:
@@ -291,8 +286,6 @@ def _tee_all(fd: int) -> bytes:
         return b""
     r, w = os.pipe()
     try:
-        import fcntl
-
         with contextlib.suppress(OSError):
             fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, max(size, 4096))
         copied = libc.tee(fd, w, ctypes.c_size_t(size), 0)
@@ -423,7 +416,7 @@ def _relay(pipes: dict[int, int]) -> tuple[bytes, bytes]:
 
 def read_records(directory: Path) -> list[dict[str, Any]]:
     """Every record in a run's record directory, in the order the hooks started: the
-    recorder's, and each probe's (``probe_script``), made from the files it left."""
+    recorder's, and each probe's (``wrapping.probe_command``), made from the files it left."""
     records = []
     for path in directory.glob("*.json"):
         try:
@@ -436,34 +429,13 @@ def read_records(directory: Path) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["start"], r["pid"]))
 
 
-# What only a probe's command holds: the file it marks its record done with.
+# What only a probe's command holds (``wrapping.probe_command``): the file it marks its
+# record done with.
 PROBE_MARK = '> "$d.probe"'
 
 
-def probe_script(directory: Path, turn_file: Path, event: str, *, shell: bool) -> str:
-    """A probe as a few lines of ``sh``, far cheaper than a Python process on each firing: it
-    reads its stdin into ``directory`` beside its environment, working directory, pid, parent
-    and the announced turn, then marks them done (``N-PID.probe``; ``read_records`` makes the
-    record). ``shell``: the host runs it in its own shell (its command line is the probe's
-    ``parent``); else it is handed to ``sh -c`` as an argv."""
-    base = f"d={shlex_quote(str(directory))}/$(date +%s%N)-$$"
-    script = (
-        f'{base}; cat > "$d.stdin"; env -0 > "$d.env"; pwd > "$d.cwd"; echo "$PPID" > "$d.ppid";'
-        f' cat {shlex_quote(str(turn_file))} > "$d.turn" 2>/dev/null;'
-        + (' cat /proc/$$/cmdline > "$d.parent" 2>/dev/null;' if shell else "")
-        + f" echo {shlex_quote(event)} {PROBE_MARK}; exit 0"
-    )
-    return script if shell else f"sh -c {shlex_quote(script)} hooksim-probe"
-
-
-def shlex_quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
-
-
 def _probe_record(done: Path, spec: dict[str, Any]) -> dict[str, Any]:
-    """The record of one probe process, from the files it left (``probe_script``)."""
+    """The record of one probe process, from the files it left (``wrapping.probe_command``)."""
 
     def part(suffix: str) -> bytes:
         try:

@@ -23,7 +23,7 @@ from ..hosts import Host, Plugin
 from ..replay.plugins import Installed
 from ..scenario import Scenario
 from ..scenario.model import SeedFile
-from .hook_recorder import CARRIED, probe_script
+from .hook_recorder import CARRIED, PROBE_MARK
 
 
 def recorder_command(spec: Path, hook_id: str, *, shell: bool = True, watch: bool = False) -> str:
@@ -50,9 +50,20 @@ def recorded_id(command: str) -> str | None:
 
 
 def probe_command(spec: Path, event: str, *, shell: bool) -> str:
-    """A probe on ``event``: it records each firing (``hook_recorder.probe_script``) in the
-    ``records`` folder beside ``spec``, with the turn the driver announces in ``turn.json``."""
-    return probe_script(spec.with_name("records"), spec.with_name("turn.json"), event, shell=shell)
+    """A probe on ``event``, as a few lines of ``sh``, far cheaper than a Python process on
+    each firing: it reads its stdin into the ``records`` folder beside ``spec``, with its
+    environment, working directory, pid, parent and the turn the driver announces in
+    ``turn.json``, then marks them done (``N-PID.probe``; ``hook_recorder.read_records`` makes
+    the record). ``shell``: the host runs it in its own shell (whose command line is the
+    probe's ``parent``); else it is handed to ``sh -c`` as an argv."""
+    records, turn = shlex.quote(str(spec.with_name("records"))), spec.with_name("turn.json")
+    script = (
+        f'd={records}/$(date +%s%N)-$$; cat > "$d.stdin"; env -0 > "$d.env"; pwd > "$d.cwd";'
+        f' echo "$PPID" > "$d.ppid"; cat {shlex.quote(str(turn))} > "$d.turn" 2>/dev/null;'
+        + (' cat /proc/$$/cmdline > "$d.parent" 2>/dev/null;' if shell else "")
+        + f" echo {shlex.quote(event)} {PROBE_MARK}; exit 0"
+    )
+    return script if shell else f"sh -c {shlex.quote(script)} hooksim-probe"
 
 
 def wrap_matcher_groups(

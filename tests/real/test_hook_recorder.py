@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from hooksim.real.hook_recorder import probe_script, read_records
-from hooksim.real.wrapping import recorder_command
+from hooksim.real.hook_recorder import read_records
+from hooksim.real.wrapping import probe_command, recorder_command
 
 
 def setup(tmp_path: Path, command: str) -> Path:
@@ -49,10 +49,10 @@ def test_a_probe_only_records_and_an_exec_host_gets_argv(tmp_path: Path) -> None
     """A probe prints nothing and exits 0, in a host's shell or handed to ``sh`` as an argv,
     and its record says what it was given; without a shell a hook's command is split like argv."""
     spec = setup(tmp_path, f"{sys.executable} -c 'print(42)'")
-    probe = probe_script(tmp_path / "records", tmp_path / "turn.json", "Stop", shell=True)
+    probe = probe_command(spec, "Stop", shell=True)
     in_shell = subprocess.run(["/bin/sh", "-c", probe], input=b'{"p": 1}', capture_output=True,
                               check=False, env={**os.environ, "FROM_HOST": "yes"})  # fmt: skip
-    bare = probe_script(tmp_path / "records", tmp_path / "turn.json", "Stop", shell=False)
+    bare = probe_command(spec, "Stop", shell=False)
     as_argv = subprocess.run(shlex.split(bare), input=b"{}", capture_output=True, check=False)
     argv = [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), "Stop.0.0"]
     exec_run = subprocess.run(argv, input=b"{}", capture_output=True, check=False)
