@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -335,3 +337,20 @@ def test_mistakes_in_a_seeded_project_file_fail_as_in_the_replay(
     assert real == [f for f in replay if "built-in check" in f]
     assert any("check matchers" in f for f in real)
     assert any("check known_events" in f for f in real)
+
+
+def test_the_confinement_benchmark_runs() -> None:
+    """benchmarks/bench_confine.py, one round on the real Gemini CLI: a moved module breaks this
+    test rather than a benchmark nobody runs (its ratios are the benchmark's to judge)."""
+    binary = BINARIES["gemini-cli"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
+    bench = Path(__file__).parents[2] / "benchmarks" / "bench_confine.py"
+    done = subprocess.run([sys.executable, str(bench), "--real", f"gemini-cli={binary}",
+                           "--rounds", "1"], capture_output=True, text=True, timeout=600,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("gemini-cli, median of 1 rounds: confined ")
+    assert lines[1].startswith("  confinement: confined / unconfined ")
+    assert lines[2].startswith("  recorder: with / without ")
