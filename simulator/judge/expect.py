@@ -356,7 +356,7 @@ def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
     if want == "allow":
         return []
     acknowledged = "timed_out" in result.scenario.expect
-    got = [leak for leak in result.leaks if not (acknowledged and left_by_kill(leak))]
+    got = [leak for leak in result.leaks if not (acknowledged and leak.after_timeout)]
     if len(got) == want:
         return []
     kill = get_host(result.scenario.tool).timeout_kill()
@@ -364,7 +364,7 @@ def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
 
     def said(leak: LeakedProcess) -> str:
         text = f"pid {leak.pid} {leak.command[:80]!r} left by {leak.hook}"
-        if left_by_kill(leak):
+        if leak.after_timeout:
             text += (
                 f", left running after {get_host(result.scenario.tool).title} killed its hook at"
                 f" the timeout ({kill}); expect: {{timed_out: {timed_out}}} acknowledges it"
@@ -377,10 +377,6 @@ def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
         + (f" ({shown})" if shown else "")
     ]
 
-
-def left_by_kill(leak: LeakedProcess) -> bool:
-    """A process left running because its host killed the hook at the timeout."""
-    return leak.run is not None and leak.run.timed_out
 
 
 def expected_warning(result: RunResult, warning: str) -> bool:

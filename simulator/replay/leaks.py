@@ -82,6 +82,12 @@ class LeakedProcess:
     own_session: bool  # it left the hook's session (setsid, a daemon)
 
     @property
+    def after_timeout(self) -> bool:
+        """Left running because its host killed the hook at the timeout (the hook's child, where
+        the host signals the hook's own process only)."""
+        return self.run is not None and self.run.timed_out
+
+    @property
     def hook(self) -> str:
         """The hook that left it, in words."""
         run = self.run

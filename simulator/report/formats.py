@@ -193,7 +193,7 @@ class _FiringView:
 def leak_text(leak: LeakedProcess) -> str:
     """One leaked process in words: pid, command, and whether it left the hook's session."""
     where = "in a session of its own" if leak.own_session else "in the hook's session"
-    if leak.run is not None and leak.run.timed_out:
+    if leak.after_timeout:
         where += ", left by the host's kill at the timeout"
     return f"pid {leak.pid} {_line(leak.command[:120])} ({where})"
 
