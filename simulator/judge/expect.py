@@ -378,7 +378,6 @@ def _leaked_processes(result: RunResult, want: int | str) -> list[str]:
     ]
 
 
-
 def expected_warning(result: RunResult, warning: str) -> bool:
     """Whether the scenario says the host warns so (``expect: {warnings: [...]}``): such a
     warning is part of what it tests, not something to show."""
