@@ -97,16 +97,19 @@ class Dispatcher:
         env.update(state.env)
         firing.runs = runs
         spawn = self.launcher.spawn
-        # Each hook's own variables on top: its plugin's, its place's (Claude Code's env file).
-        own = [{**dict(s.env), **host.hook_env(event, n, state.info)} for n, s in enumerate(specs)]
-        jobs = [partial(spawn, s, stdin, {**env, **mine}, r)
-                for s, r, mine in zip(specs, runs, own, strict=True)]  # fmt: skip
+        # Each hook's environment, once: the firing's, then its own variables on top (its
+        # plugin's, and its place among all the firing's hooks: Claude Code's env file).
+        envs = [{**env, **dict(s.env), **host.hook_env(event, n, state.info)}
+                for n, s in enumerate(specs)]  # fmt: skip
+        jobs = [partial(spawn, s, stdin, e, r) for s, r, e in zip(specs, runs, envs, strict=True)]
         if wait and any(s.background for s in specs):  # async hooks: started, not awaited
             state.deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
                                if s.background]  # fmt: skip
-            jobs = [j for j, s in zip(jobs, specs, strict=True) if not s.background]
-            firing.runs = [r for r, s in zip(runs, specs, strict=True) if not s.background]
-            specs = [s for s in specs if not s.background]
+            waited = [not s.background for s in specs]
+            jobs = [j for j, w in zip(jobs, waited, strict=True) if w]
+            firing.runs = [r for r, w in zip(runs, waited, strict=True) if w]
+            envs = [e for e, w in zip(envs, waited, strict=True) if w]
+            specs = [s for s, w in zip(specs, waited, strict=True) if w]
         if not wait:
             firing.effect = (
                 f"{host.title} does not wait for {event}; its hooks run after the step's other"
@@ -119,10 +122,9 @@ class Dispatcher:
                 list(pool.map(lambda job: job(), jobs))
         else:
             # One after another: the host may hand each hook's output on in the next's input.
-            for n, (spec, run) in enumerate(zip(specs, firing.runs, strict=True)):
+            for spec, run, hook_env in zip(specs, firing.runs, envs, strict=True):
                 run.stdin = stdin
-                spawn(spec, stdin, {**env, **dict(spec.env), **host.hook_env(event, n, state.info)},
-                      run)  # fmt: skip
+                spawn(spec, stdin, hook_env, run)
                 stdin = host.next_input(event, stdin, run)
         self.read(firing)
         return firing

@@ -53,6 +53,23 @@ turns: [{user: hi, assistant: ho}]
     ]
 
 
+def test_an_async_hook_keeps_its_own_env_file_beside_an_ordinary_one(tmp_path: Path) -> None:
+    """Claude Code numbers a SessionStart firing's hooks by their place in the firing, whether
+    it waits for them or not: an ``async`` hook and an ordinary one never share an env file."""
+    result = run(tmp_path, """
+name: s
+tool: claude-code
+hooks:
+  SessionStart:
+    - hooks:
+        - {type: command, async: true, command: 'echo "first $(basename "$CLAUDE_ENV_FILE")"'}
+        - {type: command, command: 'echo "second $(basename "$CLAUDE_ENV_FILE")"'}
+turns: [{user: hi, assistant: ho}]
+""")  # fmt: skip
+    said = sorted(r.stdout.strip() for r in result.runs if r.event == "SessionStart")
+    assert said == ["first sessionstart-hook-0.sh", "second sessionstart-hook-1.sh"]
+
+
 def test_claude_code_tool_ids_run_through_the_session(tmp_path: Path) -> None:
     """A call's id is the scenario's, else Claude Code's numbering across turns; PostToolUse
     has tool_response before tool_use_id."""
