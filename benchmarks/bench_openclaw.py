@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from hooksim.hosts import get_host
-from hooksim.real.openclaw import run_openclaw
+from hooksim.real.session import run_real
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import load_scenario
 
@@ -75,9 +75,9 @@ def main() -> int:
         scenario = load_scenario(write_scenario(Path(tmp), args.launch)).on("openclaw")
         host = scenario.profile(get_host("openclaw"))
         real, replay, timings = [], [], {}
-        for n in range(args.rounds):
+        for _ in range(args.rounds):
             started = time.perf_counter()
-            run = run_openclaw(scenario, host, args.real, Path(tmp) / f"real-{n}")
+            run = run_real(scenario, "openclaw", args.real)  # confined, as --real runs it
             real.append(time.perf_counter() - started)
             started = time.perf_counter()
             run_scenario(scenario, host=host)

@@ -21,9 +21,13 @@ Variables a user may have exported for their real setup (``WAGGLE_*``, ``HERMES_
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
+import importlib.util
 import json
 import os
+import py_compile
 import shlex
 import sys
 import threading
@@ -173,12 +177,26 @@ def hook_environment(
         env["FAKETIME_TIMESTAMP_FILE"] = str(workspace.clock_file)
         env["FAKETIME_NO_CACHE"] = "1"
     else:
+        compile_clock_module()
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")]))
     env.update(scenario.env)
     return env
 
 
 READS_PRELOAD = CHILD_DIR / "reads.cjs"
+
+
+@functools.cache
+def compile_clock_module() -> None:
+    """Write the clock module's compiled form beside it, once a process, where the installed
+    package can be written (as Python itself does on import): hooks run with
+    PYTHONDONTWRITEBYTECODE=1 and would each compile it again (uv installs no compiled files).
+    A folder that cannot be written costs each hook the compile, nothing else."""
+    source = str(CHILD_DIR / "sitecustomize.py")
+    with contextlib.suppress(OSError, py_compile.PyCompileError):
+        compiled = Path(importlib.util.cache_from_source(source))
+        if not compiled.exists() or compiled.stat().st_mtime < Path(source).stat().st_mtime:
+            py_compile.compile(source, cfile=str(compiled), doraise=True)
 
 
 def _reads_environment(
@@ -189,6 +207,7 @@ def _reads_environment(
     the faketime driver too, where it then leaves the clock alone), and ``reads.cjs`` preloaded
     through ``NODE_OPTIONS``. Only the replay's hooks: a real host is never instrumented."""
     python_path = env.get("PYTHONPATH", "")
+    compile_clock_module()
     if str(CHILD_DIR) not in python_path.split(os.pathsep):
         python_path = os.pathsep.join(filter(None, [str(CHILD_DIR), python_path]))
     node = " ".join(filter(None, [f'--require "{READS_PRELOAD}"', env.get("NODE_OPTIONS")]))

@@ -1,0 +1,68 @@
+"""The clock module hooksim puts first on a Python hook's path (``sitecustomize``): the next
+``sitecustomize`` on the path still runs, and a hook does not compile the module each time."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from hooksim.replay.runner import run_scenario
+from hooksim.replay.workspace import CHILD_DIR
+from hooksim.scenario import load_scenario
+
+HOOK = """\
+import datetime, json, os, sys
+print(json.dumps({"now": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                  "theirs": os.environ.get("THEIR_SITECUSTOMIZE_RAN")}))
+"""
+
+
+def test_the_next_sitecustomize_on_the_path_still_runs(tmp_path: Path) -> None:
+    """A hook run with a folder of its own on PYTHONPATH holding a ``sitecustomize`` (a
+    virtualenv's, a coverage set-up): that one runs too, after the clock is moved."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "sitecustomize.py").write_text(
+        "import os\nos.environ['THEIR_SITECUSTOMIZE_RAN'] = 'yes'\n"
+    )
+    (tmp_path / "hook.py").write_text(HOOK)
+    hook = shlex.quote(str(tmp_path / "hook.py"))
+    command = f'PYTHONPATH="$PYTHONPATH:{theirs}" {shlex.quote(sys.executable)} {hook}'
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\n"
+        'clock: {start: "2030-01-02T03:04:05Z"}\n'
+        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
+        "turns: [{user: a, assistant: b}]\n"
+    )
+    result = run_scenario(load_scenario(scenario))
+    (run,) = [r for r in result.runs if r.event == "Stop"]
+    said = json.loads(run.stdout)
+    assert said["theirs"] == "yes", run.stderr
+    assert said["now"].startswith("2030-01-02T03:04:0"), said
+
+
+def test_a_replay_leaves_the_clock_module_compiled(tmp_path: Path) -> None:
+    """Hooks run with PYTHONDONTWRITEBYTECODE=1, so none of them would write the module's
+    compiled form: ``hooksim run`` writes it once (where the installed package can be
+    written), and each Python hook loads it instead of compiling the module again."""
+    source = CHILD_DIR / "sitecustomize.py"
+    compiled = Path(importlib.util.cache_from_source(str(source)))
+    compiled.unlink(missing_ok=True)
+    (tmp_path / "hook.py").write_text(HOOK)
+    scenario = tmp_path / "s.yaml"
+    command = shlex.join([sys.executable, str(tmp_path / "hook.py")])
+    scenario.write_text(
+        "name: s\ntool: claude-code\n"
+        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
+        "turns: [{user: a, assistant: b}]\n"
+    )
+    done = subprocess.run([sys.executable, "-m", "hooksim", "run", str(scenario)],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert compiled.exists()
+    assert compiled.stat().st_mtime >= source.stat().st_mtime
