@@ -1,7 +1,8 @@
 """``hooksim``: run, compare and validate scenario files; show the hosts' lifecycles.
 
 Each subcommand lives in its own module under ``hooksim.commands`` and registers its parser
-here; this module is the one entry point and the one error boundary.
+here, imported only when it runs (``COMMANDS``); this module is the one entry point and the one
+error boundary.
 """
 
 from __future__ import annotations
@@ -25,42 +26,69 @@ def version() -> str:
         return "unknown"
 
 
-def parser() -> argparse.ArgumentParser:
-    """The ``hooksim`` parser with every subcommand registered."""
+def _version_action() -> type[argparse.Action]:
     import argparse
+
+    class Version(argparse.Action):
+        """``--version``, looked up only when asked for (importlib.metadata costs every other
+        command about 20 ms)."""
+
+        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+            print(f"hooksim {version()}")
+            parser.exit()
+
+    return Version
+
+
+# Each subcommand, in the order ``hooksim --help`` lists them: its module under
+# ``hooksim.commands`` (the same name) and its line there. A module is imported only for its
+# own subcommand, so ``--version``, ``--help`` and each subcommand pay only for themselves.
+COMMANDS = {
+    "run": "run scenario files and check their expectations",
+    "compare": "run one session on several hosts and report the differences",
+    "conformance": "install releases of a real host and compare each with its profile, fact by"
+    " fact",
+    "validate": "check scenario files without running them",
+    "hosts": "print the hosts' hook lifecycles side by side (Markdown)",
+    "record": "tap a host's hooks to record a real session, then export it as a scenario",
+    "show": "merge runs saved with --json into one report (JUnit, JSON, HTML, SARIF)",
+    "tap": "run one hook transparently and log the run (record start installs it)",
+    "explore": "draw sessions (Hypothesis), judge them by the gate model and invariants, and"
+    " write each shrunk failure as a scenario file",
+    "fire": "fire one hook once, as HOST does, and say what HOST makes of its output",
+    "explain": "say which of your configured hooks run for an event, and why the others do not",
+    "lint": "check hook config files for mistakes a host is silent about",
+}
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``hooksim`` parser: every subcommand listed; ``command``'s options registered (its
+    module imported), or every subcommand's when None."""
+    import argparse
+    import importlib
 
     top = argparse.ArgumentParser(
         prog="hooksim",
         description="Replay scripted agent sessions against real hook processes in virtual time.",
     )
-    top.add_argument("--version", action="version", version=f"hooksim {version()}")
+    top.add_argument(
+        "--version", action=_version_action(), nargs=0, help="show the version and exit"
+    )
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def add_parser(name: str, **kwargs: object) -> argparse.ArgumentParser:
         # Each subcommand's parser remembers itself, so an unknown option is reported with
         # that subcommand's usage rather than the top-level one.
+        kwargs.setdefault("help", COMMANDS[name])
         parser: argparse.ArgumentParser = sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
         parser.set_defaults(parser=parser)
         return parser
 
-    from .commands import (
-        compare,
-        conformance,
-        explain,
-        explore,
-        fire,
-        hosts,
-        lint,
-        record,
-        run,
-        show,
-        tap,
-        validate,
-    )
-
-    modules = (run, compare, conformance, validate, hosts, record, show, tap, explore, fire)
-    for module in (*modules, explain, lint):
-        module.register(add_parser)
+    for name in COMMANDS:
+        if command is None or name == command:
+            importlib.import_module(f".commands.{name}", __package__).register(add_parser)
+        else:
+            add_parser(name)
     return top
 
 
@@ -72,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .record.tap import main as tap
 
         return tap(words[1:])
-    args, unknown = parser().parse_known_args(argv)
+    command = words[0] if words[:1] and words[0] in COMMANDS else ""
+    args, unknown = parser(command).parse_known_args(words)
     if unknown:
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     from .commands import CommandError

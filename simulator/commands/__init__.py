@@ -10,13 +10,13 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..hosts import UnknownHost, get_host
-from ..judge.outcome import Outcome
-from ..report.ci import github_annotations, write_sarif
-from ..report.formats import to_json, write_entries, write_junit
-from ..report.picture import write_html
+if TYPE_CHECKING:
+    from ..judge.outcome import Outcome
+
+# What every subcommand imports: argparse's helpers only. Hosts and reports are imported where
+# they are used, so that a subcommand pays only for its own modules (``hooksim.cli``).
 
 AddParser = Callable[..., argparse.ArgumentParser]
 """``add_parser`` of the ``hooksim`` parser's subcommands (``name``, then keyword arguments)."""
@@ -26,6 +26,8 @@ def check_tool(tool: str | None, option: str = "--tool") -> str | None:
     """None when the tool can run, else the one line to print."""
     if tool is None:
         return None
+    from ..hosts import UnknownHost, get_host
+
     try:
         get_host(tool)
     except UnknownHost as e:
@@ -138,6 +140,8 @@ def write_reports(
     """The reports ``run`` was asked for (``report_options``), from the outcomes' entries;
     ``coverage``: a shard's place in the whole (see ``write_entries``)."""
     if args.junit_xml or args.json or args.html or args.sarif or args.format:
+        from ..report.formats import to_json
+
         write_entry_reports(to_json(outcomes), args, coverage)
 
 
@@ -151,6 +155,10 @@ def write_entry_reports(
 
     Each file is written even when another cannot be; then CommandError names those that failed.
     """
+    from ..report.ci import github_annotations, write_sarif
+    from ..report.formats import write_entries, write_junit
+    from ..report.picture import write_html
+
     writers: list[tuple[str, str | None, Callable[[str], None]]] = [
         ("--junit-xml", args.junit_xml, lambda path: write_junit(entries, path)),
         ("--json", args.json, lambda path: write_entries(entries, path, coverage)),

@@ -15,9 +15,7 @@ from . import AddParser, check_tool, real, workers_option
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "compare", help="run one session on several hosts and report the differences"
-    )
+    parser = add_parser("compare")
     parser.add_argument("path", type=Path, help="one scenario file")
     parser.add_argument(
         "--tools",

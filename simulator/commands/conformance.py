@@ -63,10 +63,7 @@ SECTION_END = "<!-- end hooksim conformance {host} -->"
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "conformance",
-        help="install releases of a real host and compare each with its profile, fact by fact",
-    )
+    parser = add_parser("conformance")
     parser.add_argument("host", help=f"the host ({', '.join(RELEASED)})")
     parser.add_argument(
         "paths",

@@ -18,10 +18,7 @@ if TYPE_CHECKING:
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "explain",
-        help="say which of your configured hooks run for an event, and why the others do not",
-    )
+    parser = add_parser("explain")
     parser.add_argument("host", metavar="HOST", help="the agent CLI (hooksim hosts lists them)")
     parser.add_argument("event", metavar="EVENT", help="the event, as the host names it")
     parser.add_argument(

@@ -25,11 +25,7 @@ DEFAULT_OUT = "hooksim-failures"
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "explore",
-        help="draw sessions (Hypothesis), judge them by the gate model and invariants, and"
-        " write each shrunk failure as a scenario file",
-    )
+    parser = add_parser("explore")
     parser.add_argument(
         "paths",
         nargs="*",

@@ -18,7 +18,7 @@ from . import AddParser
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser("hosts", help="print the hosts' hook lifecycles side by side (Markdown)")
+    parser = add_parser("hosts")
     parser.add_argument(
         "--update",
         metavar="FILE",

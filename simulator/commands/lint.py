@@ -30,7 +30,7 @@ NEEDS_YES = (
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser("lint", help="check hook config files for mistakes a host is silent about")
+    parser = add_parser("lint")
     parser.add_argument(
         "files", metavar="FILE", nargs="*",
         help="config files (default: each host's own in home and the working directory)",

@@ -11,9 +11,7 @@ from . import AddParser, check_tool
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "record", help="tap a host's hooks to record a real session, then export it as a scenario"
-    )
+    parser = add_parser("record")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     start = sub.add_parser(
         "start", help="run every command hook of a host's config through the tap"

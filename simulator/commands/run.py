@@ -45,7 +45,7 @@ from . import (
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser("run", help="run scenario files and check their expectations")
+    parser = add_parser("run")
     parser.add_argument(
         "paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)"
     )

@@ -28,9 +28,7 @@ class _Refused(Exception):
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "show", help="merge runs saved with --json into one report (JUnit, JSON, HTML, SARIF)"
-    )
+    parser = add_parser("show")
     parser.add_argument(
         "runs", type=Path, nargs="+", metavar="RUN.json", help="written by hooksim run --json"
     )

@@ -13,9 +13,7 @@ from . import AddParser
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser(
-        "tap", help="run one hook transparently and log the run (record start installs it)"
-    )
+    parser = add_parser("tap")
     parser.add_argument(
         "rest", nargs=argparse.REMAINDER, help="--log DIR [--tool HOST] -- ORIGINAL"
     )

@@ -14,7 +14,7 @@ from . import AddParser
 
 
 def register(add_parser: AddParser) -> None:
-    parser = add_parser("validate", help="check scenario files without running them")
+    parser = add_parser("validate")
     parser.add_argument(
         "paths", nargs="*", default=["scenarios"], help="files or directories (default: scenarios)"
     )

@@ -99,30 +99,26 @@ class Dispatcher:
         spawn = self.launcher.spawn
         # Each hook's environment, once: the firing's, then its own variables on top (its
         # plugin's, and its place among all the firing's hooks: Claude Code's env file).
-        envs = [{**env, **dict(s.env), **host.hook_env(event, n, state.info)}
-                for n, s in enumerate(specs)]  # fmt: skip
-        jobs = [partial(spawn, s, stdin, e, r) for s, r, e in zip(specs, runs, envs, strict=True)]
-        if wait and any(s.background for s in specs):  # async hooks: started, not awaited
-            state.deferred += [(j, r) for j, s, r in zip(jobs, specs, runs, strict=True)
+        hooks = [(s, r, {**env, **dict(s.env), **host.hook_env(event, n, state.info)})
+                 for n, (s, r) in enumerate(zip(specs, runs, strict=True))]  # fmt: skip
+        if wait:  # async hooks: started, not awaited
+            state.deferred += [(partial(spawn, s, stdin, e, r), r) for s, r, e in hooks
                                if s.background]  # fmt: skip
-            waited = [not s.background for s in specs]
-            jobs = [j for j, w in zip(jobs, waited, strict=True) if w]
-            firing.runs = [r for r, w in zip(runs, waited, strict=True) if w]
-            envs = [e for e, w in zip(envs, waited, strict=True) if w]
-            specs = [s for s, w in zip(specs, waited, strict=True) if w]
-        if not wait:
+            hooks = [h for h in hooks if not h[0].background]
+            firing.runs = [r for _, r, _ in hooks]
+        else:
             firing.effect = (
                 f"{host.title} does not wait for {event}; its hooks run after the step's other"
                 " hooks"
             )
-            state.deferred.extend(zip(jobs, runs, strict=True))
+            state.deferred += [(partial(spawn, s, stdin, e, r), r) for s, r, e in hooks]
             return firing
-        if host.parallel and len(jobs) > 1 and not any(s.sequential for s in specs):
-            with ThreadPoolExecutor(len(jobs)) as pool:
-                list(pool.map(lambda job: job(), jobs))
+        if host.parallel and len(hooks) > 1 and not any(s.sequential for s, _, _ in hooks):
+            with ThreadPoolExecutor(len(hooks)) as pool:
+                list(pool.map(lambda hook: spawn(hook[0], stdin, hook[2], hook[1]), hooks))
         else:
             # One after another: the host may hand each hook's output on in the next's input.
-            for spec, run, hook_env in zip(specs, firing.runs, envs, strict=True):
+            for spec, run, hook_env in hooks:
                 run.stdin = stdin
                 spawn(spec, stdin, hook_env, run)
                 stdin = host.next_input(event, stdin, run)

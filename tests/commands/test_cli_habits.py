@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -121,3 +123,62 @@ def test_a_report_to_dev_stdout_appends_where_stdout_goes(tmp_path: Path) -> Non
     assert text.startswith("earlier\nPASS ")
     assert '"verdict": "PASS"' in text
     assert text.index('"verdict": "PASS"') < text.index("1 passed, 0 failed in ")
+
+
+# ``hooksim ARGS`` in a process of its own, then the names of the modules it imported.
+_IMPORTED = """
+import sys
+from hooksim.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("\\n".join(["--- modules", *sorted(sys.modules)]))
+"""
+
+
+def _hooksim_modules(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``hooksim ARGS`` as its console script runs it, and the hooksim modules it imported."""
+    result = subprocess.run([sys.executable, "-c", _IMPORTED, *args], capture_output=True,
+                            text=True, check=False)  # fmt: skip
+    _, marker, names = result.stderr.partition("--- modules\n")
+    assert marker, result.stderr
+    return result, {n for n in names.splitlines() if n == "hooksim" or n.startswith("hooksim.")}
+
+
+def test_version_imports_no_subcommand() -> None:
+    """``hooksim --version`` and ``hooksim --help`` start no subcommand's modules: a hook's
+    pre-commit ``lint`` or a ``fire`` pays only for its own."""
+    for args in (["--version"], ["--help"]):
+        result, imported = _hooksim_modules(*args)
+        assert result.returncode == 0, result.stderr
+        assert imported == {"hooksim", "hooksim.cli"}, sorted(imported)
+
+
+def test_a_subcommand_imports_its_own_modules_only() -> None:
+    """``hooksim lint --help`` imports lint's modules, not run's, compare's or the real
+    hosts' drivers."""
+    result, imported = _hooksim_modules("lint", "--help")
+    assert result.returncode == 0, result.stderr
+    assert "hooksim.commands.lint" in imported
+    assert not imported & {"hooksim.commands.run", "hooksim.commands.compare",
+                           "hooksim.real.session", "hooksim.replay.runner"}, sorted(imported)  # fmt: skip
+
+
+def test_help_lists_every_subcommand_with_its_line() -> None:
+    """``hooksim --help`` names each subcommand with its one line, in the project's order."""
+    result = console("hooksim", "--help")
+    listed = re.findall(r"^    (\w+)\s+(\S.*)$", result.stdout, re.M)
+    assert [name for name, _ in listed] == [
+        "run", "compare", "conformance", "validate", "hosts", "record", "show", "tap",
+        "explore", "fire", "explain", "lint",
+    ]  # fmt: skip
+    assert dict(listed)["lint"] == "check hook config files for mistakes a host is silent about"
+
+
+def test_an_unknown_subcommand_is_one_clear_line() -> None:
+    """A misspelt subcommand is refused with the top-level usage and the choices, exit 2."""
+    result = console("hooksim", "rnu", "x.yaml")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: hooksim ")
+    assert "argument COMMAND: invalid choice: 'rnu'" in result.stderr, result.stderr
