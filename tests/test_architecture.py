@@ -182,3 +182,37 @@ def test_a_host_name_in_a_stage_is_found(tmp_path: Path) -> None:
     (tmp_path / "hosts" / "x.py").write_text("NAME = 'codex'\n")
     (tmp_path / "stage.py").write_text("'''codex, in words'''\nif name == 'codex':\n    pass\n")
     assert host_names_in_stages(tmp_path, {"codex"}) == ["stage.py:2 'codex'"]
+
+
+def unnamed_modules(package: Path, skip: frozenset[str] = frozenset()) -> list[str]:
+    """``stage: module`` for each module or subpackage of each stage of ``package`` (its
+    folders with an ``__init__.py``) that the stage's ``__init__`` docstring does not name as
+    ````module````: a newcomer's map of a stage names every module in it."""
+    found = []
+    for stage in sorted(p for p in package.iterdir() if (p / "__init__.py").is_file()):
+        doc = ast.get_docstring(ast.parse((stage / "__init__.py").read_text("utf-8"))) or ""
+        modules = {p.stem for p in stage.glob("*.py") if not p.stem.startswith("_")}
+        modules |= {p.name for p in stage.iterdir() if (p / "__init__.py").is_file()}
+        found += [f"{stage.name}: {m}" for m in sorted(modules - skip) if f"``{m}``" not in doc]
+    return found
+
+
+def test_each_stage_names_its_modules() -> None:
+    """The host folders are listed in ``hosts.FOLDERS``, the subcommands in
+    ``hooksim.cli.COMMANDS`` (whose every name is a module of ``commands``)."""
+    from hooksim.cli import COMMANDS
+    from hooksim.hosts import FOLDERS
+
+    root = Path(__file__).parents[1] / "simulator"
+    if not root.is_dir():
+        pytest.skip("simulator/ is not beside the tests (an installed copy is tested)")
+    assert unnamed_modules(root, frozenset({*FOLDERS, *COMMANDS})) == []
+    assert {p.stem for p in (root / "commands").glob("*.py")} >= set(COMMANDS)
+
+
+def test_an_unnamed_module_is_found(tmp_path: Path) -> None:
+    (tmp_path / "stage").mkdir()
+    (tmp_path / "stage" / "__init__.py").write_text('"""- ``named``: what it does."""\n')
+    for name in ("named", "unnamed", "_private"):
+        (tmp_path / "stage" / f"{name}.py").write_text("")
+    assert unnamed_modules(tmp_path) == ["stage: unnamed"]

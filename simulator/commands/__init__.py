@@ -1,7 +1,9 @@
-"""hooksim's subcommands, one module each; ``hooksim.cli`` registers them.
+"""hooksim's subcommands, one module each, named as the subcommand; ``hooksim.cli`` lists them
+(``COMMANDS``, with each one's help line) and imports one only when it runs.
 
-A subcommand module has ``register(add_parser)``: it adds its parser with
-``add_parser(name, help=...)`` and sets ``func`` (``args -> exit code``) as its default.
+A subcommand module has ``register(add_parser)``: it adds its parser with ``add_parser(name)``
+and sets ``func`` (``args -> exit code``) as its default. Beside them, ``real``: the options and
+runs of ``--real``, which ``run`` and ``compare`` share.
 """
 
 from __future__ import annotations

@@ -6,14 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..hosts import (
-    HOSTS,
-    TABLE_END,
-    TABLE_START,
-    lifecycle_table,
-    sources_text,
-    with_table,
-)
+from ..hosts import HOSTS
+from ..hosts.tables import TABLE_END, TABLE_START, lifecycle_table, sources_text, with_table
 from . import AddParser
 
 

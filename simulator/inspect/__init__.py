@@ -4,7 +4,9 @@ each (``lint``).
 
 ``configs`` finds and reads the files each host reads (its profile says where and how),
 ``explain`` and ``lint`` ask the profile its rules, ``output`` writes the findings for people
-and for CI services.
+and for CI services. ``own`` makes the hooks a user configured into what ``hooksim fire``
+fires without a command; ``probe`` fires each of them once on every host (``lint --probe``)
+and says in a word how each host reads its output.
 """
 
 from __future__ import annotations

@@ -18,7 +18,11 @@
 - ``hook_recorder``: what the real host runs in place of each hook command (run as a script):
   it watches the hook (where the host keeps its own account of each run) or runs it; and the
   probes, a few lines of ``sh``.
-- ``compare``: a real run against the replay of the same scenario, difference by difference.
+- ``compare``: a real run against the replay of the same scenario, difference by difference;
+  ``observable``: what a hook can observe of its run, in a form both sides compare in.
+- ``install``: a host's release installed from its registry into hooksim's cache;
+  ``releases``: the newest release (and pre-release) on the registry; ``facts``: facts read
+  from real runs, release by release, as one Markdown table (``hooksim conformance``).
 
 This package's ``__init__`` imports nothing: each hook process imports it before
 ``hook_recorder`` runs, which must stay quick.

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from hooksim.cli import main
-from hooksim.hosts import HOSTS, HookRun, HookSpec, lifecycle_table
+from hooksim.hosts import HOSTS, HookRun, HookSpec
+from hooksim.hosts.tables import lifecycle_table
 from hooksim.replay.runner import run_scenario
 from hooksim.scenario import ApiError, Compact, NewSession, Turn, load_scenario
 
