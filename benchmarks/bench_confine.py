@@ -57,8 +57,10 @@ def main() -> int:
             with mock.patch.object(session, "wrap_hooks", _unwrapped):
                 bare.append(timed(lambda: run_real(scenario, tool, binary or None)))
     c, u, b = (statistics.median(x) for x in (confined, unconfined, bare))
-    print(f"{tool}, median of {args.rounds} rounds: confined {c:.2f}s, unconfined {u:.2f}s,"
-          f" without the recorder {b:.2f}s")  # fmt: skip
+    print(
+        f"{tool}, median of {args.rounds} rounds: confined {c:.2f}s, unconfined {u:.2f}s,"
+        f" without the recorder {b:.2f}s"
+    )
     print(f"  confinement: confined / unconfined {c / u:.3f} (aim: within 1.15)")
     print(f"  recorder: with / without {c / b:.3f} (aim: within 1.05)")
     return 0

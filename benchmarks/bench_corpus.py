@@ -76,19 +76,28 @@ def main() -> None:
             print(f"{files:>6} files  {wall:8.1f} s  {rss:8.1f} MiB", flush=True)
         (t1, m1), (t2, m2) = results[args.small], results[args.large]
         ratio = args.large / args.small
-        print(f"ratio {args.large}/{args.small} = {ratio:.1f}: time {t2 / t1:.1f},"
-              f" memory {m2 / m1:.1f}", flush=True)  # fmt: skip
+        print(
+            f"ratio {args.large}/{args.small} = {ratio:.1f}: time {t2 / t1:.1f},"
+            f" memory {m2 / m1:.1f}",
+            flush=True,
+        )
 
         cache = Path(tmp) / "cache"
         first, _ = measure("run", corpus, *workers, "--cache", cache)
         second, _ = measure("run", corpus, *workers, "--cache", cache)
-        print(f"--cache: first {first:.1f} s, second (all cached) {second:.1f} s:"
-              f" {second / first:.1%} of the first", flush=True)  # fmt: skip
+        print(
+            f"--cache: first {first:.1f} s, second (all cached) {second:.1f} s:"
+            f" {second / first:.1%} of the first",
+            flush=True,
+        )
 
         shards = [measure("run", corpus, *workers, "--shard", f"{k}/4")[0] for k in (1, 2, 3, 4)]
-        print(f"4 shards: {' + '.join(f'{s:.1f}' for s in shards)} = {sum(shards):.1f} s,"
-              f" {sum(shards) / t2:.2f} x the whole run; the longest {max(shards):.1f} s,"
-              f" {max(shards) / t2:.2f} x", flush=True)  # fmt: skip
+        print(
+            f"4 shards: {' + '.join(f'{s:.1f}' for s in shards)} = {sum(shards):.1f} s,"
+            f" {sum(shards) / t2:.2f} x the whole run; the longest {max(shards):.1f} s,"
+            f" {max(shards) / t2:.2f} x",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

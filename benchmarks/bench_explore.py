@@ -224,8 +224,10 @@ def tree_of(rev: str) -> Iterator[tuple[str, Path]]:
             python = str(venv / "bin" / "python")
             purelib = subprocess.run(
                 [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                check=True, capture_output=True, text=True,
-            ).stdout.strip()  # fmt: skip
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
             Path(purelib, "zz_bench.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
             Path(purelib, "hooksim").symlink_to(tree / "simulator")
             Path(purelib, "hermes_hooks").symlink_to(tree / "hermes_hooks")

@@ -88,9 +88,11 @@ def main() -> int:
                 print(f"the real run saved {saves} memories, not 8")
                 return 1
     ratio = statistics.median(real) / statistics.median(replay)
-    print(f"openclaw ({args.launch}): real {statistics.median(real):.1f}s, hooksim replay"
-          f" {statistics.median(replay):.2f}s (median of {args.rounds}): the replay is"
-          f" {ratio:.0f}x faster ({'at least' if ratio >= 50 else 'under'} 50x)")  # fmt: skip
+    print(
+        f"openclaw ({args.launch}): real {statistics.median(real):.1f}s, hooksim replay"
+        f" {statistics.median(replay):.2f}s (median of {args.rounds}): the replay is"
+        f" {ratio:.0f}x faster ({'at least' if ratio >= 50 else 'under'} 50x)"
+    )
     print("  real: " + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items()))
     return 0
 

@@ -46,8 +46,11 @@ def peak_kib(path: Path, home: Path) -> int:
     env = {**os.environ, "HOME": str(home), "TMPDIR": str(home)}
     out = subprocess.run(
         [sys.executable, "-c", MEASURE, sys.executable, "-c", HOOKSIM, "run", str(path)],
-        capture_output=True, text=True, env=env, check=True,
-    ).stdout  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     code, kib = map(int, out.split())
     if code != 0:
         raise SystemExit(f"hooksim run {path.name} exited {code}")

@@ -85,9 +85,11 @@ def main() -> int:
                 print(f"the real run saved {saves} memories, not 8")
                 return 1
     ratio = statistics.median(replay) / statistics.median(real)
-    print(f"{tool}: real {statistics.median(real):.2f}s, hooksim replay"
-          f" {statistics.median(replay):.2f}s (median of {args.rounds}): replay/real {ratio:.3f}"
-          f" ({'under' if ratio < 0.1 else 'over'} a tenth)")  # fmt: skip
+    print(
+        f"{tool}: real {statistics.median(real):.2f}s, hooksim replay"
+        f" {statistics.median(replay):.2f}s (median of {args.rounds}): replay/real {ratio:.3f}"
+        f" ({'under' if ratio < 0.1 else 'over'} a tenth)"
+    )
     return 0
 
 

@@ -460,9 +460,18 @@ def _pump_until_done(  # noqa: PLR0917 - the exchange's state, passed once
         poller.register(exit_fd, select.POLLIN)
     try:
         _pump(
-            poller, proc, pending, {out_fd, err_fd}, out, err, deadline, wake_fd, exit_fd, name,
+            poller,
+            proc,
+            pending,
+            {out_fd, err_fd},
+            out,
+            err,
+            deadline,
+            wake_fd,
+            exit_fd,
+            name,
             timeout_s,
-        )  # fmt: skip
+        )
     finally:
         restore_wakeup()
         if exit_fd >= 0:

@@ -61,8 +61,11 @@ def lint_imports(env: dict[str, str] | None = None) -> subprocess.CompletedProce
     """``lint-imports`` on the contracts of ``pyproject.toml``, in a process of its own."""
     return subprocess.run(
         [sys.executable, "-c", LINT_IMPORTS, str(PYPROJECT)],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_both_packages_keep_the_import_contracts() -> None:

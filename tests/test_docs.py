@@ -311,8 +311,9 @@ def test_the_code_map_names_every_stage() -> None:
     else:
         import tomli as tomllib
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    (layers,) = [c["layers"] for c in config["tool"]["importlinter"]["contracts"]
-                 if c["type"] == "layers"]  # fmt: skip
+    (layers,) = [
+        c["layers"] for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"
+    ]
     stages = {s.strip().removeprefix("hooksim.") for row in layers for s in row.split("|")}
     layout = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     layout = layout.split("## How the code is laid out", 1)[1]

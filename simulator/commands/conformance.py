@@ -154,8 +154,10 @@ def _canary(args: argparse.Namespace) -> int:
         print(f"no change against {record.version}")
         return 0
     facts = "1 fact" if len(changed) == 1 else f"{len(changed)} facts"
-    print(f"{driver.name} {release.version}: {facts} changed against {record.version}"
-          f" ({args.against}):")  # fmt: skip
+    print(
+        f"{driver.name} {release.version}: {facts} changed against {record.version}"
+        f" ({args.against}):"
+    )
     for line in changed:
         print(f"  {line}")
     return 1
@@ -173,8 +175,10 @@ def _record(page: Path, host: str) -> Recorded:
         raise CommandError(f"--against: cannot read {page} ({e.strerror})") from None
     found = recorded(text, SECTION_START.format(host=host), SECTION_END.format(host=host))
     if found is None:
-        raise CommandError(f"--against: {page} has no {host} table; write one with"
-                           f" hooksim conformance {host} --versions V1,V2 --update {page}")  # fmt: skip
+        raise CommandError(
+            f"--against: {page} has no {host} table; write one with"
+            f" hooksim conformance {host} --versions V1,V2 --update {page}"
+        )
     return found
 
 
@@ -189,8 +193,9 @@ def _host_and_paths(
         raise CommandError(str(e)) from None
     driver = RELEASED.get(host.name)
     if driver is None:
-        raise CommandError(f"conformance installs releases of {', '.join(RELEASED)};"
-                           f" not {host.name}")  # fmt: skip
+        raise CommandError(
+            f"conformance installs releases of {', '.join(RELEASED)}; not {host.name}"
+        )
     if given is None:
         return host, driver, []
     wanted: list[str | Path] = [*given]
@@ -260,8 +265,9 @@ def _release(
         why = _why(run)
         verdict = "ERROR" if run.error else "FAIL" if why else "PASS"
         said = f": {why}" if why else ""
-        print(f"{verdict:<5} {path} [{driver.name} {version}]  ({run.seconds:.1f}s){said}",
-              flush=True)  # fmt: skip
+        print(
+            f"{verdict:<5} {path} [{driver.name} {version}]  ({run.seconds:.1f}s){said}", flush=True
+        )
     return release
 
 
@@ -297,8 +303,9 @@ def _scenario(host: str, version: str | None, path: Path, binary: str) -> Scenar
         comparison = compare_real(scenario, host, binary)
     except (ScenarioError, RealHostError, ValueError) as e:
         return ScenarioRun(str(path), error=str(e), seconds=time.monotonic() - started)
-    return ScenarioRun(str(path), comparison, check(comparison.real),
-                       seconds=time.monotonic() - started)  # fmt: skip
+    return ScenarioRun(
+        str(path), comparison, check(comparison.real), seconds=time.monotonic() - started
+    )
 
 
 def _section(driver: type[Driver], releases: list[ReleaseRun], paths: list[Path]) -> str:

@@ -22,13 +22,18 @@ def register(add_parser: AddParser) -> None:
     parser.add_argument("host", metavar="HOST", help="the agent CLI (hooksim hosts lists them)")
     parser.add_argument("event", metavar="EVENT", help="the event, as the host names it")
     parser.add_argument(
-        "name", metavar="NAME", nargs="?",
+        "name",
+        metavar="NAME",
+        nargs="?",
         help="what a matcher tests: the tool (Bash), or a source or trigger",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--config", metavar="FILE", nargs="+", action="extend",
+        "--config",
+        metavar="FILE",
+        nargs="+",
+        action="extend",
         help="read these files instead of the host's own in home and project",
-    )  # fmt: skip
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.set_defaults(func=explain)
 

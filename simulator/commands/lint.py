@@ -32,22 +32,27 @@ NEEDS_YES = (
 def register(add_parser: AddParser) -> None:
     parser = add_parser("lint")
     parser.add_argument(
-        "files", metavar="FILE", nargs="*",
+        "files",
+        metavar="FILE",
+        nargs="*",
         help="config files (default: each host's own in home and the working directory)",
-    )  # fmt: skip
+    )
     parser.add_argument("--tool", metavar="HOST", help="the host that reads the files named")
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     parser.add_argument(
-        "--format", choices=["text", "github"], default="text",
+        "--format",
+        choices=["text", "github"],
+        default="text",
         help="github: GitHub Actions annotations",
-    )  # fmt: skip
+    )
     parser.add_argument("--sarif", metavar="FILE", help="also write the findings as SARIF 2.1.0")
     root_option(parser)
     parser.add_argument(
-        "--probe", action="store_true",
+        "--probe",
+        action="store_true",
         help="then fire each hook once on every host, in a throwaway home, and print how each"
         " host reads its output",
-    )  # fmt: skip
+    )
     parser.add_argument("--yes", action="store_true", help="--probe without asking first")
     parser.set_defaults(func=lint)
 

@@ -125,14 +125,22 @@ def _run_one(file: Path, tool: str, binary: str | None, args: argparse.Namespace
         if skipped is not None:
             print(f"SKIP  {file} [{label}]  {scenario.name}  (not applicable: {skipped})")
             return Outcome(file, scenario.name, [], tool=label, skipped=skipped)
-        real = run_real(scenario, tool, binary, keep_workdir=args.keep_workdir,
-                        unconfined=args.unconfined)  # fmt: skip
+        real = run_real(
+            scenario, tool, binary, keep_workdir=args.keep_workdir, unconfined=args.unconfined
+        )
     except (ScenarioError, RealHostError) as e:
         print(f"ERROR {file} [{label}]  {e}")
         return Outcome(file, file.stem, [], error=str(e), tool=label)
-    outcome = Outcome(file, scenario.name, check(real), real.result, seconds=real.seconds,
-                      tool=label, warnings=builtin_checks.warnings(real.result),
-                      strict=args.strict)  # fmt: skip
+    outcome = Outcome(
+        file,
+        scenario.name,
+        check(real),
+        real.result,
+        seconds=real.seconds,
+        tool=label,
+        warnings=builtin_checks.warnings(real.result),
+        strict=args.strict,
+    )
     if args.quiet and not outcome.bad:
         return outcome
     print(f"{outcome.verdict:<5} {outcome.label}  {scenario.name}  ({real.seconds:.1f}s)")
@@ -159,8 +167,10 @@ def compare(args: argparse.Namespace) -> int:
         print(f"hooksim: {e}", file=sys.stderr)
         return 2
     real = result.real
-    print(f"{scenario.path} [{args.tool}]: real run against hooksim's replay"
-          f" ({real.seconds:.1f}s real, {result.replay_seconds:.1f}s replay)")  # fmt: skip
+    print(
+        f"{scenario.path} [{args.tool}]: real run against hooksim's replay"
+        f" ({real.seconds:.1f}s real, {result.replay_seconds:.1f}s replay)"
+    )
     print("\n".join(_header(real)))
     failures = check(real)
     real_verdict = "PASS" if not failures else "FAIL"

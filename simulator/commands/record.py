@@ -24,9 +24,12 @@ def register(add_parser: AddParser) -> None:
         help="the host's config file (default: its user file)",
     )
     start.add_argument(
-        "--out", type=Path, default=Path("hooksim-recording"), metavar="DIR",
+        "--out",
+        type=Path,
+        default=Path("hooksim-recording"),
+        metavar="DIR",
         help="where the tap logs each hook run (default: ./hooksim-recording)",
-    )  # fmt: skip
+    )
     start.set_defaults(func=_start)
     stop = sub.add_parser("stop", help="put the original config back, byte for byte")
     stop.add_argument("--out", type=Path, default=Path("hooksim-recording"), metavar="DIR")

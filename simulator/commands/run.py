@@ -310,8 +310,14 @@ def _run_cached(item: Item, args: argparse.Namespace, cache: Cache, said: list[s
         and _saved_pass(saved, item)
         and not (args.strict and saved.get("warnings"))
     ):
-        return Outcome(item.path, item.scenario.name, [], tool=item.label, cached=saved,
-                       warnings=list(saved.get("warnings") or []))  # fmt: skip
+        return Outcome(
+            item.path,
+            item.scenario.name,
+            [],
+            tool=item.label,
+            cached=saved,
+            warnings=list(saved.get("warnings") or []),
+        )
     started_ns = time.time_ns()
     outcome = run_item(
         item, forced_tool=args.tool, hooks_config=args.hooks_config, record_reads=True
@@ -482,14 +488,23 @@ def config_report(outcomes: list[Outcome], config: str) -> list[str]:
     read for (their scenarios ran their plugins alone), and its hooks no scenario exercised."""
     results = [o.result for o in outcomes if o.result is not None]
     lines = list(dict.fromkeys(n for r in results for n in r.notes if n.startswith(CONFIG_NOTE)))
-    specs = {(s.event, s.command): s for r in results for s in r.specs if s.layer == "config"
-             and s.source == config}  # fmt: skip
-    ran = {(run.spec.event, run.spec.command) for r in results for run in r.runs
-           if run.spec is not None}  # fmt: skip
+    specs = {
+        (s.event, s.command): s
+        for r in results
+        for s in r.specs
+        if s.layer == "config" and s.source == config
+    }
+    ran = {
+        (run.spec.event, run.spec.command)
+        for r in results
+        for run in r.runs
+        if run.spec is not None
+    }
     idle = [f"{event} {command!r}" for (event, command) in specs if (event, command) not in ran]
     if idle:
-        lines.append(f"--hooks-config {config}: hooks no scenario of this run exercised:"
-                     f" {'; '.join(idle)}")  # fmt: skip
+        lines.append(
+            f"--hooks-config {config}: hooks no scenario of this run exercised: {'; '.join(idle)}"
+        )
     return lines
 
 

@@ -247,10 +247,16 @@ class Explorer:
             return None
         command = f"{self.arguments} --seed {seed} --examples {budget}".strip()
         return Failure(
-            failed.findings[0], failed.document, seed, search.found_at, search.count, budget,
-            search.found_s, command=command,
+            failed.findings[0],
+            failed.document,
+            seed,
+            search.found_at,
+            search.count,
+            budget,
+            search.found_s,
+            command=command,
             replayed=database if search.found_at <= search.saved else None,
-        )  # fmt: skip
+        )
 
     def database_key(self) -> bytes:
         """The key of this space's examples in a database: the same on every machine and for

@@ -66,15 +66,34 @@ HANG_TIMEOUT_S = "2"
 # of each is where shrinking goes.
 HOOK_ENV: dict[str, tuple[tuple[str | None, int], ...]] = {
     gate_model.FLAG: (
-        ("1", 9), ("true", 3), ("TRUE", 2), ("yes", 3),
-        (None, 3), ("", 1), ("0", 2), ("false", 1), ("FALSE", 1), ("False", 1), ("fAlSe", 1),
+        ("1", 9),
+        ("true", 3),
+        ("TRUE", 2),
+        ("yes", 3),
+        (None, 3),
+        ("", 1),
+        ("0", 2),
+        ("false", 1),
+        ("FALSE", 1),
+        ("False", 1),
+        ("fAlSe", 1),
     ),
     gate_model.WINDOW: (
-        (None, 6), ("5", 3), ("1", 3), ("30", 2), ("0.5", 1), ("0.001", 1),
-        ("abc", 1), ("-5", 1), ("0", 1), ("inf", 1), ("nan", 1), ("", 1),
+        (None, 6),
+        ("5", 3),
+        ("1", 3),
+        ("30", 2),
+        ("0.5", 1),
+        ("0.001", 1),
+        ("abc", 1),
+        ("-5", 1),
+        ("0", 1),
+        ("inf", 1),
+        ("nan", 1),
+        ("", 1),
     ),
     "HERMES_HOME": ((None, 15), ("/dev/null", 1)),
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -499,6 +518,14 @@ def base_document(data: Mapping[str, Any] | None) -> dict[str, Any]:
     """What a drawn session keeps of a scenario file: its hooks, host, environment, clock and
     built-in checks; not its turns, expectations, invariants or explore block."""
     keep: Sequence[str] = (
-        "name", "description", "tool", "env", "clock", "session", "hooks", "hosts", "checks",
-    )  # fmt: skip
+        "name",
+        "description",
+        "tool",
+        "env",
+        "clock",
+        "session",
+        "hooks",
+        "hosts",
+        "checks",
+    )
     return {k: v for k, v in (data or {}).items() if k in keep}

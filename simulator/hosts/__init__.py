@@ -53,10 +53,13 @@ def part(host: Host, name: str) -> ModuleType | None:
     ``replay``), from the folder its profile is in; None where the folder has none."""
     # The folder of the profile it is, or is made from (a test's mutant subclasses one).
     folder = next(
-        (c.__module__.rpartition(".")[0] for c in type(host).__mro__
-         if c.__module__.startswith(f"{__name__}.") and c.__module__.endswith(".profile")),
+        (
+            c.__module__.rpartition(".")[0]
+            for c in type(host).__mro__
+            if c.__module__.startswith(f"{__name__}.") and c.__module__.endswith(".profile")
+        ),
         "",
-    )  # fmt: skip
+    )
     if not folder:
         return None
     try:

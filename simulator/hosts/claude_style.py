@@ -113,9 +113,10 @@ class ClaudeStyleReading:
             return Verdict(f"stdout not used: {event} does not read plain text", fault="ignored")
         if output.get("continue") is False and event not in self.continue_ignored:
             return Verdict(
-                f"continue: false ({output.get('stopReason', '')})", stop=True,
+                f"continue: false ({output.get('stopReason', '')})",
+                stop=True,
                 shown=self.stop_shown(event, run, output),
-            )  # fmt: skip
+            )
         verdict = self._decided(event, run, output)
         if verdict.shown is None and not (
             verdict.block is not None and event == "UserPromptSubmit"
@@ -142,8 +143,10 @@ class ClaudeStyleReading:
             reason = str(output.get("reason") or "")
             if event in FEEDBACK_EVENTS:
                 given = self.feedback_told(event, run, reason)
-                return Verdict(f"block reason shown to the model: {first_line(reason)}",
-                               context="\n".join(filter(None, [given, context])) or None)  # fmt: skip
+                return Verdict(
+                    f"block reason shown to the model: {first_line(reason)}",
+                    context="\n".join(filter(None, [given, context])) or None,
+                )
             if event not in self.blocking:
                 return Verdict(
                     f"decision block ignored: {event} cannot be blocked",
@@ -164,11 +167,17 @@ class ClaudeStyleReading:
                 return Verdict(
                     "failed: updatedInput without permissionDecision allow", fault="refused"
                 )
-            return Verdict("updatedInput: the tool runs with the hook's input", context=context,
-                           updated_input=dict(updated))  # fmt: skip
+            return Verdict(
+                "updatedInput: the tool runs with the hook's input",
+                context=context,
+                updated_input=dict(updated),
+            )
         if context and self.stop_context_continues and event in STOP_EVENTS:
-            return Verdict(f"the turn continues with context: {first_line(context)}", context=context,
-                           followup=context)  # fmt: skip
+            return Verdict(
+                f"the turn continues with context: {first_line(context)}",
+                context=context,
+                followup=context,
+            )
         return Verdict("context (JSON)" if context else "ok", context=context)
 
     # --- what the model is told and the user is shown: Claude Code's words (real 2.1.332) ---

@@ -76,9 +76,15 @@ def parse_matcher_groups(
                 if isinstance(handler, dict):
                     warnings += misspelt_keys(handler, HANDLER_KEYS, where)
                 spec = _handler_spec(
-                    handler, where, warnings, event=event, group=group, matcher=matcher,
-                    rule=rule, keys=(event, g, "hooks", h),
-                )  # fmt: skip
+                    handler,
+                    where,
+                    warnings,
+                    event=event,
+                    group=group,
+                    matcher=matcher,
+                    rule=rule,
+                    keys=(event, g, "hooks", h),
+                )
                 env = handler.get("env") if handler_env and isinstance(handler, dict) else None
                 if spec is not None and isinstance(env, dict):
                     spec = replace(spec, env=tuple((str(k), str(v)) for k, v in env.items()))
@@ -90,8 +96,22 @@ def parse_matcher_groups(
 # The keys of a matcher group and of a hook in it, on any host of that shape: an unknown key
 # close to one of them is a typo the host ignores silently (``matchr``: every tool matches).
 GROUP_KEYS = ("matcher", "hooks", "sequential")
-HANDLER_KEYS = ("type", "command", "timeout", "timeoutSec", "args", "shell", "async",
-                "asyncRewake", "if", "statusMessage", "once", "env", "name", "description")  # fmt: skip
+HANDLER_KEYS = (
+    "type",
+    "command",
+    "timeout",
+    "timeoutSec",
+    "args",
+    "shell",
+    "async",
+    "asyncRewake",
+    "if",
+    "statusMessage",
+    "once",
+    "env",
+    "name",
+    "description",
+)
 MISSPELT = re.compile(r"unknown key '(?P<key>[^']+)' \(did you mean '(?P<meant>[^']+)'\?\)")
 
 

@@ -277,12 +277,20 @@ class Conversation:
         self.add(CONTEXT, source=event, text=text)
 
     def stop_hooks(
-        self, event: str, commands: Sequence[str], reasons: Sequence[str],
+        self,
+        event: str,
+        commands: Sequence[str],
+        reasons: Sequence[str],
         blocking: Sequence[str] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         """The stop event's hooks have run; ``reasons`` is empty unless they blocked it."""
-        self.add(STOP_HOOKS, source=event, commands=tuple(commands), reasons=tuple(reasons),
-                 blocking=tuple(blocking))  # fmt: skip
+        self.add(
+            STOP_HOOKS,
+            source=event,
+            commands=tuple(commands),
+            reasons=tuple(reasons),
+            blocking=tuple(blocking),
+        )
 
     def cleared(self) -> None:
         self.messages = []

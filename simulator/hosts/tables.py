@@ -56,8 +56,10 @@ def lifecycle_table() -> str:
         ("checked against", [h.checked or "its docstring's sources" for h in hosts]),
         ("unverified", [", ".join(f.topic for f in h.unverified()) or "—" for h in hosts]),
     ]
-    rows = [(name, [h.table_cells.get(name, c) for h, c in zip(hosts, cells, strict=True)])
-            for name, cells in rows]  # fmt: skip
+    rows = [
+        (name, [h.table_cells.get(name, c) for h, c in zip(hosts, cells, strict=True)])
+        for name, cells in rows
+    ]
     lines = [
         "| | " + " | ".join(h.title for h in hosts) + " |",
         "|---|" + "---|" * len(hosts),

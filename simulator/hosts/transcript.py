@@ -105,8 +105,14 @@ class Transcript:
     @classmethod
     def why_not(cls, kind: str) -> str | None:
         """Why a kind is not written (None: it is, or nothing says)."""
-        return next((why for pattern, why in cls.not_reproduced.items()
-                     if fnmatch.fnmatchcase(kind, pattern)), None)  # fmt: skip
+        return next(
+            (
+                why
+                for pattern, why in cls.not_reproduced.items()
+                if fnmatch.fnmatchcase(kind, pattern)
+            ),
+            None,
+        )
 
 
 def folder_name(cwd: str) -> str:

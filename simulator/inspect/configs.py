@@ -95,8 +95,13 @@ def host_of(path: Path) -> Host | None:
     hosts = [h for h in HOSTS.values() if not h.in_process]
     names = {h.name: _names(h) for h in hosts}
     for whole in (True, False):
-        found = [h for h in hosts if any(posix.endswith(n if whole else "/" + n.rpartition("/")[2])
-                                         for n in names[h.name])]  # fmt: skip
+        found = [
+            h
+            for h in hosts
+            if any(
+                posix.endswith(n if whole else "/" + n.rpartition("/")[2]) for n in names[h.name]
+            )
+        ]
         if found:
             return found[0] if len(found) == 1 else None
     return None
@@ -129,8 +134,11 @@ def script(host: Host, command: str, project: Path) -> Path | None:
     their hooks in the project, so ``project / script(...)`` is the file); None when it names
     a program on PATH or cannot be read."""
     try:
-        words = host.argv(command, {"HOME": str(Path.home())}) if host.spawn == "exec" else (
-            shlex.split(command))  # fmt: skip
+        words = (
+            host.argv(command, {"HOME": str(Path.home())})
+            if host.spawn == "exec"
+            else (shlex.split(command))
+        )
     except ValueError:
         return None
     if not words:

@@ -73,9 +73,14 @@ def explain(host: Host, event: str, value: str | None, configs: list[Config]) ->
     if host.trust and runs:  # the profile's words say which hooks its trust gate holds
         notes.append(f"note: {host.trust}")
     return Answer(
-        host, event, value, [h for _, h in runs],
-        [h for _, _, h in sorted(not_run, key=lambda n: n[:2])], parallel, notes,
-    )  # fmt: skip
+        host,
+        event,
+        value,
+        [h for _, h in runs],
+        [h for _, _, h in sorted(not_run, key=lambda n: n[:2])],
+        parallel,
+        notes,
+    )
 
 
 def _why_not(

@@ -56,8 +56,15 @@ class Finding:
         return f"{DOCS}#{self.rule}"
 
     def data(self) -> dict[str, object]:
-        return {"rule": self.rule, "level": self.level, "file": self.file, "line": self.line,
-                "message": self.message, "fix": self.fix, "doc": self.doc}  # fmt: skip
+        return {
+            "rule": self.rule,
+            "level": self.level,
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix,
+            "doc": self.doc,
+        }
 
 
 def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
@@ -73,7 +80,14 @@ def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
             off = disabled(host, spec, config, configs)
             if off:
                 said = f"{host.title} does not run this hook: {off[0]}"
-                found.append((rank, spec.line, len(found), at("disabled-hook", "warning", spec.line, said, off[1])))  # fmt: skip
+                found.append(
+                    (
+                        rank,
+                        spec.line,
+                        len(found),
+                        at("disabled-hook", "warning", spec.line, said, off[1]),
+                    )
+                )
             seen.setdefault(key, spec)
         for event, line, _ in config.unknown:
             close = closest(host, event)
@@ -84,7 +98,9 @@ def lint(host: Host, configs: list[Config], project: Path) -> list[Finding]:
             if not warning.startswith("unknown "):
                 line = _warning_line(config, warning)
                 fix = "correct or remove the entry"
-                found.append((rank, line, len(found), at("ignored-entry", "warning", line, warning, fix)))  # fmt: skip
+                found.append(
+                    (rank, line, len(found), at("ignored-entry", "warning", line, warning, fix))
+                )
     # A matcher group's hooks share its matcher and line: one finding about it, not one each.
     return list(dict.fromkeys(f for *_, f in sorted(found, key=lambda n: n[:3])))
 
@@ -108,15 +124,25 @@ def _hook(
     if first is not None:
         where = f"{first.source}:{first.line}" if first.line else first.source
         runs = "once" if host.dedupe else "twice"
-        found.append(("duplicate-hook", "warning",
-                      f"the same hook as {where}; {host.title} runs it {runs}",
-                      "delete one of the two"))  # fmt: skip
+        found.append(
+            (
+                "duplicate-hook",
+                "warning",
+                f"the same hook as {where}; {host.title} runs it {runs}",
+                "delete one of the two",
+            )
+        )
     found += _matcher(host, spec) + _timeout(host, spec)
     plugin = _plugin_variable(spec)
     if plugin:
-        found.append(("plugin-variable-outside-plugin", "error",
-                      f"{plugin} is set only for a plugin's hooks, not a settings file's",
-                      "name the script by an absolute path, or move the hook into the plugin"))  # fmt: skip
+        found.append(
+            (
+                "plugin-variable-outside-plugin",
+                "error",
+                f"{plugin} is set only for a plugin's hooks, not a settings file's",
+                "name the script by an absolute path, or move the hook into the plugin",
+            )
+        )
     else:
         found += _command(host, spec, project, at.config.file.path.parent)
     return [at(rule, level, spec.line, message, fix) for rule, level, message, fix in found]
@@ -155,17 +181,28 @@ def _matcher(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
         name = part.strip()
         cased = [t for t in tools if name.lower() == t.lower() and name != t]
         if cased and not any(host.matches(replace(spec, matcher=name), t) for t in tools):
-            found.append(("matcher-case", "warning",
-                          f"{name!r} in matcher {matcher!r} selects no {host.title} tool:"
-                          " tool names are case-sensitive", f"write {cased[0]}"))  # fmt: skip
+            found.append(
+                (
+                    "matcher-case",
+                    "warning",
+                    f"{name!r} in matcher {matcher!r} selects no {host.title} tool:"
+                    " tool names are case-sensitive",
+                    f"write {cased[0]}",
+                )
+            )
     longer = [t for t in selected if host.matches(spec, f"x{t}x")]
     # One that selects even an empty name ('*' by the host's rule, '.*') selects every tool:
     # anchored, it selects the same ones.
     if longer and not host.matches(spec, ""):
-        found.append(("unanchored-matcher", "warning",
-                      f"matcher {matcher!r} is a regex {host.title} tests unanchored: it also"
-                      f" selects any tool whose name contains {longer[0]!r}",
-                      f"write matcher: ^({matcher})$"))  # fmt: skip
+        found.append(
+            (
+                "unanchored-matcher",
+                "warning",
+                f"matcher {matcher!r} is a regex {host.title} tests unanchored: it also"
+                f" selects any tool whose name contains {longer[0]!r}",
+                f"write matcher: ^({matcher})$",
+            )
+        )
     return found
 
 
@@ -177,8 +214,11 @@ def _dead(host: Host, spec: HookSpec, tools: list[str]) -> tuple[str, str] | Non
     said = f"matcher {matcher!r} never selects a {host.title} tool"
     cased = [t for t in tools if host.matches(replace(spec, matcher=matcher.lower()), t.lower())]
     if cased:
-        fix = f"write matcher: {cased[0]}" if matcher.lower() == cased[0].lower() else (
-            f"write the tool's name as {cased[0]}")  # fmt: skip
+        fix = (
+            f"write matcher: {cased[0]}"
+            if matcher.lower() == cased[0].lower()
+            else (f"write the tool's name as {cased[0]}")
+        )
         return f"{said}: tool names are case-sensitive", fix
     if matcher == "*" and "*" not in host.match_all:
         return f"{said}: '*' is a regex that selects nothing here", "drop the matcher"
@@ -195,15 +235,27 @@ def _timeout(host: Host, spec: HookSpec) -> list[tuple[str, str, str, str]]:
     if host.config_timeout_unit == "ms":
         written = round(spec.timeout_s * 1000)
         if written < 1000:
-            return [("timeout-unit", "error",
-                     f"timeout {written} is {written} ms: {host.title} reads timeouts in"
-                     " milliseconds", f"write timeout: {written * 1000} for {written} seconds")]  # fmt: skip
+            return [
+                (
+                    "timeout-unit",
+                    "error",
+                    f"timeout {written} is {written} ms: {host.title} reads timeouts in"
+                    " milliseconds",
+                    f"write timeout: {written * 1000} for {written} seconds",
+                )
+            ]
         return []
     if spec.timeout_s >= 1000:
         seconds = spec.timeout_s
-        return [("timeout-unit", "warning",
-                 f"timeout {seconds:g} is {seconds / 3600:.1f} hours: {host.title} reads timeouts"
-                 " in seconds", f"write timeout: {seconds / 1000:g} for {seconds / 1000:g} seconds")]  # fmt: skip
+        return [
+            (
+                "timeout-unit",
+                "warning",
+                f"timeout {seconds:g} is {seconds / 3600:.1f} hours: {host.title} reads timeouts"
+                " in seconds",
+                f"write timeout: {seconds / 1000:g} for {seconds / 1000:g} seconds",
+            )
+        ]
     return []
 
 
@@ -219,20 +271,36 @@ def _command(
     if host.spawn == "exec":
         said = _no_shell(host, spec.command)
         if said:
-            found.append(("hermes-no-shell-form", "error",
-                          f"{host.title} runs this command without a shell: {said}",
-                          "name the script by an absolute path, or write sh -c '...'"))  # fmt: skip
+            found.append(
+                (
+                    "hermes-no-shell-form",
+                    "error",
+                    f"{host.title} runs this command without a shell: {said}",
+                    "name the script by an absolute path, or write sh -c '...'",
+                )
+            )
     unapproved = host.unconsented(spec, config_home)
     if unapproved:
-        found.append(("hermes-not-consented", "warning", unapproved,
-                      "start Hermes once with --accept-hooks (or answer y at its prompt)"))  # fmt: skip
+        found.append(
+            (
+                "hermes-not-consented",
+                "warning",
+                unapproved,
+                "start Hermes once with --accept-hooks (or answer y at its prompt)",
+            )
+        )
     found += _script(host, spec.command, project)
     if host.spawn == "shell":
         bare = _unquoted_variable(spec.command)
         if bare:
-            found.append(("unquoted-path-variable", "warning",
-                          f"${bare} is not quoted: a path with a space breaks the command",
-                          f'write "${bare}"/... (the variable in double quotes)'))  # fmt: skip
+            found.append(
+                (
+                    "unquoted-path-variable",
+                    "warning",
+                    f"${bare} is not quoted: a path with a space breaks the command",
+                    f'write "${bare}"/... (the variable in double quotes)',
+                )
+            )
     return found
 
 
@@ -285,8 +353,14 @@ def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str
     path = project / named
     name = shown(path)
     if not os.path.lexists(path) and named.is_absolute():  # a relative one: from where it runs
-        return [("missing-script", "error", f"{name} does not exist: the command fails"
-                 " (exit 127)", "correct the path")]  # fmt: skip
+        return [
+            (
+                "missing-script",
+                "error",
+                f"{name} does not exist: the command fails (exit 127)",
+                "correct the path",
+            )
+        ]
     if not path.is_file():
         return []
     if not os.access(path, os.X_OK):
@@ -298,8 +372,14 @@ def _script(host: Host, command: str, project: Path) -> list[tuple[str, str, str
     if host.spawn == "exec":
         said = f"{host.title} cannot start it (exec format error)"
         return [("no-shebang", "error", f"{name} has no #! line: {said}", _SHEBANG)]
-    return [("no-shebang", "warning", f"{name} has no #! line: the shell runs it as a sh script",
-             _SHEBANG)]  # fmt: skip
+    return [
+        (
+            "no-shebang",
+            "warning",
+            f"{name} has no #! line: the shell runs it as a sh script",
+            _SHEBANG,
+        )
+    ]
 
 
 _SHEBANG = "add a first line naming its interpreter, such as #!/bin/sh"

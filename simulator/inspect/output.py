@@ -65,8 +65,7 @@ def sarif(findings: list[Finding], root: Path | None = None) -> dict[str, Any]:
         for f in findings
     ]
     described = [
-        {"id": r, "shortDescription": {"text": RULES[r]},
-         "help": {"text": f"docs/answers.md#{r}"}}
+        {"id": r, "shortDescription": {"text": RULES[r]}, "help": {"text": f"docs/answers.md#{r}"}}
         for r in rules
-    ]  # fmt: skip
+    ]
     return sarif_log(described, results)

@@ -69,8 +69,9 @@ def _joined(block: dict[str, Any], more: Any) -> dict[str, Any]:
     joined = dict(block)
     for key, value in more.items() if isinstance(more, dict) else []:
         earlier = joined.get(key)
-        joined[key] = [*earlier, *value] if isinstance(earlier, list) and isinstance(
-            value, list) else value  # fmt: skip
+        joined[key] = (
+            [*earlier, *value] if isinstance(earlier, list) and isinstance(value, list) else value
+        )
     return joined
 
 

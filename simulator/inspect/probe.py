@@ -24,8 +24,12 @@ from .configs import Config
 Fire = Callable[[str, str, str], dict[str, Any]]
 
 HOME = "each in a throwaway home (a temporary HOME and project folder, removed after)"
-FAULT_WORDS = {"failed": "failed", "timed_out": "timed out", "refused": "refused",
-               "ignored": "ignored"}  # fmt: skip
+FAULT_WORDS = {
+    "failed": "failed",
+    "timed_out": "timed out",
+    "refused": "refused",
+    "ignored": "ignored",
+}
 
 
 @dataclass

@@ -126,8 +126,10 @@ def _hooks_run(result: RunResult, options: dict[str, Any]) -> list[str]:
     for run in result.runs:
         problem, fix = run.spawn_error, "fix its path or execute bit"
         if problem is not None and spawn != "shell" and (var := _VARIABLE.search(run.command)):
-            fix = (f"{host.title} runs hooks without a shell, so {var[0]} is not expanded: use"
-                   f" sh -c '...' or an absolute path")  # fmt: skip
+            fix = (
+                f"{host.title} runs hooks without a shell, so {var[0]} is not expanded: use"
+                f" sh -c '...' or an absolute path"
+            )
         if problem is None and (script := _unopened_script(run)) is not None:
             problem, fix = script, "fix its path"
         elif problem is None and spawn == "shell" and run.exit_code in _SHELL_CODES:
@@ -200,8 +202,16 @@ def _hooks_failed(result: RunResult, options: dict[str, Any]) -> list[str]:
         if key in seen:
             continue
         seen.add(key)
-        codes = sorted({0, *(r.exit_code for r in result.runs if r.event == run.event
-                            and r.exit_code is not None)})  # fmt: skip
+        codes = sorted(
+            {
+                0,
+                *(
+                    r.exit_code
+                    for r in result.runs
+                    if r.event == run.event and r.exit_code is not None
+                ),
+            }
+        )
         closed = run.verdict.startswith("block")  # Cursor's failClosed
         went = "blocks: it fails closed" if closed else "goes on as if it had not run"
         failures.append(
@@ -461,8 +471,10 @@ def _matchers(result: RunResult, options: dict[str, Any]) -> list[str]:
             shell = host.shell_tool
             wrong = [v for v in values if v.lower() == shell.lower() and v != shell]
             if wrong and spec.matcher == host.shell_tool:  # the scenario misspells the tool
-                hint = (f"; the scenario calls a tool {wrong[0]!r}, and {host.title}'s shell tool"
-                        f" is {host.shell_tool!r}: fix the tool's name in the turn")  # fmt: skip
+                hint = (
+                    f"; the scenario calls a tool {wrong[0]!r}, and {host.title}'s shell tool"
+                    f" is {host.shell_tool!r}: fix the tool's name in the turn"
+                )
             why = f"it matched none of the values it was given ({', '.join(values)}){hint}"
         failures.append(
             f"built-in check matchers: the {spec.event} hook {spec.command!r}{located(result, spec)}"

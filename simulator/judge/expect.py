@@ -157,10 +157,14 @@ def _calls_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
     for key, tools in want.items():
         turn, inside = _step_turn(result, key), _in_step(result, key)
         got = [
-            c["tool"] for c in result.calls
-            if (c["turn"] == turn if turn is not None
-                else c.get("hook") is not None and inside(result.runs[c["hook"]]))
-        ]  # fmt: skip
+            c["tool"]
+            for c in result.calls
+            if (
+                c["turn"] == turn
+                if turn is not None
+                else c.get("hook") is not None and inside(result.runs[c["hook"]])
+            )
+        ]
         if got != tools:
             failures.append(f"bridge calls at {_where(key)}: expected {tools}, got {got}")
     return failures
@@ -241,8 +245,9 @@ def _refused(result: RunResult, want: dict[str, int]) -> list[str]:
     """How many runs of each event's hooks printed output the host refused or ignored."""
     failures = []
     for event, count in want.items():
-        got = sum(1 for r in result.runs if r.fault in ("refused", "ignored")
-                  and event in ("*", r.event))  # fmt: skip
+        got = sum(
+            1 for r in result.runs if r.fault in ("refused", "ignored") and event in ("*", r.event)
+        )
         if got != count:
             on = "any event" if event == "*" else event
             failures.append(
@@ -253,9 +258,11 @@ def _refused(result: RunResult, want: dict[str, int]) -> list[str]:
 
 
 def _at_turn(
-    result: RunResult, want: dict[str, str | list[str]], texts: Callable[[Firing], list[str]],
+    result: RunResult,
+    want: dict[str, str | list[str]],
+    texts: Callable[[Firing], list[str]],
     what: str,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """Each turn's texts (``texts`` of its firings) must contain each wanted one; a text the
     host wraps (Codex's ``<hook_prompt>``, a JSON result) is read unwrapped too."""
     failures = []

@@ -42,16 +42,34 @@ def run_on(
             record_reads=record_reads,
         )
     except SetupError as e:
-        return Outcome(scenario.path, scenario.name, [], error=str(e),
-                       seconds=time.monotonic() - started, tool=label)  # fmt: skip
+        return Outcome(
+            scenario.path,
+            scenario.name,
+            [],
+            error=str(e),
+            seconds=time.monotonic() - started,
+            tool=label,
+        )
     except Exception as e:  # one scenario that breaks the run never stops the others
-        return Outcome(scenario.path, scenario.name, [], error=_stopped(scenario, e),
-                       seconds=time.monotonic() - started, tool=label)  # fmt: skip
+        return Outcome(
+            scenario.path,
+            scenario.name,
+            [],
+            error=_stopped(scenario, e),
+            seconds=time.monotonic() - started,
+            tool=label,
+        )
     # A built-in check names a cause (a hook crashed, timed out); expectations often its effect.
     failures = builtin_checks.check(result) + expect.check(result)
-    return Outcome(scenario.path, scenario.name, failures, result,
-                   seconds=time.monotonic() - started, tool=label,
-                   warnings=builtin_checks.warnings(result))  # fmt: skip
+    return Outcome(
+        scenario.path,
+        scenario.name,
+        failures,
+        result,
+        seconds=time.monotonic() - started,
+        tool=label,
+        warnings=builtin_checks.warnings(result),
+    )
 
 
 def _stopped(scenario: Scenario, error: Exception) -> str:

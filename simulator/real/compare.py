@@ -83,8 +83,14 @@ class Side:
     def observer(self, host: Host) -> Observer:
         names: dict[str, tuple[str, str]] = getattr(host, "run_time_names", {})
         roots = (str(self.workdir), *self.roots)
-        return Observer(self.records, roots, self.install, dict(names), version=self.version,
-                        aliases=self.aliases)  # fmt: skip
+        return Observer(
+            self.records,
+            roots,
+            self.install,
+            dict(names),
+            version=self.version,
+            aliases=self.aliases,
+        )
 
 
 @dataclass(frozen=True)
@@ -120,8 +126,13 @@ def _same_roles(real: Any, sim: Any) -> bool:
     """Two conversations (lists of messages with a ``role``) whose roles match one for one."""
     if not isinstance(real, list) or not isinstance(sim, list) or len(real) != len(sim):
         return False
-    return all(isinstance(r, dict) and isinstance(s, dict) and isinstance(r.get("role"), str)
-               and r.get("role") == s.get("role") for r, s in zip(real, sim, strict=True))  # fmt: skip
+    return all(
+        isinstance(r, dict)
+        and isinstance(s, dict)
+        and isinstance(r.get("role"), str)
+        and r.get("role") == s.get("role")
+        for r, s in zip(real, sim, strict=True)
+    )
 
 
 def _show(value: Any) -> str:
@@ -209,8 +220,10 @@ class _Found:
         self.counts[found] = self.counts.get(found, 0) + 1
 
     def differences(self, host: Host) -> list[Difference]:
-        diffs = [Difference(key, rv, sv, n, _tolerance(host, key))
-                 for (key, rv, sv), n in self.counts.items()]  # fmt: skip
+        diffs = [
+            Difference(key, rv, sv, n, _tolerance(host, key))
+            for (key, rv, sv), n in self.counts.items()
+        ]
         return sorted(diffs, key=lambda d: (d.tolerated is not None, d.key))
 
 
@@ -285,9 +298,12 @@ def _compare_payload(
 
 
 def _compare_env(
-    r: dict[str, Any], s: dict[str, Any], real: tuple[Side, Observer],
-    sim: tuple[Side, Observer], add: Add,
-) -> None:  # fmt: skip
+    r: dict[str, Any],
+    s: dict[str, Any],
+    real: tuple[Side, Observer],
+    sim: tuple[Side, Observer],
+    add: Add,
+) -> None:
     """What each host added to, changed in or removed from the environment it started with."""
     changes = []
     for record, (side, seen) in ((r, real), (s, sim)):
@@ -301,9 +317,12 @@ def _compare_env(
 
 
 def _env_change(
-    name: str, changes: dict[str, tuple[str, str | None]], env: dict[str, str],
-    seen: Observer, record: dict[str, Any],
-) -> str:  # fmt: skip
+    name: str,
+    changes: dict[str, tuple[str, str | None]],
+    env: dict[str, str],
+    seen: Observer,
+    record: dict[str, Any],
+) -> str:
     """How one side's host left a variable, as shown: its value, a prefix or suffix of the old
     one, unset, or as it was started with (absent, when it never had one)."""
     if name not in changes:
@@ -333,8 +352,13 @@ def _firing_hooks(side: Side) -> dict[int, list[dict[str, Any]]]:
             probe = same[min(runs[key], len(same) - 1)]
             runs[key] += 1
         else:
-            later = [p for p in probes if p["event"] == record["event"]
-                     and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
+            later = [
+                p
+                for p in probes
+                if p["event"] == record["event"]
+                and p["turn"] == record["turn"]
+                and p["start"] >= record["start"]
+            ]
             if not later:
                 continue
             probe = later[0]
@@ -343,9 +367,12 @@ def _firing_hooks(side: Side) -> dict[int, list[dict[str, Any]]]:
 
 
 def _compare_hook_processes(
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]], real: tuple[Side, Observer],
-    sim: tuple[Side, Observer], host: Host, add: Add,
-) -> None:  # fmt: skip
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+    real: tuple[Side, Observer],
+    sim: tuple[Side, Observer],
+    host: Host,
+    add: Add,
+) -> None:
     """Per firing, which hooks ran; per hook, how the host started it and how it ended."""
     real_hooks, sim_hooks = _firing_hooks(real[0]), _firing_hooks(sim[0])
     for r, s in pairs:
@@ -515,8 +542,9 @@ def replay_recorded(
     # that runs hooks without one (Hermes) is watched from inside, the replay's recorder runs it.
     watch = driver is not None and driver.watches and host.spawn == "shell"
     wrapped, hooks = wrap_hooks(host, scenario.hooks, spec, watch=watch)
-    plugins, more = wrapped_plugin_folders(host, scenario.plugins, spec, workdir / "plugins",
-                                           watch=watch)  # fmt: skip
+    plugins, more = wrapped_plugin_folders(
+        host, scenario.plugins, spec, workdir / "plugins", watch=watch
+    )
     hooks.update(more)
     seeded, more = wrap_seeded_configs(host, scenario, spec, watch=watch)
     hooks.update(more)
@@ -563,8 +591,15 @@ def replay_side(scenario: Scenario, host: Host, workdir: Path) -> Side:
     on_host = scenario.on(host.name)
     space = Workspace(replay.workdir)
     base = replay_environment(on_host, space, host)
-    return Side(records, replay, replay.workdir, base, str(space.install), (str(workdir),),
-                getattr(host, "release", ""))  # fmt: skip
+    return Side(
+        records,
+        replay,
+        replay.workdir,
+        base,
+        str(space.install),
+        (str(workdir),),
+        getattr(host, "release", ""),
+    )
 
 
 def release_of(said: str) -> str:
@@ -584,9 +619,13 @@ def compared_host(scenario: Scenario, tool: str) -> Host:
 
 
 def compare_real(
-    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False,
+    scenario: Scenario,
+    tool: str,
+    binary: str | None = None,
+    *,
+    keep_workdir: bool = False,
     unconfined: bool = False,
-) -> Comparison:  # fmt: skip
+) -> Comparison:
     """Run ``scenario`` on the real ``tool`` and on hooksim, and list their differences."""
     path = find_binary(tool, binary)
     own_comparison = getattr(part(get_host(tool), "real"), "compared", None)
@@ -598,8 +637,10 @@ def compare_real(
             shutil.rmtree(replay.workdir, ignore_errors=True)
         # What the host's replay does not reproduce yet, each with its reason, listed as such.
         known: dict[str, str] = getattr(part(get_host(tool), "real"), "KNOWN_DIFFERENCES", {})
-        diffs = [Difference(k, r, s, n, _tolerance(host, k) or _known(known, k))
-                 for (k, r, s), n in found.items()]  # fmt: skip
+        diffs = [
+            Difference(k, r, s, n, _tolerance(host, k) or _known(known, k))
+            for (k, r, s), n in found.items()
+        ]
         diffs.sort(key=lambda d: (d.tolerated is not None, d.key))
         return Comparison(real, replay, diffs, seconds)
     real = run_real(scenario, tool, path, keep_workdir=True, unconfined=unconfined)
@@ -610,9 +651,15 @@ def compare_real(
         sim_side = replace(replay_side(scenario, host, workdir), aliases=(install_root(path),))
         seconds = time.monotonic() - started
         assert real.result.workdir is not None
-        real_side = Side(real.records, real.result, real.result.workdir, real.launch_env,
-                         install_root(path), version=release_of(real.version),
-                         account=DRIVERS[tool].account(real.host_output))  # fmt: skip
+        real_side = Side(
+            real.records,
+            real.result,
+            real.result.workdir,
+            real.launch_env,
+            install_root(path),
+            version=release_of(real.version),
+            account=DRIVERS[tool].account(real.host_output),
+        )
         diffs = differences(real_side, sim_side, host)
     finally:
         if not keep_workdir:

@@ -73,18 +73,51 @@ class Confinement:
             if self.overlay:
                 for folder in (".tmp-upper", ".tmp-work"):
                     (self.workdir / folder).mkdir(exist_ok=True)
-                tmp = ["--overlay-src", "/tmp", "--overlay", f"{w}/.tmp-upper", f"{w}/.tmp-work",
-                       "/tmp"]  # fmt: skip
+                tmp = [
+                    "--overlay-src",
+                    "/tmp",
+                    "--overlay",
+                    f"{w}/.tmp-upper",
+                    f"{w}/.tmp-work",
+                    "/tmp",
+                ]
             return [
-                self.tool, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-                *tmp, "--bind", w, w, "--tmpfs", "/dev/shm", "--unshare-pid",
-                "--die-with-parent", "--", *argv,
-            ]  # fmt: skip
+                self.tool,
+                "--ro-bind",
+                "/",
+                "/",
+                "--dev-bind",
+                "/dev",
+                "/dev",
+                "--proc",
+                "/proc",
+                *tmp,
+                "--bind",
+                w,
+                w,
+                "--tmpfs",
+                "/dev/shm",
+                "--unshare-pid",
+                "--die-with-parent",
+                "--",
+                *argv,
+            ]
         user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
         return [
-            self.tool, *user, "--mount", "--pid", "--fork", "--kill-child", "--mount-proc",
-            "sh", "-c", _UNSHARE_SETUP, "hooksim-confined", w, *argv,
-        ]  # fmt: skip
+            self.tool,
+            *user,
+            "--mount",
+            "--pid",
+            "--fork",
+            "--kill-child",
+            "--mount-proc",
+            "sh",
+            "-c",
+            _UNSHARE_SETUP,
+            "hooksim-confined",
+            w,
+            *argv,
+        ]
 
 
 def confinement(workdir: Path) -> Confinement | None:

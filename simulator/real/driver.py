@@ -239,8 +239,10 @@ class LineDriver(Driver):
                 if done(message):
                     return
             if time.monotonic() > deadline:
-                raise RealHostError(f"{self.run.host.name}: no end of turn {self.run.turn}"
-                                    f" within {TURN_TIMEOUT_S:g}s")  # fmt: skip
+                raise RealHostError(
+                    f"{self.run.host.name}: no end of turn {self.run.turn}"
+                    f" within {TURN_TIMEOUT_S:g}s"
+                )
 
     def stderr_tail(self) -> str:
         """The last line the host wrote on stderr, for a message."""
@@ -302,8 +304,9 @@ class ExecDriver(Driver):
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            raise RealHostError(f"{self.run.host.name}: turn {self.run.turn} did not end within"
-                                f" {TURN_TIMEOUT_S:g}s") from None  # fmt: skip
+            raise RealHostError(
+                f"{self.run.host.name}: turn {self.run.turn} did not end within {TURN_TIMEOUT_S:g}s"
+            ) from None
         except OSError as e:
             raise RealHostError(f"{self.run.host.name}: cannot start {argv[0]} ({e})") from None
         self.run.stderr_file.write(done.stderr)

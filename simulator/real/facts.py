@@ -136,8 +136,10 @@ def _verdict(run: ScenarioRun) -> str:
         return "pass"
     said = []
     if run.failures:
-        said.append(f"fails {run.failures[0]}" + (f" (+{len(run.failures) - 1})"
-                                                  if len(run.failures) > 1 else ""))  # fmt: skip
+        said.append(
+            f"fails {run.failures[0]}"
+            + (f" (+{len(run.failures) - 1})" if len(run.failures) > 1 else "")
+        )
     if diffs:
         said.append(f"{diffs} differences")
     return "; ".join(said)
@@ -170,8 +172,11 @@ def _run_facts(real: RealRun) -> Iterator[tuple[str, str, str]]:
             continue
         if record.get("shell"):
             yield "hooks", "shell", " ".join(record["shell"])
-        added = sorted(k for k in record.get("env", {}) if k not in real.launch_env
-                       and k not in _SHELL_SET and not k.startswith("HOOKSIM_"))  # fmt: skip
+        added = sorted(
+            k
+            for k in record.get("env", {})
+            if k not in real.launch_env and k not in _SHELL_SET and not k.startswith("HOOKSIM_")
+        )
         yield "hooks", "variables the host adds", ", ".join(added) or "none"
     for firing in real.result.firings:
         for run in firing.runs:
@@ -209,8 +214,11 @@ def output_forms(run: HookRun) -> list[tuple[str, str]]:
             value = specific.get(name) if isinstance(specific, dict) else None
             if isinstance(value, str) and value.strip():
                 forms.append((f"hookSpecificOutput.{name}", value.strip()))
-        forms += [(name, output[name].strip()) for name in _TEXT_FIELDS
-                  if isinstance(output.get(name), str) and output[name].strip()]  # fmt: skip
+        forms += [
+            (name, output[name].strip())
+            for name in _TEXT_FIELDS
+            if isinstance(output.get(name), str) and output[name].strip()
+        ]
     elif run.stdout.strip():
         forms.append(("plain stdout", run.stdout.strip()))
     if run.exit_code not in (0, 1, None) and run.stderr.strip():

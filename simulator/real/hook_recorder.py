@@ -150,8 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     hook_id = args[1]
     hook, event, received = _hook_of(spec, hook_id)
     announced = _announced(spec, event, stdin)
-    record = _record(hook_id, event, hook, args, stdin, received=received, announced=announced,
-                     started=started)  # fmt: skip
+    record = _record(
+        hook_id, event, hook, args, stdin, received=received, announced=announced, started=started
+    )
     out_dir = Path(spec["record_dir"])
     path = out_dir / f"{time.time_ns()}-{os.getpid()}.json"
     _write(path, record)
@@ -172,8 +173,9 @@ def watch(args: list[str]) -> int:
     hook_id, shell = args[1], args[2]
     hook, event, received = _hook_of(spec, hook_id)
     announced = _announced(spec, event, stdin)
-    record = _record(hook_id, event, hook, args, stdin, received=received, announced=announced,
-                     started=started)  # fmt: skip
+    record = _record(
+        hook_id, event, hook, args, stdin, received=received, announced=announced, started=started
+    )
     record.update(parent=[], host_pid=os.getppid(), shell=[shell, "-c"], watched=True)
     path = Path(spec["record_dir"]) / f"{time.time_ns()}-{os.getpid()}.json"
     command = hook.get("command")
@@ -304,9 +306,16 @@ def _tee_all(fd: int) -> bytes:
 
 
 def _record(
-    record_id: str, event: str, hook: dict[str, Any], args: list[str], stdin: bytes, *,
-    received: dict[str, str], announced: dict[str, Any], started: float,
-) -> dict[str, Any]:  # fmt: skip
+    record_id: str,
+    event: str,
+    hook: dict[str, Any],
+    args: list[str],
+    stdin: bytes,
+    *,
+    received: dict[str, str],
+    announced: dict[str, Any],
+    started: float,
+) -> dict[str, Any]:
     """The record of a hook process as it starts: what it was given, and by whom."""
     parent = _parent_cmdline()
     return {
@@ -334,9 +343,12 @@ def _record(
 
 
 def _hook_environment(
-    spec: dict[str, Any], record: dict[str, Any], *, received: dict[str, str],
+    spec: dict[str, Any],
+    record: dict[str, Any],
+    *,
+    received: dict[str, str],
     announced: dict[str, Any],
-) -> dict[str, str]:  # fmt: skip
+) -> dict[str, str]:
     """What the hook runs with: the host's environment, and what a hooksim run gives every hook
     (the mock bridge, the virtual clock) unless the host already passed it on; the record
     keeps the environment as the host gave it."""
@@ -453,16 +465,26 @@ def _probe_record(done: Path, spec: dict[str, Any]) -> dict[str, Any]:
     )
     announced = _announced_in(part(".turn").decode("utf-8", "replace"), spec, event, stdin)
     record = {
-        "id": PROBE, "event": event, "command": None, "argv": [],
+        "id": PROBE,
+        "event": event,
+        "command": None,
+        "argv": [],
         "parent": [p.decode("utf-8", "replace") for p in part(".parent").split(b"\0") if p],
-        "host_pid": int(part(".ppid") or 0), "stdin": stdin.decode("utf-8", "replace"),
-        "env": received, "cwd": part(".cwd").decode("utf-8", "replace").rstrip("\n"),
-        "start": int(stamp) / 1e9, "exit": 0, "stdout": "", "stderr": "", "pid": int(pid or 0),
+        "host_pid": int(part(".ppid") or 0),
+        "stdin": stdin.decode("utf-8", "replace"),
+        "env": received,
+        "cwd": part(".cwd").decode("utf-8", "replace").rstrip("\n"),
+        "start": int(stamp) / 1e9,
+        "exit": 0,
+        "stdout": "",
+        "stderr": "",
+        "pid": int(pid or 0),
         "turn": int(received.get("HOOKSIM_TURN") or announced.get("turn", 0)),
         "step": str(announced.get("step", "")),
-        "virtual_ms": announced.get("now_ms") if "HOOKSIM_NOW" not in received
+        "virtual_ms": announced.get("now_ms")
+        if "HOOKSIM_NOW" not in received
         else int(float(received["HOOKSIM_NOW"]) * 1000),
-    }  # fmt: skip
+    }
     record["end"] = record["start"]
     return record
 

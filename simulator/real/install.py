@@ -143,8 +143,7 @@ def _npm_release(driver: type[Driver], source: Source, version: str, cache: Path
     try:
         _npm_install([*source.npm_flags, *source.beside, spec], spec, partial)
         if not executable(partial, driver).exists():
-            raise InstallError(f"npm installed {spec} without a"
-                               f" node_modules/.bin/{driver.binary}")  # fmt: skip
+            raise InstallError(f"npm installed {spec} without a node_modules/.bin/{driver.binary}")
         _remove_release(prefix)  # a broken earlier copy, if any
         os.replace(partial, prefix)
     finally:
@@ -165,8 +164,19 @@ def _venv_release(driver: type[Driver], source: Source, version: str, cache: Pat
     spec = f"{source.package}=={version}"
     try:
         _run([sys.executable, "-m", "venv", str(prefix)], f"make a venv for {spec}", "venv")
-        _run([str(prefix / "bin" / "python"), "-m", "pip", "install", "--quiet",
-              "--disable-pip-version-check", spec], f"install {spec}", "pip")  # fmt: skip
+        _run(
+            [
+                str(prefix / "bin" / "python"),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                spec,
+            ],
+            f"install {spec}",
+            "pip",
+        )
         if not binary.exists():
             raise InstallError(f"pip installed {spec} without a bin/{driver.binary}")
     except InstallError:
@@ -179,8 +189,16 @@ def _venv_release(driver: type[Driver], source: Source, version: str, cache: Pat
 
 def _npm_install(specs: list[str], spec: str, prefix: Path) -> None:
     """``npm install --prefix PREFIX SPECS``; InstallError with npm's last line on failure."""
-    argv = ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-            "--loglevel=error", *specs]  # fmt: skip
+    argv = [
+        "npm",
+        "install",
+        "--prefix",
+        str(prefix),
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        *specs,
+    ]
     _run(argv, f"install {spec}", "npm")
 
 
@@ -201,8 +219,11 @@ def run_client(argv: list[str], what: str, tool: str, *, timeout_s: float) -> st
     except OSError as e:
         raise InstallError(f"cannot run {tool} to {what} ({e.strerror or e})") from None
     if done.returncode != 0:
-        said = [line.strip() for line in (done.stderr or done.stdout).splitlines()
-                if line.strip() and not line.startswith("WARNING:")]  # fmt: skip
+        said = [
+            line.strip()
+            for line in (done.stderr or done.stdout).splitlines()
+            if line.strip() and not line.startswith("WARNING:")
+        ]
         last = said[-1] if said else "no output"
         raise InstallError(f"{tool} could not {what} (exit {done.returncode}): {last}")
     return done.stdout

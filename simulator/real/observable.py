@@ -50,8 +50,19 @@ RUN_TIME = {
     "<version>": "a newer release than the profile's names itself in its values (AI_AGENT)",
 }
 # Fields whose values are ids by name (besides every field ending in ``_id``).
-ID_FIELDS = frozenset({"session_id", "prompt_id", "tool_use_id", "turn_id", "conversation_id",
-                       "generation_id", "tool_call_id", "task_id", "id"})  # fmt: skip
+ID_FIELDS = frozenset(
+    {
+        "session_id",
+        "prompt_id",
+        "tool_use_id",
+        "turn_id",
+        "conversation_id",
+        "generation_id",
+        "tool_call_id",
+        "task_id",
+        "id",
+    }
+)
 TIME_FIELDS = frozenset({"timestamp", "duration_ms"})
 MODEL_FIELDS = frozenset({"model"})
 # Set by the shell that runs the hook (compared as the shell), and hooksim's own plumbing.

@@ -62,8 +62,14 @@ def _npm(package: str, *, pre: bool) -> str | None:
 def _pypi(package: str, *, pre: bool) -> str | None:
     argv = ["pip", "index", "versions", package, "--disable-pip-version-check"]
     said = _ask([*argv, "--pre"] if pre else argv, "pip")
-    listed = next((line.split(":", 1)[1] for line in said.splitlines()
-                   if line.startswith("Available versions:")), None)  # fmt: skip
+    listed = next(
+        (
+            line.split(":", 1)[1]
+            for line in said.splitlines()
+            if line.startswith("Available versions:")
+        ),
+        None,
+    )
     versions = [v.strip() for v in (listed or "").split(",") if v.strip()]
     if not versions:
         raise LookupError(f"pip index versions {package}: no release listed")

@@ -46,52 +46,37 @@ class RealRun:
 
 
 def build_result(
-    scenario: Scenario, host: Host, records: list[dict[str, Any]],
-    requests: list[dict[str, Any]], ledger: Path, *, shown: Sequence[tuple[int, str]] = (),
-) -> RunResult:  # fmt: skip
+    scenario: Scenario,
+    host: Host,
+    records: list[dict[str, Any]],
+    requests: list[dict[str, Any]],
+    ledger: Path,
+    *,
+    shown: Sequence[tuple[int, str]] = (),
+) -> RunResult:
     """A ``RunResult`` from a real run's records: firings from the probes, runs from the hooks,
     context from what reached the model (as the host wrapped it), blocks from what the host did
     next, and what the host showed its user (``shown``: turn and text, where its output says)
     on the firing whose hook said it."""
     result = RunResult(scenario, host_title=f"{host.title} (real)")
     where = _registered(host, result)
-    firings: list[tuple[Firing, dict[str, Any]]] = []
+    firings = _probed_firings(records)
     placed: list[tuple[Firing, HookRun, dict[str, Any]]] = []  # each hook with its firing
-    for record in records:
-        if record["id"] == PROBE:
-            payload = payload_of(record)
-            match = next((str(payload[k]) for k in ("source", "trigger", "tool_name", "reason")
-                          if payload.get(k) is not None), None)  # fmt: skip
-            firing = Firing(record["turn"], record["event"], _virtual(record), match,
-                            step=str(record.get("step", "")))  # fmt: skip
-            firings.append((firing, record))
     for record in records:
         if record["id"] == PROBE:
             continue
         run = hook_run(record)
         _read(host, run, where.get(str(record["id"])))
         result.runs.append(run)
-        same = [(f, p) for f, p in firings if p["event"] == record["event"]
-                and p["stdin"] == record["stdin"]]  # fmt: skip
-        if not same:  # a sequential run changed the input (Gemini CLI): the probe runs last
-            same = [(f, p) for f, p in firings if p["event"] == record["event"]
-                    and p["turn"] == record["turn"] and p["start"] >= record["start"]]  # fmt: skip
-        if same:
-            firing = min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
+        firing = _firing_of(record, firings)
+        if firing is not None:
             firing.runs.append(run)
             reached = _reached_model(host, record, requests)
             run.context = "\n".join(reached) or None
             firing.context += reached
             placed.append((firing, run, record))
     ordered = [f for f, _ in firings]
-    for turn, text in shown:
-        said = next(((f, r) for f, r, record in placed if f.turn == turn
-                     and any(t in text for t in hook_texts(record))), None)  # fmt: skip
-        if said is not None:
-            said[0].shown.append(text)
-            said[1].shown = text
-        elif any(f.turn == turn for f in ordered):
-            next(f for f in ordered if f.turn == turn).shown.append(text)
+    _attach_shown(shown, placed, ordered)
     for i, (firing, probe) in enumerate(firings):
         firing.blocked = _continued(
             host, firing, probe, ordered[i + 1 :], requests, firings[i + 1 :]
@@ -101,16 +86,85 @@ def build_result(
     return result
 
 
+def _probed_firings(records: list[dict[str, Any]]) -> list[tuple[Firing, dict[str, Any]]]:
+    """A firing for each probe record (the probe runs on every event), with its record."""
+    firings = []
+    for record in records:
+        if record["id"] != PROBE:
+            continue
+        payload = payload_of(record)
+        keys = ("source", "trigger", "tool_name", "reason")
+        match = next((str(payload[k]) for k in keys if payload.get(k) is not None), None)
+        step = str(record.get("step", ""))
+        firing = Firing(record["turn"], record["event"], _virtual(record), match, step=step)
+        firings.append((firing, record))
+    return firings
+
+
+def _firing_of(
+    record: dict[str, Any], firings: list[tuple[Firing, dict[str, Any]]]
+) -> Firing | None:
+    """The firing a hook's record belongs to: the probe of its event given the same input,
+    nearest in time; else (a sequential run changed the input, as Gemini CLI does: the probe
+    runs last) the nearest of its event and turn that started after it."""
+    same = [
+        (f, p)
+        for f, p in firings
+        if p["event"] == record["event"] and p["stdin"] == record["stdin"]
+    ]
+    if not same:
+        same = [
+            (f, p)
+            for f, p in firings
+            if p["event"] == record["event"]
+            and p["turn"] == record["turn"]
+            and p["start"] >= record["start"]
+        ]
+    if not same:
+        return None
+    return min(same, key=lambda fp: abs(fp[1]["start"] - record["start"]))[0]
+
+
+def _attach_shown(
+    shown: Sequence[tuple[int, str]],
+    placed: list[tuple[Firing, HookRun, dict[str, Any]]],
+    ordered: list[Firing],
+) -> None:
+    """What the host showed its user at a turn, on the hook run whose output says it, else on
+    the turn's first firing."""
+    for turn, text in shown:
+        said = next(
+            (
+                (f, r)
+                for f, r, record in placed
+                if f.turn == turn and any(t in text for t in hook_texts(record))
+            ),
+            None,
+        )
+        if said is not None:
+            said[0].shown.append(text)
+            said[1].shown = text
+        elif any(f.turn == turn for f in ordered):
+            next(f for f in ordered if f.turn == turn).shown.append(text)
+
+
 def hook_run(record: dict[str, Any]) -> HookRun:
     """A recorded hook process as a replay's ``HookRun``: killed where the host (or its
     account) says so, or where a recorder that ran it never saw it end."""
     killed = "killed" in record or (record.get("end") is None and "watched" not in record)
     run = HookRun(
-        record["turn"], record["event"], str(record.get("command")), _virtual(record),
-        record.get("exit"), str(record.get("stdout") or ""), str(record.get("stderr") or ""),
-        (record.get("end") or time.time()) - record["start"], timed_out=killed,
-        step=str(record.get("step", "")), stdin=str(record.get("stdin") or "").encode(),
-    )  # fmt: skip
+        record["turn"],
+        record["event"],
+        str(record.get("command")),
+        _virtual(record),
+        record.get("exit"),
+        str(record.get("stdout") or ""),
+        str(record.get("stderr") or ""),
+        (record.get("end") or time.time()) - record["start"],
+        timed_out=killed,
+        step=str(record.get("step", "")),
+        stdin=str(record.get("stdin") or "").encode(),
+    )
     run.spawn_error = record.get("spawn_error")  # the host could not start it
     return run
 
@@ -126,8 +180,9 @@ def _registered(host: Host, result: RunResult) -> dict[str, HookSpec]:
         # The host's default hooks (``with_hooks``) stand in for the scenario's, as in a replay.
         result.specs = [replace(s, layer="config") for s in result.specs]
     where = {_hook_id(spec): spec for spec in result.specs}
-    seeded = [(k, f.path) for k, f in enumerate(scenario.files.files)
-              if f.path in host.project_configs]  # fmt: skip
+    seeded = [
+        (k, f.path) for k, f in enumerate(scenario.files.files) if f.path in host.project_configs
+    ]
     if not seeded:
         return where
     with tempfile.TemporaryDirectory(prefix="hooksim-project-") as tmp:
@@ -189,9 +244,13 @@ def _reached_model(host: Host, record: dict[str, Any], requests: list[dict[str, 
 
 
 def _continued(  # noqa: PLR0917
-    host: Host, firing: Firing, probe: dict[str, Any], after: list[Firing],
-    requests: list[dict[str, Any]], later: list[tuple[Firing, dict[str, Any]]],
-) -> bool:  # fmt: skip
+    host: Host,
+    firing: Firing,
+    probe: dict[str, Any],
+    after: list[Firing],
+    requests: list[dict[str, Any]],
+    later: list[tuple[Firing, dict[str, Any]]],
+) -> bool:
     """Whether the host did what a block (or a continue request) of this firing does: read by
     the host's driver where it shows it its own way (``Driver.blocked``), else by what came next
     in the turn."""
@@ -248,11 +307,22 @@ def hook_texts(record: dict[str, Any], *, stderr_on_exit_2: bool = True) -> list
     if isinstance(output, dict):
         specific = output.get("hookSpecificOutput")
         if isinstance(specific, dict):
-            texts += [str(specific.get(k) or "") for k in ("additionalContext",
-                      "permissionDecisionReason")]  # fmt: skip
-        texts += [str(output.get(k) or "") for k in ("reason", "systemMessage", "followup_message",
-                                                     "context", "message", "agent_message",
-                                                     "stopReason")]  # fmt: skip
+            texts += [
+                str(specific.get(k) or "")
+                for k in ("additionalContext", "permissionDecisionReason")
+            ]
+        texts += [
+            str(output.get(k) or "")
+            for k in (
+                "reason",
+                "systemMessage",
+                "followup_message",
+                "context",
+                "message",
+                "agent_message",
+                "stopReason",
+            )
+        ]
     elif stdout:
         texts.append(stdout)
     if record.get("exit") not in (0, 1, None) and stderr_on_exit_2:

@@ -94,9 +94,14 @@ class RealSession:
     step handed to the host's driver."""
 
     def __init__(
-        self, scenario: Scenario, host: Host, binary: str, workdir: Path, *,
+        self,
+        scenario: Scenario,
+        host: Host,
+        binary: str,
+        workdir: Path,
+        *,
         confined: Confinement | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.scenario = scenario
         self.confined = confined
         self.host = host
@@ -116,8 +121,9 @@ class RealSession:
         self.ledger.touch()
         # The project's own hooks files run behind the recorder too (the host loads them).
         self.watches = DRIVERS[host.name].watches
-        seeded, self.project_hooks = wrap_seeded_configs(host, scenario, self.spec,
-                                                         watch=self.watches)  # fmt: skip
+        seeded, self.project_hooks = wrap_seeded_configs(
+            host, scenario, self.spec, watch=self.watches
+        )
         try:  # the scenario's files:, as a replay seeds them; the host works in this project
             seed(seeded, self.workspace)
         except SetupError as e:
@@ -161,21 +167,27 @@ class RealSession:
 
     def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
         """What the model answers in this turn: each tool call, then the final text."""
-        uses = [ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(c))
-                for c in turn.tools]  # fmt: skip
+        uses = [
+            ToolUse(*self.driver.wire_call(c.name, c.args), self.call_id(c)) for c in turn.tools
+        ]
         # The calls grouped in responses as the scenario says, else as the profile replays
         # them (all in one response, or one call per response). A response asking for a call
         # with compact: auto reports a full context window: the host compacts once the call is
         # done (Codex: mid-turn).
-        calls = [Reply(tool_calls=tuple(uses[n - 1] for n, _ in response),
-                       input_tokens=FULL_CONTEXT_TOKENS if any(c.compact for _, c in response)
-                       else 100)
-                 for response in turn.responses(self.host.calls_in_one_response)]  # fmt: skip
+        calls = [
+            Reply(
+                tool_calls=tuple(uses[n - 1] for n, _ in response),
+                input_tokens=FULL_CONTEXT_TOKENS if any(c.compact for _, c in response) else 100,
+            )
+            for response in turn.responses(self.host.calls_in_one_response)
+        ]
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
         if turn.error is not None:
             if turn.error.status is None:
-                self.note_once(f"a failed call without a status ({turn.error.cause}) is answered"
-                               " with status 500 on a real host")  # fmt: skip
+                self.note_once(
+                    f"a failed call without a status ({turn.error.cause}) is answered"
+                    " with status 500 on a real host"
+                )
             return [*calls, Reply(status=turn.error.status or 500)]
         # Then the reply after each continuation a stop hook asks for (the last repeats).
         replies = [turn.assistant or "", *turn.continuations]
@@ -228,8 +240,16 @@ class RealSession:
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
         result.conversations = sent_per_turn(self.driver.dialect, requests)
         result.files = {**self.files, **file_states(sc, self.workspace)}
-        return RealRun(result, records, requests, self.notes, version,
-                       time.monotonic() - started, self.launch_env, self.output)  # fmt: skip
+        return RealRun(
+            result,
+            records,
+            requests,
+            self.notes,
+            version,
+            time.monotonic() - started,
+            self.launch_env,
+            self.output,
+        )
 
     def confine(self, argv: list[str]) -> list[str]:
         """A host process's argv, inside the run's confinement (``confine``) if it has one."""
@@ -239,14 +259,24 @@ class RealSession:
         """What the recorder reads (``hook_recorder``): the original commands by id, where to
         record, where the turn is announced, and the plumbing every hook gets."""
         plumbing = {k: v for k, v in self.launch_env.items() if k.startswith(_PLUMBING)}
-        self.spec.write_text(json.dumps({
-            "hooks": hooks, "record_dir": str(self.records_dir),
-            "turn_file": str(self.turn_file), "env": plumbing,
-            "compaction_events": [e for e in (self.host.events["pre_compact"],
-                                              self.host.events["post_compact"]) if e],
-            "session_start_event": self.host.events["session_start"]
-            if self.driver.compact_session_start_in_step else None,
-        }))  # fmt: skip
+        self.spec.write_text(
+            json.dumps(
+                {
+                    "hooks": hooks,
+                    "record_dir": str(self.records_dir),
+                    "turn_file": str(self.turn_file),
+                    "env": plumbing,
+                    "compaction_events": [
+                        e
+                        for e in (self.host.events["pre_compact"], self.host.events["post_compact"])
+                        if e
+                    ],
+                    "session_start_event": self.host.events["session_start"]
+                    if self.driver.compact_session_start_in_step
+                    else None,
+                }
+            )
+        )
 
     def steps(self) -> tuple[dict[int, int], dict[int, int]]:
         """Every step on the host, in order; each numbered step's virtual instant, and the
@@ -308,8 +338,11 @@ class RealSession:
         previous = self.scenario.numbered_steps[index - 1][1] if index else None
         later = [n for n, s in self.scenario.numbered_steps[index + 1 :] if isinstance(s, Turn)]
         if step.trigger == "auto" and isinstance(previous, Turn) and later:
-            self.compaction_turn[later[0]] = {"turn": number, "now_ms": self.now_ms,
-                                              "step": step.label}  # fmt: skip
+            self.compaction_turn[later[0]] = {
+                "turn": number,
+                "now_ms": self.now_ms,
+                "step": step.label,
+            }
             self.note_once(
                 f"turn {number}: auto compaction is forced by the usage the fake model reports;"
                 f" {self.host.title} compacts inside turn {later[0]}, before its model request,"
@@ -317,11 +350,15 @@ class RealSession:
             )
             return
         if step.trigger == "auto":
-            self.note_once(f"turn {number}: no turn before and after to force an auto compaction;"
-                           " sent /compact (manual) instead")  # fmt: skip
+            self.note_once(
+                f"turn {number}: no turn before and after to force an auto compaction;"
+                " sent /compact (manual) instead"
+            )
         if self.driver.launch == "exec":
-            self.note_once(f"turn {number}: {self.host.title} run as exec has no /compact; the"
-                           " manual compaction is skipped")  # fmt: skip
+            self.note_once(
+                f"turn {number}: {self.host.title} run as exec has no /compact; the"
+                " manual compaction is skipped"
+            )
             return
         self.announce(number, step.label)
         self.script.set_turn(number, [])
@@ -340,9 +377,13 @@ def with_hooks(scenario: Scenario, host: Host) -> Scenario:
 
 
 def run_real(
-    scenario: Scenario, tool: str, binary: str | None = None, *, keep_workdir: bool = False,
+    scenario: Scenario,
+    tool: str,
+    binary: str | None = None,
+    *,
+    keep_workdir: bool = False,
     unconfined: bool = False,
-) -> RealRun:  # fmt: skip
+) -> RealRun:
     """Run one scenario on the real ``tool`` (its binary at ``binary``, else on PATH), confined
     (``confine``) unless ``unconfined``; without confinement, it refuses before anything runs."""
     path = find_binary(tool, binary)

@@ -67,9 +67,14 @@ def probe_command(spec: Path, event: str, *, shell: bool) -> str:
 
 
 def wrap_matcher_groups(
-    block: Any, spec: Path, probe_events: list[str], *, prefix: str = "", carry: bool = False,
+    block: Any,
+    spec: Path,
+    probe_events: list[str],
+    *,
+    prefix: str = "",
+    carry: bool = False,
     watch: bool = False,
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:  # fmt: skip
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """A ``{Event: [{matcher, hooks: [...]}]}`` block with the recorder in front of every command
     and a probe group on each of ``probe_events``; also the original hooks by id (``prefix``
     first). ``carry``: the original command also rides in the hook's ``env`` as
@@ -88,8 +93,10 @@ def wrap_matcher_groups(
                         hooks[hook_id]["name"] = handler["name"]
                     if carry:
                         env = handler.get("env")
-                        handler["env"] = {**(env if isinstance(env, dict) else {}),
-                                          CARRIED: handler["command"]}  # fmt: skip
+                        handler["env"] = {
+                            **(env if isinstance(env, dict) else {}),
+                            CARRIED: handler["command"],
+                        }
                     handler["command"] = recorder_command(spec, hook_id, watch=watch)
     for event in probe_events:
         probe = probe_command(spec, event, shell=True)
@@ -115,8 +122,10 @@ def wrap_entries(
                     entry["command"] = recorder_command(spec, hook_id, shell=False)
     for event in probe_events:
         entries = wrapped.get(event)
-        wrapped[event] = [*(entries if isinstance(entries, list) else []),
-                          {"command": probe_command(spec, event, shell=False)}]  # fmt: skip
+        wrapped[event] = [
+            *(entries if isinstance(entries, list) else []),
+            {"command": probe_command(spec, event, shell=False)},
+        ]
     return wrapped, hooks
 
 
@@ -198,8 +207,9 @@ def wrap_seeded_configs(
             text = seeded.source.read_text(encoding="utf-8")
         doc = _json_object(text) if seeded.path in host.project_configs else None
         if doc is not None and isinstance(doc.get("hooks"), dict):
-            doc["hooks"], found = wrap_matcher_groups(doc["hooks"], spec, [],
-                                                      prefix=f"project{k}.", watch=watch)  # fmt: skip
+            doc["hooks"], found = wrap_matcher_groups(
+                doc["hooks"], spec, [], prefix=f"project{k}.", watch=watch
+            )
             hooks.update(found)
             files.append(SeedFile(seeded.path, json.dumps(doc, indent=2)))
         else:

@@ -244,9 +244,12 @@ def _session_fields(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def _expectations(
-    host: Host, groups: list[list[Recorded]], turns: list[int], matched: set[str],
+    host: Host,
+    groups: list[list[Recorded]],
+    turns: list[int],
+    matched: set[str],
     configured: set[str],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """What was observed: exit codes, firings of events every hook sees (and none of a
     configured event the session never reached), contexts."""
     expect: dict[str, Any] = {}
@@ -300,8 +303,9 @@ def rebuild(
         scenario["session"] = fields
     scenario["hooks"] = hooks
     scenario["turns"] = session.steps or [{"user": "", "assistant": NOT_RECORDED}]
-    scenario["expect"] = _expectations(host, groups, turns, {s.event for s in specs if s.matcher},
-                                       {s.event for s in specs})  # fmt: skip
+    scenario["expect"] = _expectations(
+        host, groups, turns, {s.event for s in specs if s.matcher}, {s.event for s in specs}
+    )
     return scenario
 
 
@@ -315,10 +319,21 @@ _TURN_END_EVENTS = frozenset({"on_session_end"})
 _CHECKED_IN_TURNS = frozenset({"PreCompress"})
 # Events the profiles fire by themselves around the steps above (never written as steps).
 _REGENERATED = frozenset(
-    {"on_session_end", "on_session_finalize", "on_session_reset", "on_session_start", "PostCompact",
-     "SessionStart", "SessionEnd", "sessionStart", "sessionEnd", "StopFailure",
-     "afterAgentResponse", "pre_verify"}
-)  # fmt: skip
+    {
+        "on_session_end",
+        "on_session_finalize",
+        "on_session_reset",
+        "on_session_start",
+        "PostCompact",
+        "SessionStart",
+        "SessionEnd",
+        "sessionStart",
+        "sessionEnd",
+        "StopFailure",
+        "afterAgentResponse",
+        "pre_verify",
+    }
+)
 
 
 def _hook_run(run: Recorded, turn: int) -> HookRun:

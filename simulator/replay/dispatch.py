@@ -86,10 +86,11 @@ class Dispatcher:
         turn, now = state.turn, state.now_ms
         firing = Firing(turn, event, now, match, waited=wait, session=state.label, step=state.step)
         runs = [
-            HookRun(turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin,
-                    step=state.step)
+            HookRun(
+                turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin, step=state.step
+            )
             for s in specs
-        ]  # fmt: skip
+        ]
         self.record(firing, runs)
         if not specs:
             return firing
@@ -99,11 +100,14 @@ class Dispatcher:
         spawn = self.launcher.spawn
         # Each hook's environment, once: the firing's, then its own variables on top (its
         # plugin's, and its place among all the firing's hooks: Claude Code's env file).
-        hooks = [(s, r, {**env, **dict(s.env), **host.hook_env(event, n, state.info)})
-                 for n, (s, r) in enumerate(zip(specs, runs, strict=True))]  # fmt: skip
+        hooks = [
+            (s, r, {**env, **dict(s.env), **host.hook_env(event, n, state.info)})
+            for n, (s, r) in enumerate(zip(specs, runs, strict=True))
+        ]
         if wait:  # async hooks: started, not awaited
-            state.deferred += [(partial(spawn, s, stdin, e, r), r) for s, r, e in hooks
-                               if s.background]  # fmt: skip
+            state.deferred += [
+                (partial(spawn, s, stdin, e, r), r) for s, r, e in hooks if s.background
+            ]
             hooks = [h for h in hooks if not h[0].background]
             firing.runs = [r for _, r, _ in hooks]
         else:
@@ -113,17 +117,24 @@ class Dispatcher:
             )
             state.deferred += [(partial(spawn, s, stdin, e, r), r) for s, r, e in hooks]
             return firing
+        self._await(event, stdin, hooks)
+        self.read(firing)
+        return firing
+
+    def _await(
+        self, event: str, stdin: bytes, hooks: list[tuple[HookSpec, HookRun, dict[str, str]]]
+    ) -> None:
+        """Run the hooks a firing waits for, at once where the host runs them in parallel."""
+        host, spawn = self.host, self.launcher.spawn
         if host.parallel and len(hooks) > 1 and not any(s.sequential for s, _, _ in hooks):
             with ThreadPoolExecutor(len(hooks)) as pool:
                 list(pool.map(lambda hook: spawn(hook[0], stdin, hook[2], hook[1]), hooks))
-        else:
-            # One after another: the host may hand each hook's output on in the next's input.
-            for spec, run, hook_env in hooks:
-                run.stdin = stdin
-                spawn(spec, stdin, hook_env, run)
-                stdin = host.next_input(event, stdin, run)
-        self.read(firing)
-        return firing
+            return
+        # One after another: the host may hand each hook's output on in the next's input.
+        for spec, run, hook_env in hooks:
+            run.stdin = stdin
+            spawn(spec, stdin, hook_env, run)
+            stdin = host.next_input(event, stdin, run)
 
     def read(self, firing: Firing) -> None:
         """The host reads each finished hook; their verdicts together are the firing's outcome."""

@@ -153,9 +153,12 @@ class _Git:
 
 
 def project_hooks(
-    host: Host, scenario: Scenario, workspace: Workspace, after: int = 0,
+    host: Host,
+    scenario: Scenario,
+    workspace: Workspace,
+    after: int = 0,
     names: tuple[str, ...] | None = None,
-) -> tuple[list[HookSpec], list[str]]:  # fmt: skip
+) -> tuple[list[HookSpec], list[str]]:
     """The hooks of the project's own config files (``Host.project_configs``, or those of them
     in ``names``) as the scenario seeded them, file by file in the host's order, numbered on
     from ``after`` (the user's hooks, the scenario's, come first); each knows the file and line
@@ -181,8 +184,9 @@ def project_hooks(
         seeded = _seeded_from(scenario, name)
         for spec in found:
             line = _line_in(path, spec)
-            specs.append(replace(spec, source=seeded, line=line, layer="project",
-                                 order=after + len(specs)))  # fmt: skip
+            specs.append(
+                replace(spec, source=seeded, line=line, layer="project", order=after + len(specs))
+            )
     return specs, warnings
 
 
@@ -251,9 +255,14 @@ def _run(
     with tempfile.TemporaryFile() as out:
         try:
             proc = subprocess.Popen(
-                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
+                argv,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         except OSError as e:
             return -1, e.strerror or str(e)
         try:
@@ -271,9 +280,9 @@ def _run(
         return code, output.text()
 
 
-def file_states(scenario: Scenario, workspace: Workspace, turn: int = 0) -> dict[
-    tuple[str, int], FileState
-]:  # fmt: skip
+def file_states(
+    scenario: Scenario, workspace: Workspace, turn: int = 0
+) -> dict[tuple[str, int], FileState]:
     """The files ``expect.files`` judges after ``turn`` (0: at the end of the run), as they are
     now, by path and turn."""
     states = {}

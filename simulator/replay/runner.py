@@ -64,8 +64,9 @@ def in_process_dispatcher(host: Host) -> Any:
     ``replay`` part hands them to a runner of their language (OpenClaw's Node runner)."""
     replay = part(host, "replay")
     if replay is None:
-        raise SetupError(f"{host.title}: its hooks run in its own process, and its folder has no"
-                         " replay for them")  # fmt: skip
+        raise SetupError(
+            f"{host.title}: its hooks run in its own process, and its folder has no replay for them"
+        )
     return replay.DISPATCHER
 
 
@@ -132,19 +133,21 @@ class ScenarioRun:
         mine, said = project_hooks(host, scenario, self.workspace, after=len(self.specs))
         self.specs = self.result.specs = [*self.specs, *mine]
         self.result.warnings += said
-        more, said = plugin_hooks(host, install_plugins(scenario, host, self.workspace),
-                                  self.workspace)  # fmt: skip
+        more, said = plugin_hooks(
+            host, install_plugins(scenario, host, self.workspace), self.workspace
+        )
         self.specs = self.result.specs = host.with_plugins(self.specs, more)
         self.result.warnings += said
         self.result.notes = host.notes(self.specs)
         self.environment = HookEnvironment(scenario, host, self.workspace, record_reads)
         self.launcher = HookLauncher(host, self.workspace)
         self.dispatcher = (
-            in_process_dispatcher(host)(host, self.specs, self.environment, self.launcher,
-                                        self.result, block=hooks_block)
+            in_process_dispatcher(host)(
+                host, self.specs, self.environment, self.launcher, self.result, block=hooks_block
+            )
             if host.in_process
             else Dispatcher(host, self.specs, self.environment, self.launcher, self.result)
-        )  # fmt: skip
+        )
         self.start_ms = int(scenario.start.timestamp() * 1000)
         self._fired: Counter[str] = Counter()  # events fired so far, by session label
         self.sessions = self._sessions()
@@ -204,9 +207,13 @@ class ScenarioRun:
         return sessions
 
     def _fire(
-        self, state: RunningSession, event: str, payload: dict[str, Any] | bytes,
-        *, match: str | None = None,
-    ) -> Firing:  # fmt: skip
+        self,
+        state: RunningSession,
+        event: str,
+        payload: dict[str, Any] | bytes,
+        *,
+        match: str | None = None,
+    ) -> Firing:
         """One event, fired as the host does; the context its hooks gave joins the session's
         conversation, beside the dialogue (a block the session goes on with is the host's to
         say, in its own words)."""
@@ -304,9 +311,14 @@ class ScenarioRun:
                 self.result.files.update(file_states(self.scenario, self.workspace, item.turn))
             if isinstance(step, Compact) and self._fired[state.label] == fired_before:
                 self.dispatcher.record(
-                    Firing(item.turn, f"(compact {step.trigger})", now, session=state.label,
-                           effect=f"{self.host.title} fires no hook event for a compaction")
-                )  # fmt: skip
+                    Firing(
+                        item.turn,
+                        f"(compact {step.trigger})",
+                        now,
+                        session=state.label,
+                        effect=f"{self.host.title} fires no hook event for a compaction",
+                    )
+                )
 
     def _collect(self) -> RunResult:
         """What the mock bridge saw and the state file the hook left, added to the result."""
@@ -342,9 +354,11 @@ def _hooks_block(
             if not scenario.plugins:
                 raise SetupError(f"{e} (read as {host.title}'s hooks config)") from None
             block = {}
-            said.append(f"{CONFIG_NOTE}{hooks_config} was read for {host.title} and is not one"
-                        f" of its hooks configs ({' '.join(str(e).split())}); those scenarios ran"
-                        " their plugins alone")  # fmt: skip
+            said.append(
+                f"{CONFIG_NOTE}{hooks_config} was read for {host.title} and is not one"
+                f" of its hooks configs ({' '.join(str(e).split())}); those scenarios ran"
+                " their plugins alone"
+            )
     elif (own := own_hooks(scenario, host)) is not None:
         block, source = own
     else:
@@ -399,8 +413,11 @@ def run_scenario(
         host = scenario.profile(host)
     except ValueError as e:
         raise SetupError(f"{scenario.path}: {e}") from None
-    between = [n for n, step in scenario.numbered_steps if isinstance(step, Turn)
-               and any(call.compact for call in step.tools)]  # fmt: skip
+    between = [
+        n
+        for n, step in scenario.numbered_steps
+        if isinstance(step, Turn) and any(call.compact for call in step.tools)
+    ]
     if between and not host.compacts_mid_turn:
         raise SetupError(
             f"{scenario.path}: turn {between[0]}: tools: [{{compact: auto}}]: {host.title}"

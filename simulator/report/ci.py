@@ -84,11 +84,18 @@ def sarif(entries: list[dict[str, Any]], root: Path | None = None) -> dict[str, 
     of its first failure, at the scenario file (a relative URI) and the line of that failure."""
     rules: list[str] = []
     results = [
-        sarif_result(rule, rules, level, capped(f"{message}\n({_title(entry)})"),
-                     path=entry["path"], line=line, root=root)
+        sarif_result(
+            rule,
+            rules,
+            level,
+            capped(f"{message}\n({_title(entry)})"),
+            path=entry["path"],
+            line=line,
+            root=root,
+        )
         for level, found in (("error", _problems(entries)), ("warning", _warnings(entries)))
         for entry, rule, message, line in found
-    ]  # fmt: skip
+    ]
     return sarif_log([_rule(r) for r in rules], results)
 
 

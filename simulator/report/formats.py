@@ -146,8 +146,9 @@ class _FiringView:
         # What the session went on with (a block reason, a retry prompt, a follow-up), as the
         # host hands it to the model: beside the hooks' own context, which each run shows.
         own = {run.context for run in firing.runs}
-        lines += [f"{pad}given to the model: {text[:160]!r}" for text in firing.context
-                  if text not in own]  # fmt: skip
+        lines += [
+            f"{pad}given to the model: {text[:160]!r}" for text in firing.context if text not in own
+        ]
         lines += [
             f"{pad}{_call_line(call)} (by a process outside the hooks)"
             for call in self.orphans.pop((firing.turn, firing.event), [])

@@ -290,8 +290,10 @@ def _sign(event: dict[str, Any], x: float, y: float) -> list[str]:
     word = (
         "continues" if event.get("followup") or "continu" in str(event.get("effect")) else "blocked"
     )
-    return [f'<text x="{x - 10:.1f}" y="{y - 12:.1f}" fill="#e08a00">{"↻" if word == "continues" else "&#215;"}'
-            f"<title>{html.escape(str(event.get('effect') or word))}</title></text>"]  # fmt: skip
+    return [
+        f'<text x="{x - 10:.1f}" y="{y - 12:.1f}" fill="#e08a00">{"↻" if word == "continues" else "&#215;"}'
+        f"<title>{html.escape(str(event.get('effect') or word))}</title></text>"
+    ]
 
 
 def _x_at(ms: float, events: list[dict[str, Any]], xs: list[float]) -> float:

@@ -20,8 +20,13 @@ OUTCOME = re.compile(r"ok|fail|hang|garbage|empty|meet|exit [0-9]+|slow \d+(\.\d
 
 LABEL_FORM = "a letter, then letters, digits, _, . or -"
 DURATION_KEYS = (
-    "after", "temporary_ttl", "window", "max_duration", "duration", "max_session_duration",
-)  # fmt: skip
+    "after",
+    "temporary_ttl",
+    "window",
+    "max_duration",
+    "duration",
+    "max_session_duration",
+)
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -171,9 +176,12 @@ def _describe_step(error: Any, prefix: str) -> str:
     if reported(error) is not error:
         return describe(reported(error))
     allowed = sorted(
-        {k for b in ("turn", "new_session", "compact", "raw_event", "resume")
-         for k in schema()["$defs"].get(b, {}).get("properties", {})}
-    )  # fmt: skip
+        {
+            k
+            for b in ("turn", "new_session", "compact", "raw_event", "resume")
+            for k in schema()["$defs"].get(b, {}).get("properties", {})
+        }
+    )
     unknown = sorted(str(k) for k in error.instance if k not in allowed)
     if unknown:
         hint = did_you_mean(unknown[0], allowed)

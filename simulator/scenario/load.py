@@ -54,8 +54,12 @@ from .model import (
 DEFAULT_START = "2026-06-01T09:00:00Z"
 # The expectations keyed by turn, whose keys may name a step by its label instead.
 TURN_KEYED = (
-    "calls_by_turn", "fired_by_turn", "context_at_turn", "shown_to_user", "conversation_at_turn",
-)  # fmt: skip
+    "calls_by_turn",
+    "fired_by_turn",
+    "context_at_turn",
+    "shown_to_user",
+    "conversation_at_turn",
+)
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -151,7 +155,7 @@ def _check_clock_range(
     1..9999, with a year to spare for a ticking clock) and hooks read as seconds since 1970."""
     low = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc).timestamp()
     high = dt.datetime(9999, 1, 1, tzinfo=dt.timezone.utc).timestamp()
-    said = "a run's clock stays between 1970 and the end of 9998: move clock.start, or the step's after or clock_back"  # fmt: skip
+    said = "a run's clock stays between 1970 and the end of 9998: move clock.start, or the step's after or clock_back"
     start = scenario.start.timestamp()
     if not low <= start < high:
         side = "is before 1970" if start < low else "is after 9998"
@@ -211,8 +215,11 @@ def _plugins(
     lists: list[tuple[str, list[str | int], list[str]]] = []
     if "plugins" in data:
         lists.append((tool, ["plugins"], data["plugins"]))
-    lists += [(name, ["hosts", name, "plugins"], part["plugins"])
-              for name, part in data.get("hosts", {}).items() if "plugins" in part]  # fmt: skip
+    lists += [
+        (name, ["hosts", name, "plugins"], part["plugins"])
+        for name, part in data.get("hosts", {}).items()
+        if "plugins" in part
+    ]
     found: dict[tuple[str, ...], tuple[Path, ...]] = {}
     for name, where, folders in lists:
         key = ".".join(map(str, where))
@@ -464,9 +471,13 @@ def _tools(data: dict[str, Any], hosts: dict[str, HostPart], fail: Fail) -> list
 
 
 def _check_expectations(  # noqa: PLR0917
-    data: dict[str, Any], hosts: dict[str, HostPart], tools: list[str], turns: int, fail: Fail,
+    data: dict[str, Any],
+    hosts: dict[str, HostPart],
+    tools: list[str],
+    turns: int,
+    fail: Fail,
     labels: set[str],
-) -> None:  # fmt: skip
+) -> None:
     """Event names and turn numbers in ``expect:`` and each host's ``expect:``.
 
     On a host with its own ``expect:``, a key it names replaces the file's (as ``Scenario.on``

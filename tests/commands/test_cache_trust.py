@@ -47,48 +47,67 @@ CASES: dict[str, tuple[str, dict[str, str], str]] = {
     ),
     "sourced": (
         hook('sh "$HOOKSIM_SCENARIO_DIR/main.sh"'),
-        {"s/main.sh": '. "$HOOKSIM_SCENARIO_DIR/lib/words.sh"\necho "$WORD"\n',
-         "s/lib/words.sh": "WORD=GOOD\n"},
+        {
+            "s/main.sh": '. "$HOOKSIM_SCENARIO_DIR/lib/words.sh"\necho "$WORD"\n',
+            "s/lib/words.sh": "WORD=GOOD\n",
+        },
         "s/lib/words.sh",
     ),
     "python-subfolder-module": (
         hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/pkg.py"'),
-        {"s/pkg.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname("
-         "__file__), 'lib'))\nimport sub\nprint(sub.WORD)\n", "s/lib/sub.py": "WORD = 'GOOD'\n"},
+        {
+            "s/pkg.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname("
+            "__file__), 'lib'))\nimport sub\nprint(sub.WORD)\n",
+            "s/lib/sub.py": "WORD = 'GOOD'\n",
+        },
         "s/lib/sub.py",
     ),
     "python-outside-found-at-run-time": (
         hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/far.py"'),
-        {"s/far.py": "import sys, os\nsys.path.insert(0, os.environ['ELSEWHERE'])\n"
-         "import far_module\nprint(far_module.WORD)\n", "elsewhere/far_module.py": "WORD = 'GOOD'\n"},
+        {
+            "s/far.py": "import sys, os\nsys.path.insert(0, os.environ['ELSEWHERE'])\n"
+            "import far_module\nprint(far_module.WORD)\n",
+            "elsewhere/far_module.py": "WORD = 'GOOD'\n",
+        },
         "elsewhere/far_module.py",
     ),
     "python-data-outside": (
         hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/data.py"'),
-        {"s/data.py": "import os\nprint(open(os.path.join(os.environ['ELSEWHERE'], 'word.txt'))"
-         ".read().strip())\n", "elsewhere/word.txt": "GOOD\n"},
+        {
+            "s/data.py": "import os\nprint(open(os.path.join(os.environ['ELSEWHERE'], 'word.txt'))"
+            ".read().strip())\n",
+            "elsewhere/word.txt": "GOOD\n",
+        },
         "elsewhere/word.txt",
     ),
     "python-module-already-compiled": (
         hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/far.py"'),
-        {"s/far.py": "import sys, os\nsys.path.insert(0, os.environ['ELSEWHERE'])\n"
-         "import compiled\nprint(compiled.WORD)\n", "elsewhere/compiled.py": "WORD = 'GOOD'\n"},
+        {
+            "s/far.py": "import sys, os\nsys.path.insert(0, os.environ['ELSEWHERE'])\n"
+            "import compiled\nprint(compiled.WORD)\n",
+            "elsewhere/compiled.py": "WORD = 'GOOD'\n",
+        },
         "elsewhere/compiled.py",
     ),
     "read-through-a-link": (
         hook('"$HOOKSIM_PYTHON" "$HOOKSIM_SCENARIO_DIR/linked.py"'),
-        {"s/linked.py": "import os\nprint(open(os.path.join(os.environ['ELSEWHERE'], 'link.txt'))"
-         ".read().strip())\n", "elsewhere/real.txt": "GOOD\n"},
+        {
+            "s/linked.py": "import os\nprint(open(os.path.join(os.environ['ELSEWHERE'], 'link.txt'))"
+            ".read().strip())\n",
+            "elsewhere/real.txt": "GOOD\n",
+        },
         "elsewhere/real.txt",
     ),
     "node-require-outside": (
         hook('node "$HOOKSIM_SCENARIO_DIR/hook.js"'),
-        {"s/hook.js": "const path = require('path');\n"
-         "console.log(require(path.join(process.env.ELSEWHERE, 'word.js')));\n",
-         "elsewhere/word.js": "module.exports = 'GOOD';\n"},
+        {
+            "s/hook.js": "const path = require('path');\n"
+            "console.log(require(path.join(process.env.ELSEWHERE, 'word.js')));\n",
+            "elsewhere/word.js": "module.exports = 'GOOD';\n",
+        },
         "elsewhere/word.js",
     ),
-}  # fmt: skip
+}
 
 
 @pytest.fixture
@@ -175,9 +194,18 @@ def tamper(entry: Path, how: str) -> None:
 
 @pytest.mark.parametrize(
     "how",
-    ["not-json", "fifo", "dev-zero", "empty-entry", "path-a-number", "seconds-text",
-     "says-fail", "another-scenario", "checksum"],
-)  # fmt: skip
+    [
+        "not-json",
+        "fifo",
+        "dev-zero",
+        "empty-entry",
+        "path-a-number",
+        "seconds-text",
+        "says-fail",
+        "another-scenario",
+        "checksum",
+    ],
+)
 def test_a_tampered_entry_is_a_miss_and_the_run_runs(
     how: str, saved: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

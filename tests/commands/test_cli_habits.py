@@ -29,9 +29,12 @@ def test_version(script: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("0", "must be at least 1, got 0"), ("-3", "must be at least 1, got -3"),
-     ("abc", "not a whole number: 'abc'")],
-)  # fmt: skip
+    [
+        ("0", "must be at least 1, got 0"),
+        ("-3", "must be at least 1, got -3"),
+        ("abc", "not a whole number: 'abc'"),
+    ],
+)
 def test_workers_must_be_positive(value: str, message: str) -> None:
     """-n 0, -n -3 and -n abc are refused with run's usage and exit 2, before anything runs."""
     result = console("hooksim", "run", "-n", value, "nowhere")
@@ -139,8 +142,9 @@ sys.stderr.write("\\n".join(["--- modules", *sorted(sys.modules)]))
 
 def _hooksim_modules(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     """``hooksim ARGS`` as its console script runs it, and the hooksim modules it imported."""
-    result = subprocess.run([sys.executable, "-c", _IMPORTED, *args], capture_output=True,
-                            text=True, check=False)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", _IMPORTED, *args], capture_output=True, text=True, check=False
+    )
     _, marker, names = result.stderr.partition("--- modules\n")
     assert marker, result.stderr
     return result, {n for n in names.splitlines() if n == "hooksim" or n.startswith("hooksim.")}
@@ -161,8 +165,12 @@ def test_a_subcommand_imports_its_own_modules_only() -> None:
     result, imported = _hooksim_modules("lint", "--help")
     assert result.returncode == 0, result.stderr
     assert "hooksim.commands.lint" in imported
-    assert not imported & {"hooksim.commands.run", "hooksim.commands.compare",
-                           "hooksim.real.session", "hooksim.replay.runner"}, sorted(imported)  # fmt: skip
+    assert not imported & {
+        "hooksim.commands.run",
+        "hooksim.commands.compare",
+        "hooksim.real.session",
+        "hooksim.replay.runner",
+    }, sorted(imported)
 
 
 def test_help_lists_every_subcommand_with_its_line() -> None:
@@ -170,9 +178,19 @@ def test_help_lists_every_subcommand_with_its_line() -> None:
     result = console("hooksim", "--help")
     listed = re.findall(r"^    (\w+)\s+(\S.*)$", result.stdout, re.M)
     assert [name for name, _ in listed] == [
-        "run", "compare", "conformance", "validate", "hosts", "record", "show", "tap",
-        "explore", "fire", "explain", "lint",
-    ]  # fmt: skip
+        "run",
+        "compare",
+        "conformance",
+        "validate",
+        "hosts",
+        "record",
+        "show",
+        "tap",
+        "explore",
+        "fire",
+        "explain",
+        "lint",
+    ]
     assert dict(listed)["lint"] == "check hook config files for mistakes a host is silent about"
 
 

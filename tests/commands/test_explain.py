@@ -236,8 +236,14 @@ def test_explain_gemini_sequential_group_and_a_missing_name(
 ) -> None:
     """A Gemini CLI group with sequential: true runs its hooks one after another; without a
     name, a hook with a matcher cannot be said to run."""
-    group = {"matcher": "^run_shell_command$", "sequential": True, "hooks": [
-        {"type": "command", "command": "echo 1"}, {"type": "command", "command": "echo 2"}]}  # fmt: skip
+    group = {
+        "matcher": "^run_shell_command$",
+        "sequential": True,
+        "hooks": [
+            {"type": "command", "command": "echo 1"},
+            {"type": "command", "command": "echo 2"},
+        ],
+    }
     write(project / ".gemini" / "settings.json", json.dumps({"hooks": {"BeforeTool": [group]}}))
     assert main(["explain", "gemini-cli", "BeforeTool", "run_shell_command"]) == 0
     assert capsys.readouterr().out.splitlines()[:3] == [
@@ -333,9 +339,14 @@ def test_explain_codex_hooks_feature_off(project: Path, capsys: pytest.CaptureFi
     write(Path.home() / ".codex" / "config.toml", 'model = "m"\n[features]\ncodex_hooks = false\n')
     assert main(["explain", "codex", "Stop", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["not_run"] == [
-        {"file": "~/.codex/hooks.json", "line": 1, "event": "Stop", "command": "echo stop",
-         "why": "disabled: [features] codex_hooks is false in ~/.codex/config.toml:3"},
-    ]  # fmt: skip
+        {
+            "file": "~/.codex/hooks.json",
+            "line": 1,
+            "event": "Stop",
+            "command": "echo stop",
+            "why": "disabled: [features] codex_hooks is false in ~/.codex/config.toml:3",
+        },
+    ]
     write(project / ".codex" / "config.toml", "[features]\nhooks = true\n")
     assert main(["explain", "codex", "Stop"]) == 0
     assert capsys.readouterr().out.splitlines()[:2] == [

@@ -29,10 +29,14 @@ CASES = {
 def real_hooks_feature(codex: str, home: Path, project: Path) -> bool:
     """Whether the real Codex turns hooks on there (``codex features list``, offline)."""
     done = subprocess.run(
-        [codex, "features", "list"], cwd=project, capture_output=True, text=True, check=False,
+        [codex, "features", "list"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
         timeout=120,
         env={**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex")},
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     row = next(line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["hooks"])
     return row[-1] == "true"

@@ -168,9 +168,16 @@ def test_refused_output_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
 def test_tool_and_input_fill_the_payload(capsys: pytest.CaptureFixture[str]) -> None:
     """``--tool`` and ``--input`` are the tool call the payload carries."""
     code, answer = fire_json(
-        capsys, "claude-code", "PreToolUse", "--tool", "Bash", "--input", '{"command": "ls -a"}',
-        "--", "true",
-    )  # fmt: skip
+        capsys,
+        "claude-code",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        '{"command": "ls -a"}',
+        "--",
+        "true",
+    )
     assert code == 0
     stdin = json.loads(answer["hooks"][0]["stdin"])
     assert (stdin["tool_name"], stdin["tool_input"]) == ("Bash", {"command": "ls -a"})
@@ -191,14 +198,25 @@ def test_config_fires_each_hook_the_event_selects_in_order(
     """``--config``: every hook of the file on the event, in the host's order; the hooks of other
     events and of other tools do not run."""
     settings = tmp_path / "settings.json"
-    settings.write_text(json.dumps({"hooks": {
-        "PreToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"},
-                                          {"type": "command", "command": "true # two"}]},
-            {"matcher": "Read", "hooks": [{"type": "command", "command": "echo read"}]},
-        ],
-        "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
-    }}))  # fmt: skip
+    settings.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Bash",
+                            "hooks": [
+                                {"type": "command", "command": "true"},
+                                {"type": "command", "command": "true # two"},
+                            ],
+                        },
+                        {"matcher": "Read", "hooks": [{"type": "command", "command": "echo read"}]},
+                    ],
+                    "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
+                }
+            }
+        )
+    )
     code, answer = fire_json(
         capsys, "claude-code", "PreToolUse", "--tool", "Bash", "--config", str(settings)
     )
@@ -212,13 +230,21 @@ def test_config_fires_each_hook_the_event_selects_in_order(
 @pytest.mark.parametrize(
     ("words", "said"),
     [
-        (["claud-code", "Stop", "--", "true"], "unknown host 'claud-code'; did you mean 'claude-code'?"),
-        (["claude-code", "Stp", "--", "true"], "Claude Code has no event 'Stp' (did you mean 'Stop'?)"),
-        (["codex", "Stop", "--input", "[1]", "--", "true"],
-         "--input: give the tool's input as a JSON object, such as '{\"path\": \"a\"}'"),
+        (
+            ["claud-code", "Stop", "--", "true"],
+            "unknown host 'claud-code'; did you mean 'claude-code'?",
+        ),
+        (
+            ["claude-code", "Stp", "--", "true"],
+            "Claude Code has no event 'Stp' (did you mean 'Stop'?)",
+        ),
+        (
+            ["codex", "Stop", "--input", "[1]", "--", "true"],
+            '--input: give the tool\'s input as a JSON object, such as \'{"path": "a"}\'',
+        ),
     ],
     ids=["host", "event", "input"],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], words: list[str], said: str
 ) -> None:
@@ -267,8 +293,11 @@ def test_without_a_command_fire_runs_the_hooks_of_every_layer(
     settings(
         Path.home() / ".claude" / "settings.json", "UserPromptSubmit", "~/.claude/hooks/user.sh"
     )
-    settings(project / ".claude" / "settings.json", "UserPromptSubmit",
-             '"$CLAUDE_PROJECT_DIR"/.claude/hooks/project.sh')  # fmt: skip
+    settings(
+        project / ".claude" / "settings.json",
+        "UserPromptSubmit",
+        '"$CLAUDE_PROJECT_DIR"/.claude/hooks/project.sh',
+    )
     settings(project / ".claude" / "settings.local.json", "Stop", "echo not-this-event")
     code, answer = fire_json(capsys, "claude-code", "UserPromptSubmit")
     assert code == 0
@@ -304,9 +333,14 @@ def test_without_a_command_fire_leaves_out_what_hermes_has_not_consented_to(
     assert code == 0
     assert [hook["command"] for hook in answer["hooks"]] == ["true"]
     assert answer["not_fired"] == [
-        {"file": "~/.hermes/config.yaml", "line": 4, "event": "pre_llm_call", "command": "echo new",
-         "why": answer["not_fired"][0]["why"]}
-    ]  # fmt: skip
+        {
+            "file": "~/.hermes/config.yaml",
+            "line": 4,
+            "event": "pre_llm_call",
+            "command": "echo new",
+            "why": answer["not_fired"][0]["why"],
+        }
+    ]
     assert "has not consented" in answer["not_fired"][0]["why"]
     code, out, _ = fire(capsys, "hermes", "pre_llm_call")
     assert "\nnot fired: ~/.hermes/config.yaml:4  echo new: Hermes has not consented" in out
@@ -318,17 +352,19 @@ def test_without_a_command_or_config_file_fire_says_where_it_looked(
     """No config in home or project: one line naming the files looked for, exit 2; a config
     whose hooks do not run on the event: exit 1, pointing to explain."""
     assert fire(capsys, "codex", "Stop") == (
-        2, "",
+        2,
+        "",
         "hooksim: fire: no Codex CLI hooks config in ~/.codex/hooks.json, ~/.codex/config.toml,"
         " .codex/hooks.json, .codex/config.toml: give the hook after -- (hooksim fire HOST"
         " EVENT -- COMMAND), or --config FILE\n",
-    )  # fmt: skip
+    )
     settings(project / ".claude" / "settings.json", "Stop", "true")
     assert fire(capsys, "claude-code", "PreCompact") == (
-        1, "",
+        1,
+        "",
         "hooksim: fire: no hook of .claude/settings.json runs on PreCompact"
         " (hooksim explain claude-code PreCompact says why)\n",
-    )  # fmt: skip
+    )
 
 
 def test_the_console_script_fires_a_hook(tmp_path: Path) -> None:
@@ -368,18 +404,21 @@ def _first_firings(entry: dict[str, Any]) -> list[tuple[dict[str, Any], list[dic
             continue
         seen.add(firing["event"])
         runs = [
-            hook for hook in entry["hooks"]
+            hook
+            for hook in entry["hooks"]
             if (hook["turn"], hook["event"], hook["virtual_ms"])
             == (firing["turn"], firing["event"], firing["virtual_ms"])
             and not hook["verdict"].startswith("not awaited")
-        ][: firing["hooks"]]  # fmt: skip
+        ][: firing["hooks"]]
         found.append((firing, runs))
     return found
 
 
 def _reading(hook: dict[str, Any]) -> dict[str, Any]:
-    return {key: WORKDIR.sub("WORKDIR", hook[key]) if isinstance(hook[key], str) else hook[key]
-            for key in READING}  # fmt: skip
+    return {
+        key: WORKDIR.sub("WORKDIR", hook[key]) if isinstance(hook[key], str) else hook[key]
+        for key in READING
+    }
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.stem for p in PROBES])
@@ -396,17 +435,25 @@ def test_fire_reads_each_probe_hook_as_the_probe_run_does(
     for entry in json.loads(report.read_text()):
         for firing, runs in _first_firings(entry):
             for hook in runs:
-                left_out = [(stem, start) for stem, start in NOT_MAPPED
-                            if probe.stem == stem and hook["command"].startswith(start)]  # fmt: skip
+                left_out = [
+                    (stem, start)
+                    for stem, start in NOT_MAPPED
+                    if probe.stem == stem and hook["command"].startswith(start)
+                ]
                 if left_out:
                     unmet.difference_update(left_out)
                     continue
                 payload = tmp_path / "payload"
                 payload.write_text(hook["stdin"])
                 _, answer = fire_json(
-                    capsys, entry["tool"], firing["event"], "--payload", str(payload),
-                    "--", hook["command"],
-                )  # fmt: skip
+                    capsys,
+                    entry["tool"],
+                    firing["event"],
+                    "--payload",
+                    str(payload),
+                    "--",
+                    hook["command"],
+                )
                 assert _reading(answer["hooks"][0]) == _reading(hook), (firing, hook["command"])
     assert not unmet, f"NOT_MAPPED names hooks the probe no longer fires: {unmet}"
 

@@ -290,8 +290,13 @@ def test_lint_matchers_that_select_less_or_more(
 
 def test_lint_reports_a_group_once(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A matcher group of two hooks is one finding about its matcher, not two."""
-    group = {"matcher": "run_shell_command", "hooks": [
-        {"type": "command", "command": "echo 1"}, {"type": "command", "command": "echo 2"}]}  # fmt: skip
+    group = {
+        "matcher": "run_shell_command",
+        "hooks": [
+            {"type": "command", "command": "echo 1"},
+            {"type": "command", "command": "echo 2"},
+        ],
+    }
     write(project / ".gemini" / "settings.json", json.dumps({"hooks": {"BeforeTool": [group]}}))
     assert main(["lint", "--json"]) == 0
     assert [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]] == [
@@ -347,9 +352,12 @@ def test_lint_hermes_sh_c_expands_its_script(
     assert main(["lint", "--json"]) == 1
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["rule"], f["line"], f["message"]) for f in found if f["level"] == "error"] == [
-        ("hermes-no-shell-form", 5, "Hermes runs this command without a shell: '$HOME' is not"
-         " expanded")
-    ]  # fmt: skip
+        (
+            "hermes-no-shell-form",
+            5,
+            "Hermes runs this command without a shell: '$HOME' is not expanded",
+        )
+    ]
 
 
 PLUGIN_VARIABLE = """\
@@ -379,15 +387,23 @@ def test_lint_a_matcher_that_selects_every_tool_is_not_unanchored(
     """'*' selects every tool by the host's rule, '.*' as a regex: anchoring either selects
     the same tools, so neither is an unanchored matcher (hosts/claude_code/facts.py and
     hosts/codex/facts.py, "matcher": "'' or '*' match all")."""
-    every = [{"matcher": m, "hooks": [{"type": "command", "command": f"echo {k}"}]}
-             for k, m in enumerate(["*", ".*", "Bash.*"])]  # fmt: skip
+    every = [
+        {"matcher": m, "hooks": [{"type": "command", "command": f"echo {k}"}]}
+        for k, m in enumerate(["*", ".*", "Bash.*"])
+    ]
     write(project / ".claude" / "settings.json", json.dumps({"hooks": {"PreToolUse": every}}))
     write(project / ".codex" / "hooks.json", json.dumps({"hooks": {"PreToolUse": every}}))
     assert main(["lint", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["file"], f["rule"], f["message"].split(":")[0]) for f in found] == [
-        (".claude/settings.json", "unanchored-matcher", "matcher 'Bash.*' is a regex Claude Code"
-         " tests unanchored"),
-        (".codex/hooks.json", "unanchored-matcher", "matcher 'Bash.*' is a regex Codex CLI tests"
-         " unanchored"),
-    ]  # fmt: skip
+        (
+            ".claude/settings.json",
+            "unanchored-matcher",
+            "matcher 'Bash.*' is a regex Claude Code tests unanchored",
+        ),
+        (
+            ".codex/hooks.json",
+            "unanchored-matcher",
+            "matcher 'Bash.*' is a regex Codex CLI tests unanchored",
+        ),
+    ]

@@ -196,8 +196,17 @@ def test_no_folder_of_the_user_reaches_a_probed_hook(
     """The XDG folders, the hosts' own homes and the shell's previous folder name the user's
     folders: a probed hook that writes through each of them writes nothing outside the run."""
     real = tmp_path / "real"
-    names = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
-             "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "OLDPWD", "PWD"]  # fmt: skip
+    names = [
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "XDG_STATE_HOME",
+        "XDG_CACHE_HOME",
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "GEMINI_CLI_HOME",
+        "OLDPWD",
+        "PWD",
+    ]
     for name in names:
         (real / name).mkdir(parents=True)
         monkeypatch.setenv(name, str(real / name))

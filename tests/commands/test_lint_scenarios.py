@@ -91,8 +91,11 @@ def test_shipped_hooks_lint_clean(
 ) -> None:
     found = findings(scenario_path, tool, tmp_path / "run", monkeypatch)
     expected = EXPECTED.get(scenario_path, set())
-    errors = [f"{f.file}:{f.line}: {f.rule}: {f.message}" for f in found
-              if f.level == "error" and f.rule not in expected]  # fmt: skip
+    errors = [
+        f"{f.file}:{f.line}: {f.rule}: {f.message}"
+        for f in found
+        if f.level == "error" and f.rule not in expected
+    ]
     assert not errors
     assert expected <= {f.rule for f in found}
 

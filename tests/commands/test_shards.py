@@ -131,12 +131,16 @@ def test_a_shard_flag_that_cannot_be_is_a_usage_error(
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"},
-         "TEST_TOTAL_SHARDS=2 TEST_SHARD_INDEX=2: the shard must be between 1 and 2"),
-        ({"CI_NODE_TOTAL": "2"},
-         "CI_NODE_TOTAL=2 CI_NODE_INDEX=None: both must be set to whole numbers"),
+        (
+            {"TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"},
+            "TEST_TOTAL_SHARDS=2 TEST_SHARD_INDEX=2: the shard must be between 1 and 2",
+        ),
+        (
+            {"CI_NODE_TOTAL": "2"},
+            "CI_NODE_TOTAL=2 CI_NODE_INDEX=None: both must be set to whole numbers",
+        ),
     ],
-)  # fmt: skip
+)
 def test_shard_variables_that_cannot_be_are_one_line(
     three: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -165,8 +169,19 @@ def test_durations_balance_the_shards(three: Path) -> None:
     Path("d.json").write_text(json.dumps({**dict.fromkeys(durations, 1.0), long: 100.0}))
     shards = []
     for k in (1, 2):
-        main(["run", "corpus", "-q", "--shard", f"{k}/2", "--durations-file", "d.json",
-              "--json", f"{k}.json"])  # fmt: skip
+        main(
+            [
+                "run",
+                "corpus",
+                "-q",
+                "--shard",
+                f"{k}/2",
+                "--durations-file",
+                "d.json",
+                "--json",
+                f"{k}.json",
+            ]
+        )
         shards.append(ran(Path(f"{k}.json")))
     alone = next(s for s in shards if "memory [codex]" in s)
     assert alone == ["memory [codex]"]
@@ -230,8 +245,19 @@ def test_sequential_shards_sharing_one_durations_file_run_every_run_once(
     assert main(["run", "corpus", "-q", "--durations-file", "d.json", "--store-durations"]) == 0
     before = Path("d.json").read_bytes()
     for k in (1, 2, 3):
-        main(["run", "corpus", "-q", "--shard", f"{k}/3", "--durations-file", "d.json",
-              "--json", f"{k}.json"])  # fmt: skip
+        main(
+            [
+                "run",
+                "corpus",
+                "-q",
+                "--shard",
+                f"{k}/3",
+                "--durations-file",
+                "d.json",
+                "--json",
+                f"{k}.json",
+            ]
+        )
     assert Path("d.json").read_bytes() == before
     runs = [run for k in (1, 2, 3) for run in ran(Path(f"{k}.json"))]
     assert sorted(runs) == sorted(set(runs))

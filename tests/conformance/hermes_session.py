@@ -47,8 +47,11 @@ def main(plan_path: str) -> int:
     log = Path(plan["requests_log"]).with_suffix(".jsonl")
     with ModelServer("openai-chat", script, log, models=[plan["model_name"]]) as server:
         session(plan, server)
-    bodies = [r["body"] for r in server.requests()
-              if r["method"] == "POST" and r["path"].rstrip("/").endswith("/chat/completions")]  # fmt: skip
+    bodies = [
+        r["body"]
+        for r in server.requests()
+        if r["method"] == "POST" and r["path"].rstrip("/").endswith("/chat/completions")
+    ]
     Path(plan["requests_log"]).write_text(json.dumps(bodies), encoding="utf-8")
     return 0
 

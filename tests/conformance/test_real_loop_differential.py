@@ -34,9 +34,17 @@ pytestmark = pytest.mark.skipif(
 )
 
 DRIVER = Path(__file__).with_name("hermes_session.py")
-EVENTS = ("on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
-          "pre_tool_call", "post_tool_call", "pre_verify", "on_session_finalize",
-          "on_session_reset")  # fmt: skip
+EVENTS = (
+    "on_session_start",
+    "pre_llm_call",
+    "post_llm_call",
+    "on_session_end",
+    "pre_tool_call",
+    "post_tool_call",
+    "pre_verify",
+    "on_session_finalize",
+    "on_session_reset",
+)
 RECORDER = """\
 import json, os, sys
 data = sys.stdin.read()
@@ -62,10 +70,14 @@ TOLERATED = {
 def result_of_write(path: str) -> str:
     """write_file's result in 0.19.0 for a one-byte .txt file (the scenario gives the same)."""
     return json.dumps(
-        {"bytes_written": 1, "dirs_created": True,
-         "lint": {"status": "skipped", "message": "No linter for .txt files"},
-         "resolved_path": path, "files_modified": [path]}
-    )  # fmt: skip
+        {
+            "bytes_written": 1,
+            "dirs_created": True,
+            "lint": {"status": "skipped", "message": "No linter for .txt files"},
+            "resolved_path": path,
+            "files_modified": [path],
+        }
+    )
 
 
 def config(recorder: Path, extra: str = "") -> str:
@@ -119,8 +131,15 @@ def run_real(
         "model": [
             {"content": "hi there"},
             *[{"content": ""}] * 4,
-            {"tools": [{"id": "call_w1", "name": "write_file",
-                        "arguments": {"path": target, "content": "x"}}]},
+            {
+                "tools": [
+                    {
+                        "id": "call_w1",
+                        "name": "write_file",
+                        "arguments": {"path": target, "content": "x"},
+                    }
+                ]
+            },
             {"content": "done"},
             *([{"content": "done"}] if verify_continues else []),
             {"hold": True},
@@ -128,7 +147,7 @@ def run_real(
             {"content": "ünïcode ✓"},
             {"content": "fresh"},
         ],
-    }  # fmt: skip
+    }
     plan_path = tmp_path / "plan.json"
     plan_path.write_text(json.dumps(plan))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "WAGGLE_"))}
@@ -157,9 +176,14 @@ def run_hooksim(tmp_path: Path, recorder: Path, target: str) -> tuple[list[dict[
     project = tmp_path / "project"
     scenario = tmp_path / "session.yaml"
     tool = json.dumps(
-        {"id": "call_w1", "name": "write_file", "args": {"path": target, "content": "x"},
-         "result": result_of_write(target)}, ensure_ascii=False
-    )  # fmt: skip
+        {
+            "id": "call_w1",
+            "name": "write_file",
+            "args": {"path": target, "content": "x"},
+            "result": result_of_write(target),
+        },
+        ensure_ascii=False,
+    )
     scenario.write_text(
         f"name: differential\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
         f"session: {{cwd: {json.dumps(str(project))}, model: fake-model}}\n"
@@ -277,8 +301,15 @@ def test_our_hook_under_the_real_loop_saves_only_what_the_assistant_said(
         ("assistant", "ünïcode ✓", False),
         ("assistant", "fresh", False),
     ]
-    prompts = ["hello", "say nothing", "write the file", "long task", "this fails",
-               "héllo wörld ✓", "after new"]  # fmt: skip
+    prompts = [
+        "hello",
+        "say nothing",
+        "write the file",
+        "long task",
+        "this fails",
+        "héllo wörld ✓",
+        "after new",
+    ]
     assert [s[1] for s in said if s[0] == "user"] == prompts
     assert all(s[2] for s in said if s[0] == "user")
     starts = [c["arguments"] for c in calls if c["tool"] == "start_session"]

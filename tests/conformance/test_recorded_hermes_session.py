@@ -68,14 +68,21 @@ def test_a_recorded_hermes_session_replays_in_hooksim(
         json.dumps(
             {
                 "model_name": "fake-model",
-                "model": [{"content": "Hello! How can I help?"}, {"content": "Tea it is."},
-                          {"content": "A fresh start."}],
-                "steps": [{"user": "hi there"}, {"user": "what do I like?"},
-                          {"new_session": True}, {"user": "new topic"}],
+                "model": [
+                    {"content": "Hello! How can I help?"},
+                    {"content": "Tea it is."},
+                    {"content": "A fresh start."},
+                ],
+                "steps": [
+                    {"user": "hi there"},
+                    {"user": "what do I like?"},
+                    {"new_session": True},
+                    {"user": "new topic"},
+                ],
                 "requests_log": str(tmp_path / "requests.json"),
             }
         )
-    )  # fmt: skip
+    )
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "HOOKSIM_"))},
         "HOME": str(home),

@@ -621,7 +621,9 @@ def test_a_hook_whose_event_no_drawn_session_fires_fails_the_exploration(
 ) -> None:
     """hooks_fired, like matchers, is held to the whole exploration: a PreCompact hook in a
     space that draws no compaction ran in none of the sessions, and nothing is written."""
-    space = _space_file(tmp_path, """\
+    space = _space_file(
+        tmp_path,
+        """\
 name: a compaction hook the space never reaches
 tool: claude-code
 hooks:
@@ -633,7 +635,8 @@ explore:
   examples: 3
   tools: false
   compact: false
-""")  # fmt: skip
+""",
+    )
     out = tmp_path / "failures"
     assert main(["explore", str(space), "--seed", "1", "--out", str(out)]) == 1
     text = capsys.readouterr().out

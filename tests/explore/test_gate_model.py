@@ -41,9 +41,19 @@ def tools(scenario: Scenario) -> dict[int, list[str]]:
 
 @pytest.mark.parametrize(
     ("value", "on"),
-    [(None, False), ("", False), ("0", False), ("false", False), ("FALSE", False),
-     ("fAlSe", False), ("1", True), ("true", True), ("yes", True), ("off", True)],
-)  # fmt: skip
+    [
+        (None, False),
+        ("", False),
+        ("0", False),
+        ("false", False),
+        ("FALSE", False),
+        ("fAlSe", False),
+        ("1", True),
+        ("true", True),
+        ("yes", True),
+        ("off", True),
+    ],
+)
 def test_flag_truth_table(value: str | None, on: bool) -> None:
     """The flag is on when set and not '', '0' or 'false' in any letter case."""
     assert flag_on(value) is on
@@ -51,9 +61,19 @@ def test_flag_truth_table(value: str | None, on: bool) -> None:
 
 @pytest.mark.parametrize(
     ("value", "ms"),
-    [(None, 600_000), ("5", 300_000), ("0.5", 30_000), ("abc", 600_000), ("-5", 600_000),
-     ("0", 600_000), ("inf", 600_000), ("nan", 600_000), ("", 600_000), ("0.001", 60)],
-)  # fmt: skip
+    [
+        (None, 600_000),
+        ("5", 300_000),
+        ("0.5", 30_000),
+        ("abc", 600_000),
+        ("-5", 600_000),
+        ("0", 600_000),
+        ("inf", 600_000),
+        ("nan", 600_000),
+        ("", 600_000),
+        ("0.001", 60),
+    ],
+)
 def test_window_values(value: str | None, ms: float) -> None:
     """The window is the variable's minutes when finite and > 0, else 10 minutes."""
     assert window_ms(value) == pytest.approx(ms)
@@ -61,9 +81,19 @@ def test_window_values(value: str | None, ms: float) -> None:
 
 @pytest.mark.parametrize(
     ("outcome", "ok"),
-    [("ok", True), ("empty", True), ("exit 0", True), ("slow 200ms", True), ("slow 2s", True),
-     ("slow 20s", False), ("fail", False), ("exit 3", False), ("hang", False), ("garbage", False)],
-)  # fmt: skip
+    [
+        ("ok", True),
+        ("empty", True),
+        ("exit 0", True),
+        ("slow 200ms", True),
+        ("slow 2s", True),
+        ("slow 20s", False),
+        ("fail", False),
+        ("exit 3", False),
+        ("hang", False),
+        ("garbage", False),
+    ],
+)
 def test_call_outcomes(outcome: str, ok: bool) -> None:
     """A call succeeds when the bridge exits 0 with JSON or nothing, within the timeout."""
     assert call_succeeds(outcome, timeout_s=10) is ok
@@ -85,9 +115,11 @@ def test_gate_window_edges_and_backward_clock() -> None:
 def test_unwritable_state_is_never_remembered() -> None:
     """With HERMES_HOME a file, every Stop compacts: nothing can be remembered."""
     sc = session(
-        Turn("a", "b"), Turn("c", "d", after_s=60),
-        WAGGLE_HERMES_COMPACT_ON_STOP="1", HERMES_HOME="/dev/null",
-    )  # fmt: skip
+        Turn("a", "b"),
+        Turn("c", "d", after_s=60),
+        WAGGLE_HERMES_COMPACT_ON_STOP="1",
+        HERMES_HOME="/dev/null",
+    )
     assert tools(sc) == {
         1: ["start_session", "save_memory", "save_memory", "cleanup_frames"],
         2: ["save_memory", "save_memory", "cleanup_frames"],
@@ -114,11 +146,13 @@ def test_failed_save_skips_the_gate_and_failed_compaction_is_retried() -> None:
     """Save first: a failed save skips compaction; a failed compaction is tried again next Stop."""
     sc = dataclasses.replace(
         session(
-            Turn("a", "b"), Turn("c", "d", after_s=60), Turn("e", "f", after_s=60),
+            Turn("a", "b"),
+            Turn("c", "d", after_s=60),
+            Turn("e", "f", after_s=60),
             WAGGLE_HERMES_COMPACT_ON_STOP="1",
         ),
         bridge={"save_memory": ["ok", "fail", "ok"], "cleanup_frames": ["fail", "ok"]},
-    )  # fmt: skip
+    )
     want = expected(sc)
     assert want.tools_by_turn() == {
         1: ["start_session", "save_memory", "save_memory"],
@@ -134,9 +168,10 @@ def test_clock_back_without_after_leaves_the_turn_before_at_its_instant() -> Non
     """A step that sets the clock back with no after of its own moves the clock from that step
     on: the turn before it keeps its instant, as the runner gives it."""
     sc = session(
-        Turn("a", "b"), Turn("c", "d", clock_back_s=5 * 60),
+        Turn("a", "b"),
+        Turn("c", "d", clock_back_s=5 * 60),
         WAGGLE_HERMES_COMPACT_ON_STOP="1",
-    )  # fmt: skip
+    )
     want = expected(sc)
     assert want.tools_by_turn() == {
         1: ["start_session", "save_memory", "save_memory", "cleanup_frames"],

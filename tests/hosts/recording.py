@@ -33,9 +33,14 @@ with open(os.environ["RECORD_TO"], "a") as f:
 
 
 def recorded(
-    tmp_path: Path, tool: str, events: tuple[str, ...], turns: str, *,
-    hook: str = TRANSCRIPT, matcher: str = ".*",
-) -> list[dict[str, Any]]:  # fmt: skip
+    tmp_path: Path,
+    tool: str,
+    events: tuple[str, ...],
+    turns: str,
+    *,
+    hook: str = TRANSCRIPT,
+    matcher: str = ".*",
+) -> list[dict[str, Any]]:
     """Run ``turns`` on ``tool`` with ``hook`` on each of ``events``; what it recorded."""
     script = tmp_path / "hook.py"
     script.write_text(hook)
@@ -49,7 +54,9 @@ def recorded(
         )
         hooks = "".join(f"  {event}: {entry}\n" for event in events)
     path = tmp_path / "s.yaml"
-    path.write_text(f"name: t\ntool: {tool}\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
-                    f"hooks:\n{hooks}turns:\n{textwrap.dedent(turns)}")  # fmt: skip
+    path.write_text(
+        f"name: t\ntool: {tool}\nenv: {{RECORD_TO: {json.dumps(str(out))}}}\n"
+        f"hooks:\n{hooks}turns:\n{textwrap.dedent(turns)}"
+    )
     run_scenario(load_scenario(path), workdir_root=tmp_path)
     return [json.loads(line) for line in out.read_text().splitlines()]

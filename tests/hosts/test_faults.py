@@ -29,37 +29,77 @@ def _json(value: Any) -> str:
 
 
 CLAUDE_CODE = [
-    ("a deny", _run("PreToolUse", _json({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny",
-        "permissionDecisionReason": "no"}}), tool_name="Bash"), None),
+    (
+        "a deny",
+        _run(
+            "PreToolUse",
+            _json(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "no",
+                    }
+                }
+            ),
+            tool_name="Bash",
+        ),
+        None,
+    ),
     ("exit 2 with a reason", _run("Stop", stderr="keep going", code=2), None),
-    ("a crash", _run("PreToolUse", stderr="Traceback (most recent call last):\nKeyError: 'x'",
-                     code=1), "failed"),
-    ("a traceback after exit 0", _run("UserPromptSubmit",
-                                      stderr="Traceback (most recent call last):\nValueError"),
-     "failed"),
-    ("a python that could not open its script",
-     _run("Stop", stderr="python3: can't open file '/x/y.py': [Errno 2] No such file", code=2),
-     "failed"),
+    (
+        "a crash",
+        _run("PreToolUse", stderr="Traceback (most recent call last):\nKeyError: 'x'", code=1),
+        "failed",
+    ),
+    (
+        "a traceback after exit 0",
+        _run("UserPromptSubmit", stderr="Traceback (most recent call last):\nValueError"),
+        "failed",
+    ),
+    (
+        "a python that could not open its script",
+        _run("Stop", stderr="python3: can't open file '/x/y.py': [Errno 2] No such file", code=2),
+        "failed",
+    ),
     ("brace text that does not parse", _run("Stop", "{decision: 'block'}"), "refused"),
     ("a key of the wrong type", _run("UserPromptSubmit", _json({"continue": "no"})), "refused"),
-    ("a hookSpecificOutput of another event", _run("UserPromptSubmit", _json(
-        {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}})),
-     "refused"),
-    ("permissionDecision at the top level",
-     _run("PreToolUse", _json({"permissionDecision": "deny", "reason": "no"})), "refused"),
+    (
+        "a hookSpecificOutput of another event",
+        _run(
+            "UserPromptSubmit",
+            _json(
+                {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}}
+            ),
+        ),
+        "refused",
+    ),
+    (
+        "permissionDecision at the top level",
+        _run("PreToolUse", _json({"permissionDecision": "deny", "reason": "no"})),
+        "refused",
+    ),
     ("a misspelt key", _run("Stop", _json({"decison": "block", "reason": "x"})), "refused"),
     ("a key of the hook's own", _run("Stop", _json({"ok": True})), None),
     ("plain text on Stop (kept in the transcript)", _run("Stop", "done"), None),
     ("plain text on UserPromptSubmit", _run("UserPromptSubmit", "context"), None),
     ("plain text on PreCompact", _run("PreCompact", "keep names", trigger="manual"), None),
-    ("plain text on an automatic compaction's PostCompact (kept in the transcript)",
-     _run("PostCompact", "noted", trigger="auto"), None),
-    ("plain text on a manual compaction's PostCompact",
-     _run("PostCompact", "noted", trigger="manual"), None),
-    ("a block PostCompact cannot take", _run("PostCompact", _json({"decision": "block"})),
-     "refused"),
-]  # fmt: skip
+    (
+        "plain text on an automatic compaction's PostCompact (kept in the transcript)",
+        _run("PostCompact", "noted", trigger="auto"),
+        None,
+    ),
+    (
+        "plain text on a manual compaction's PostCompact",
+        _run("PostCompact", "noted", trigger="manual"),
+        None,
+    ),
+    (
+        "a block PostCompact cannot take",
+        _run("PostCompact", _json({"decision": "block"})),
+        "refused",
+    ),
+]
 
 
 @pytest.mark.parametrize(("case", "run", "fault"), CLAUDE_CODE, ids=[c[0] for c in CLAUDE_CODE])
@@ -73,8 +113,12 @@ OTHERS = [
     ("codex", "exit 1", _run("PreToolUse", code=1, tool_name="Bash"), "failed"),
     ("gemini-cli", "a silent exit 1", _run("BeforeTool", code=1), "failed"),
     ("gemini-cli", "a warning on exit 1", _run("BeforeTool", stderr="careful", code=1), "failed"),
-    ("gemini-cli", "a deny on an event that cannot deny",
-     _run("BeforeToolSelection", _json({"decision": "deny"})), "refused"),
+    (
+        "gemini-cli",
+        "a deny on an event that cannot deny",
+        _run("BeforeToolSelection", _json({"decision": "deny"})),
+        "refused",
+    ),
     ("gemini-cli", "a deny by exit 2", _run("BeforeTool", stderr="no", code=2), None),
     ("cursor", "exit 1", _run("beforeSubmitPrompt", code=1), "failed"),
     ("cursor", "stdout that is not JSON", _run("beforeSubmitPrompt", "nope"), "refused"),
@@ -82,16 +126,25 @@ OTHERS = [
     ("cursor", "preCompact output", _run("preCompact", _json({"continue": False})), "ignored"),
     ("hermes", "a non-zero exit", _run("pre_tool_call", code=3), "failed"),
     ("hermes", "plain text Hermes ignores", _run("post_llm_call", "hello"), "refused"),
-    ("hermes", "a context key on an event that reads none",
-     _run("post_llm_call", _json({"context": "x"})), "refused"),
+    (
+        "hermes",
+        "a context key on an event that reads none",
+        _run("post_llm_call", _json({"context": "x"})),
+        "refused",
+    ),
     ("hermes", "a JSON of the hook's own", _run("post_llm_call", _json({"ok": True})), None),
-    ("hermes", "a block", _run("pre_tool_call", _json({"decision": "block", "reason": "no"})),
-     None),
-]  # fmt: skip
+    (
+        "hermes",
+        "a block",
+        _run("pre_tool_call", _json({"decision": "block", "reason": "no"})),
+        None,
+    ),
+]
 
 
-@pytest.mark.parametrize(("tool", "case", "run", "fault"), OTHERS,
-                         ids=[f"{c[0]}: {c[1]}" for c in OTHERS])  # fmt: skip
+@pytest.mark.parametrize(
+    ("tool", "case", "run", "fault"), OTHERS, ids=[f"{c[0]}: {c[1]}" for c in OTHERS]
+)
 def test_the_shell_hosts(tool: str, case: str, run: HookRun, fault: str | None) -> None:
     assert _fault(tool, run) == fault
 
@@ -109,17 +162,29 @@ def test_a_timeout_and_a_spawn_error_on_every_host() -> None:
 @pytest.mark.parametrize(
     ("record", "fault", "note"),
     [
-        ({"status": "returned", "value": {"block": True, "blockReason": "no"}}, None,
-         "block; reason 'no'"),
-        ({"status": "returned", "value": {"blocked": True, "reason": "no"}}, "refused",
-         "nothing it acts on (unknown keys: blocked, reason; did you mean block, blockReason?)"),
-        ({"status": "returned", "value": {"block": True, "why": "no"}}, "refused",
-         "block; unknown keys: why"),
-        ({"status": "returned", "value": 3}, "refused",
-         "returned 3: not an object, nothing to merge"),
+        (
+            {"status": "returned", "value": {"block": True, "blockReason": "no"}},
+            None,
+            "block; reason 'no'",
+        ),
+        (
+            {"status": "returned", "value": {"blocked": True, "reason": "no"}},
+            "refused",
+            "nothing it acts on (unknown keys: blocked, reason; did you mean block, blockReason?)",
+        ),
+        (
+            {"status": "returned", "value": {"block": True, "why": "no"}},
+            "refused",
+            "block; unknown keys: why",
+        ),
+        (
+            {"status": "returned", "value": 3},
+            "refused",
+            "returned 3: not an object, nothing to merge",
+        ),
         ({"status": "threw", "error": "boom"}, "failed", None),
     ],
-)  # fmt: skip
+)
 def test_openclaw_handlers(record: dict[str, Any], fault: str | None, note: str | None) -> None:
     verdict = get_host("openclaw").read_handler("before_tool_call", record)
     assert verdict.fault == fault

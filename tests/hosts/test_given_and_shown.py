@@ -89,13 +89,18 @@ def test_codex_hands_a_blocked_stop_back_as_an_escaped_hook_prompt(tmp_path: Pat
     """A blocked Stop's reason continues the turn inside <hook_prompt hook_run_id="stop:N:FILE">,
     trimmed and escaped as XML text; the hook's own words still match."""
     stop = "[ -e .once ] && exit 0; touch .once; printf ' go on & <check>\\n' >&2; exit 2"
-    result = run_scenario(scenario(tmp_path, (
-        "name: s\ntool: codex\nhooks:\n"
-        "  UserPromptSubmit: [{hooks: [{type: command, command: 'true'}]}]\n"
-        f"  Stop: [{{hooks: [{{type: command, command: {json.dumps(stop)}}}]}}]\n"
-        "turns: [{user: u, assistant: a}]\n"
-        "expect: {context_at_turn: {'1': ['go on & <check>', '&amp; &lt;check&gt;</hook_prompt>']}}\n"
-    )))  # fmt: skip
+    result = run_scenario(
+        scenario(
+            tmp_path,
+            (
+                "name: s\ntool: codex\nhooks:\n"
+                "  UserPromptSubmit: [{hooks: [{type: command, command: 'true'}]}]\n"
+                f"  Stop: [{{hooks: [{{type: command, command: {json.dumps(stop)}}}]}}]\n"
+                "turns: [{user: u, assistant: a}]\n"
+                "expect: {context_at_turn: {'1': ['go on & <check>', '&amp; &lt;check&gt;</hook_prompt>']}}\n"
+            ),
+        )
+    )
     (text,) = given(result)
     assert text.startswith('<hook_prompt hook_run_id="stop:1:')
     assert text.endswith('/home/.codex/hooks.json">go on &amp; &lt;check&gt;</hook_prompt>')
@@ -107,11 +112,16 @@ def test_claude_code_gives_a_blocked_stops_reason_as_feedback_until_its_cap(
 ) -> None:
     """Each blocked Stop the model goes on after hands it the reason as Stop hook feedback;
     the eighth, which ends the turn, hands it nothing."""
-    result = run_scenario(scenario(tmp_path, (
-        "name: s\ntool: claude-code\nhooks:\n"
-        "  Stop: [{hooks: [{type: command, command: 'echo again >&2; exit 2'}]}]\n"
-        "turns: [{user: u, assistant: a}]\n"
-    )))  # fmt: skip
+    result = run_scenario(
+        scenario(
+            tmp_path,
+            (
+                "name: s\ntool: claude-code\nhooks:\n"
+                "  Stop: [{hooks: [{type: command, command: 'echo again >&2; exit 2'}]}]\n"
+                "turns: [{user: u, assistant: a}]\n"
+            ),
+        )
+    )
     texts = given(result)
     assert len(texts) == 7
     assert texts[0].startswith("<system-reminder>\nThe text below is the output of a hook")
@@ -125,11 +135,16 @@ def test_gemini_cli_sends_every_reply_of_the_prompt_to_after_agent(tmp_path: Pat
     retry prompt is the deny's reason."""
     log = tmp_path / "seen.jsonl"
     hook = f"cat >> {log}; echo >> {log}; [ $(wc -l < {log}) -ge 2 ] && exit 0; echo retry-now >&2; exit 2"
-    result = run_scenario(scenario(tmp_path, (
-        "name: s\ntool: gemini-cli\nhooks:\n"
-        f"  AfterAgent: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
-        "turns: [{user: u, assistant: all done}]\n"
-    )))  # fmt: skip
+    result = run_scenario(
+        scenario(
+            tmp_path,
+            (
+                "name: s\ntool: gemini-cli\nhooks:\n"
+                f"  AfterAgent: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
+                "turns: [{user: u, assistant: all done}]\n"
+            ),
+        )
+    )
     seen = [json.loads(line) for line in log.read_text().splitlines() if line]
     assert [s["prompt_response"] for s in seen] == ["all done", "all done\nall done"]
     assert [s["prompt"] for s in seen] == ["u", "u"]
@@ -140,18 +155,26 @@ def test_shown_to_user_is_judged_and_in_the_timeline(tmp_path: Path) -> None:
     """A systemMessage is shown to the user in the host's words; shown_to_user and
     shown_to_user_never judge it, and the timeline says what was shown."""
     hook = "printf '%s' '{\"systemMessage\": \"saved 3 notes\"}'"
-    result = run_scenario(scenario(tmp_path, (
-        "name: s\ntool: claude-code\nhooks:\n"
-        f"  Stop: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
-        "turns: [{user: u, assistant: a}]\n"
-        "expect: {shown_to_user: {'1': 'Stop says: saved 3'}, shown_to_user_never: [secret]}\n"
-    )))  # fmt: skip
+    result = run_scenario(
+        scenario(
+            tmp_path,
+            (
+                "name: s\ntool: claude-code\nhooks:\n"
+                f"  Stop: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
+                "turns: [{user: u, assistant: a}]\n"
+                "expect: {shown_to_user: {'1': 'Stop says: saved 3'}, shown_to_user_never: [secret]}\n"
+            ),
+        )
+    )
     assert expect.check(result) == []
     assert "shown to the user: 'Stop says: saved 3 notes'" in timeline(result)
-    result.scenario = scenario(tmp_path, (
-        "name: s\nturns: [{user: u, assistant: a}]\n"
-        "expect: {shown_to_user: {'1': nothing}, shown_to_user_never: [saved]}\n"
-    ))  # fmt: skip
+    result.scenario = scenario(
+        tmp_path,
+        (
+            "name: s\nturns: [{user: u, assistant: a}]\n"
+            "expect: {shown_to_user: {'1': nothing}, shown_to_user_never: [saved]}\n"
+        ),
+    )
     assert expect.check(result) == [
         "shown to the user at turn 1: expected one containing 'nothing', got"
         " ['Stop says: saved 3 notes']",
@@ -163,11 +186,16 @@ def test_shown_to_user_is_judged_and_in_the_timeline(tmp_path: Path) -> None:
 def test_a_blocked_prompt_is_shown_to_the_user_not_given_to_the_model(tmp_path: Path) -> None:
     """Claude Code erases a blocked prompt and shows the user the reason with the prompt."""
     hook = "echo not now >&2; exit 2"
-    result = run_scenario(scenario(tmp_path, (
-        "name: s\ntool: claude-code\nhooks:\n"
-        f"  UserPromptSubmit: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
-        "turns: [{user: deploy it, assistant: a}]\n"
-    )))  # fmt: skip
+    result = run_scenario(
+        scenario(
+            tmp_path,
+            (
+                "name: s\ntool: claude-code\nhooks:\n"
+                f"  UserPromptSubmit: [{{hooks: [{{type: command, command: {json.dumps(hook)}}}]}}]\n"
+                "turns: [{user: deploy it, assistant: a}]\n"
+            ),
+        )
+    )
     assert given(result) == []
     assert [s for f in result.firings for s in f.shown] == [
         f"UserPromptSubmit operation blocked by hook:\n[{hook}]: not now\n\n\nOriginal prompt: deploy it"
@@ -197,8 +225,18 @@ def test_the_cli_fails_a_reason_expectation_naming_what_was_given(
 # --- the real side ---------------------------------------------------------------------------
 def record(event: str, **fields: Any) -> dict[str, Any]:
     """A recorder record of one hook process (or of the probe, ``id="probe"``)."""
-    base = {"id": "h1", "event": event, "turn": 1, "stdin": "{}", "start": 1.0, "end": 1.1,
-            "exit": 0, "stdout": "", "stderr": "", "command": "hook"}  # fmt: skip
+    base = {
+        "id": "h1",
+        "event": event,
+        "turn": 1,
+        "stdin": "{}",
+        "start": 1.0,
+        "end": 1.1,
+        "exit": 0,
+        "stdout": "",
+        "stderr": "",
+        "command": "hook",
+    }
     return {**base, **fields}
 
 
@@ -234,9 +272,12 @@ def test_the_real_detector_finds_a_reason_in_the_hosts_wrapping(
     ledger.write_text("")
     records = [record("Stop", id="probe"), record("Stop", **hook)]
     result = build_result(
-        Scenario(tmp_path / "s.yaml", "s", ()), get_host(tool), records,
-        [body("other", sent)], ledger,
-    )  # fmt: skip
+        Scenario(tmp_path / "s.yaml", "s", ()),
+        get_host(tool),
+        records,
+        [body("other", sent)],
+        ledger,
+    )
     assert given(result) == [sent]
 
 
@@ -251,18 +292,28 @@ def test_compare_sees_a_multi_line_reason_as_one_text(tmp_path: Path) -> None:
     sent = '<hook_prompt hook_run_id="stop:7:x">first line\nsecond line</hook_prompt>'
     real = build_result(sc, get_host("codex"), records, [body(sent)], ledger)
     replay = RunResult(sc)
-    replay.firings = [Firing(1, "Stop", 0, blocked=True, reason="first line\nsecond line",
-                             context=["<hook_prompt hook_run_id=\"stop:0:y\">first line\nsecond line</hook_prompt>"])]  # fmt: skip
+    replay.firings = [
+        Firing(
+            1,
+            "Stop",
+            0,
+            blocked=True,
+            reason="first line\nsecond line",
+            context=['<hook_prompt hook_run_id="stop:0:y">first line\nsecond line</hook_prompt>'],
+        )
+    ]
     diffs = differences(
-        Side(records, real, Path("/r"), {}), Side(records, replay, Path("/s"), {}),
+        Side(records, real, Path("/r"), {}),
+        Side(records, replay, Path("/s"), {}),
         get_host("codex"),
-    )  # fmt: skip
+    )
     assert [d.line() for d in diffs if d.key.startswith("context")] == []
     replay.firings[0].context = ["first line"]
     diffs = differences(
-        Side(records, real, Path("/r"), {}), Side(records, replay, Path("/s"), {}),
+        Side(records, real, Path("/r"), {}),
+        Side(records, replay, Path("/s"), {}),
         get_host("codex"),
-    )  # fmt: skip
+    )
     assert [d.line() for d in diffs if d.key.startswith("context")] == [
         'context/turn 1: real ["first line\\nsecond line"]; hooksim []'
     ]
@@ -291,9 +342,13 @@ def test_real_notices_go_to_the_firing_whose_hook_said_them(tmp_path: Path) -> N
         record("Stop", start=3.0, stdout='{"systemMessage": "saved it"}'),
     ]
     result = build_result(
-        Scenario(tmp_path / "s.yaml", "s", ()), get_host("claude-code"), records, [], ledger,
+        Scenario(tmp_path / "s.yaml", "s", ()),
+        get_host("claude-code"),
+        records,
+        [],
+        ledger,
         shown=[(1, "Stop says: saved it")],
-    )  # fmt: skip
+    )
     assert [(f.event, f.shown) for f in result.firings] == [
         ("UserPromptSubmit", []),
         ("Stop", ["Stop says: saved it"]),

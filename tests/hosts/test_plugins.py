@@ -30,9 +30,12 @@ def claude_plugin(root: Path, hooks: dict[str, object], **more: str | dict[str, 
     """A Claude Code plugin folder named ``guard``: its manifest and ``hooks/hooks.json``."""
     return write(
         root,
-        {".claude-plugin/plugin.json": {"name": "guard", "version": "1.0.0"},
-         "hooks/hooks.json": {"hooks": hooks}, **more},
-    )  # fmt: skip
+        {
+            ".claude-plugin/plugin.json": {"name": "guard", "version": "1.0.0"},
+            "hooks/hooks.json": {"hooks": hooks},
+            **more,
+        },
+    )
 
 
 def scenario(tmp_path: Path, body: str) -> Path:
@@ -109,17 +112,31 @@ def test_the_manifest_names_more_hooks_and_exec_form_is_substituted(tmp_path: Pa
         {
             ".claude-plugin/plugin.json": {
                 "name": "guard",
-                "hooks": ["./more-hooks.json",
-                          command_hook("Stop", "echo inline >> order.txt")],
+                "hooks": ["./more-hooks.json", command_hook("Stop", "echo inline >> order.txt")],
             },
             "hooks/hooks.json": {"hooks": command_hook("Stop", "echo standard >> order.txt")},
-            "more-hooks.json": {"hooks": {"Stop": [{"hooks": [{
-                "type": "command", "command": "sh",
-                "args": ["${CLAUDE_PLUGIN_ROOT}/argv.sh", "${CLAUDE_PLUGIN_DATA}", "$HOME"],
-            }]}]}},
+            "more-hooks.json": {
+                "hooks": {
+                    "Stop": [
+                        {
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": "sh",
+                                    "args": [
+                                        "${CLAUDE_PLUGIN_ROOT}/argv.sh",
+                                        "${CLAUDE_PLUGIN_DATA}",
+                                        "$HOME",
+                                    ],
+                                }
+                            ]
+                        }
+                    ]
+                }
+            },
             "argv.sh": 'printf "%s\\n" "$@" > argv.txt\n',
         },
-    )  # fmt: skip
+    )
     path = scenario(
         tmp_path,
         """\
@@ -136,8 +153,10 @@ def test_the_manifest_names_more_hooks_and_exec_form_is_substituted(tmp_path: Pa
     result = run_scenario(load_scenario(path))
     assert expect.check(result) == []
     assert sorted(r.command for r in result.runs) == [
-        "echo inline >> order.txt", "echo standard >> order.txt", "sh"
-    ]  # fmt: skip
+        "echo inline >> order.txt",
+        "echo standard >> order.txt",
+        "sh",
+    ]
 
 
 def test_a_plugin_without_a_manifest_is_named_after_its_folder(tmp_path: Path) -> None:
@@ -174,16 +193,27 @@ def test_a_gemini_cli_extension_is_installed_and_its_strings_hydrated(tmp_path: 
         tmp_path / "ext",
         {
             "gemini-extension.json": {"name": "shield", "version": "0.1.0"},
-            "hooks/hooks.json": {"hooks": {"BeforeTool": [{
-                "matcher": "run_shell_command",
-                "hooks": [{"type": "command", "name": "shield",
-                           "command": "bash ${extensionPath}${/}check.sh '${workspacePath}'"
-                                      " '${pathSeparator}' \"${nothing:-unset}\""}],
-            }]}},
+            "hooks/hooks.json": {
+                "hooks": {
+                    "BeforeTool": [
+                        {
+                            "matcher": "run_shell_command",
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "name": "shield",
+                                    "command": "bash ${extensionPath}${/}check.sh '${workspacePath}'"
+                                    " '${pathSeparator}' \"${nothing:-unset}\"",
+                                }
+                            ],
+                        }
+                    ]
+                }
+            },
             "check.sh": 'printf "%s|%s|%s|%s\\n" "$0" "$1" "$2" "$3" > seen.txt\n'
-                        'echo \'{"decision": "deny", "reason": "not here"}\'\n',
+            'echo \'{"decision": "deny", "reason": "not here"}\'\n',
         },
-    )  # fmt: skip
+    )
     path = scenario(
         tmp_path,
         """\
@@ -210,9 +240,11 @@ def test_plugins_are_per_host_as_hooks_are(tmp_path: Path) -> None:
     claude_plugin(tmp_path / "guard", command_hook("SessionStart", "echo claude > who.txt"))
     write(
         tmp_path / "ext",
-        {"gemini-extension.json": {"name": "shield", "version": "1"},
-         "hooks/hooks.json": {"hooks": command_hook("SessionStart", "echo gemini > who.txt")}},
-    )  # fmt: skip
+        {
+            "gemini-extension.json": {"name": "shield", "version": "1"},
+            "hooks/hooks.json": {"hooks": command_hook("SessionStart", "echo gemini > who.txt")},
+        },
+    )
     path = scenario(
         tmp_path,
         """\
@@ -234,26 +266,42 @@ def test_plugins_are_per_host_as_hooks_are(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "line", "why"),
     [
-        ("tool: codex\nplugins: [guard]\n", 3,
-         "plugins: hooksim does not install Codex CLI plugins"),
-        ("tool: hermes\nplugins: [guard]\n", 3,
-         "plugins: hooksim does not install Hermes plugins"),
-        ("tool: cursor\nhosts: {cursor: {plugins: [guard]}}\n", 3,
-         "hosts.cursor.plugins: hooksim does not install Cursor plugins"),
-        ("tool: claude-code\nplugins: [guard, missing]\n", 3,
-         "plugins: missing: no folder "),
-        ("tool: gemini-cli\nplugins: [guard]\n", 3,
-         "plugins: guard: not a Gemini CLI extension: no gemini-extension.json in "),
-        ("tool: claude-code\nplugins: [broken]\n", 3,
-         "plugins: broken: not a Claude Code plugin: "),
-        ("hosts: {claude-code: {hooks: {}}}\nplugins: [guard]\n", 3,
-         "plugins: are the plugins of the scenario's tool (hermes), which this file does not"
-         " run on"),
-        ("tool: claude-code\nplugins: [empty]\n", 3,
-         "plugins: empty: not a Claude Code plugin: no .claude-plugin/plugin.json or"
-         " hooks/hooks.json in "),
+        (
+            "tool: codex\nplugins: [guard]\n",
+            3,
+            "plugins: hooksim does not install Codex CLI plugins",
+        ),
+        ("tool: hermes\nplugins: [guard]\n", 3, "plugins: hooksim does not install Hermes plugins"),
+        (
+            "tool: cursor\nhosts: {cursor: {plugins: [guard]}}\n",
+            3,
+            "hosts.cursor.plugins: hooksim does not install Cursor plugins",
+        ),
+        ("tool: claude-code\nplugins: [guard, missing]\n", 3, "plugins: missing: no folder "),
+        (
+            "tool: gemini-cli\nplugins: [guard]\n",
+            3,
+            "plugins: guard: not a Gemini CLI extension: no gemini-extension.json in ",
+        ),
+        (
+            "tool: claude-code\nplugins: [broken]\n",
+            3,
+            "plugins: broken: not a Claude Code plugin: ",
+        ),
+        (
+            "hosts: {claude-code: {hooks: {}}}\nplugins: [guard]\n",
+            3,
+            "plugins: are the plugins of the scenario's tool (hermes), which this file does not"
+            " run on",
+        ),
+        (
+            "tool: claude-code\nplugins: [empty]\n",
+            3,
+            "plugins: empty: not a Claude Code plugin: no .claude-plugin/plugin.json or"
+            " hooks/hooks.json in ",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_plugin_hooksim_cannot_install_is_a_file_line_error(
     tmp_path: Path, body: str, line: int, why: str
 ) -> None:

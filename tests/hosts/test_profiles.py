@@ -109,44 +109,85 @@ def test_timelines_side_by_side() -> None:
     """Launch, compaction, /clear and exit, as each host orders them."""
     events = {tool: [e for e, _, _ in record(tool, SESSION)] for tool in HOSTS}
     assert events["claude-code"] == [
-        "SessionStart", "UserPromptSubmit", "Stop",
-        "PreCompact", "SessionStart", "PostCompact",
-        "UserPromptSubmit", "Stop",
-        "SessionEnd", "SessionStart",
-        "UserPromptSubmit", "Stop",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "PreCompact",
+        "SessionStart",
+        "PostCompact",
+        "UserPromptSubmit",
+        "Stop",
         "SessionEnd",
-    ]  # fmt: skip
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionEnd",
+    ]
     assert events["codex"] == [
-        "SessionStart", "UserPromptSubmit", "Stop",
-        "PreCompact", "PostCompact",
-        "SessionStart", "UserPromptSubmit", "Stop",
-        "SessionEnd", "SessionStart", "UserPromptSubmit", "Stop",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
         "SessionEnd",
-    ]  # fmt: skip
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionEnd",
+    ]
     assert events["cursor"] == [
-        "sessionStart", "beforeSubmitPrompt", "afterAgentResponse", "stop",
-        "preCompact",
-        "beforeSubmitPrompt", "afterAgentResponse", "stop",
         "sessionStart",
-        "beforeSubmitPrompt", "afterAgentResponse", "stop",
+        "beforeSubmitPrompt",
+        "afterAgentResponse",
+        "stop",
+        "preCompact",
+        "beforeSubmitPrompt",
+        "afterAgentResponse",
+        "stop",
+        "sessionStart",
+        "beforeSubmitPrompt",
+        "afterAgentResponse",
+        "stop",
         "sessionEnd",
-    ]  # fmt: skip
+    ]
     model = ["BeforeModel", "BeforeToolSelection", "AfterModel"]  # around every request
     assert events["gemini-cli"] == [
-        "SessionStart", "BeforeAgent", "PreCompress", *model, "AfterAgent",
+        "SessionStart",
+        "BeforeAgent",
+        "PreCompress",
+        *model,
+        "AfterAgent",
         "PreCompress",  # the auto compaction is the check before the next request
-        "BeforeAgent", *model, "AfterAgent",
-        "SessionEnd", "SessionStart",
-        "BeforeAgent", "PreCompress", *model, "AfterAgent",
+        "BeforeAgent",
+        *model,
+        "AfterAgent",
         "SessionEnd",
-    ]  # fmt: skip
+        "SessionStart",
+        "BeforeAgent",
+        "PreCompress",
+        *model,
+        "AfterAgent",
+        "SessionEnd",
+    ]
     assert events["hermes"] == [
-        "on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
-        "pre_llm_call", "post_llm_call", "on_session_end",
-        "on_session_finalize", "on_session_reset",
-        "on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
+        "on_session_start",
+        "pre_llm_call",
+        "post_llm_call",
+        "on_session_end",
+        "pre_llm_call",
+        "post_llm_call",
+        "on_session_end",
         "on_session_finalize",
-    ]  # fmt: skip
+        "on_session_reset",
+        "on_session_start",
+        "pre_llm_call",
+        "post_llm_call",
+        "on_session_end",
+        "on_session_finalize",
+    ]
 
 
 def payloads(tool: str) -> dict[str, dict[str, Any]]:
@@ -164,9 +205,17 @@ def test_claude_code_payloads() -> None:
     PreCompact carries trigger and instructions, Stop the last message."""
     p = payloads("claude-code")
     assert list(p["Stop"]) == [
-        "session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "hook_event_name",
-        "stop_hook_active", "last_assistant_message", "background_tasks", "session_crons",
-    ]  # fmt: skip
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "prompt_id",
+        "permission_mode",
+        "hook_event_name",
+        "stop_hook_active",
+        "last_assistant_message",
+        "background_tasks",
+        "session_crons",
+    ]
     assert p["PreCompact"]["trigger"] == "manual"
     assert p["PreCompact"]["custom_instructions"] == "keep the plan"
     assert "permission_mode" not in p["PreCompact"]
@@ -179,8 +228,14 @@ def test_codex_payloads() -> None:
     turn_id."""
     p = payloads("codex")
     assert list(p["PreCompact"]) == [
-        "session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model", "trigger",
-    ]  # fmt: skip
+        "session_id",
+        "turn_id",
+        "transcript_path",
+        "cwd",
+        "hook_event_name",
+        "model",
+        "trigger",
+    ]
     assert p["UserPromptSubmit"]["turn_id"]
     assert "turn_id" not in p["SessionStart"]
     assert p["SessionStart"]["source"] == "compact"  # queued, run in the next turn
@@ -357,14 +412,26 @@ RECORDER = "import json, os, sys; open(os.environ['OUT'], 'a').write(json.dumps(
 @pytest.mark.parametrize(
     ("tool", "filename", "config"),
     [
-        ("claude-code", "settings.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
-        ("codex", "hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
+        (
+            "claude-code",
+            "settings.json",
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}},
+        ),
+        (
+            "codex",
+            "hooks.json",
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "CMD"}]}]}},
+        ),
         ("codex", "config.toml", None),
         ("cursor", "hooks.json", {"version": 1, "hooks": {"stop": [{"command": "CMD"}]}}),
-        ("gemini-cli", "settings.json", {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "CMD"}]}]}}),
+        (
+            "gemini-cli",
+            "settings.json",
+            {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "CMD"}]}]}},
+        ),
         ("hermes", "config.yaml", None),
     ],
-)  # fmt: skip
+)
 def test_hooks_from_each_hosts_own_config_file(
     tool: str, filename: str, config: dict[str, Any] | None, tmp_path: Path
 ) -> None:
@@ -467,11 +534,17 @@ def test_claude_code_exec_form_and_shell_field() -> None:
     """args runs the command with those arguments without a shell; a plain command, and one
     whose shell is bash, run with /bin/sh off Windows (real 2.1.332 passes spawn shell: true)."""
     host = HOSTS["claude-code"]
-    block = {"Stop": [{"hooks": [
-        {"type": "command", "command": "/usr/bin/env", "args": ["true"]},
-        {"type": "command", "command": "echo $0", "shell": "bash"},
-        {"type": "command", "command": "echo plain"},
-    ]}]}  # fmt: skip
+    block = {
+        "Stop": [
+            {
+                "hooks": [
+                    {"type": "command", "command": "/usr/bin/env", "args": ["true"]},
+                    {"type": "command", "command": "echo $0", "shell": "bash"},
+                    {"type": "command", "command": "echo plain"},
+                ]
+            }
+        ]
+    }
     specs, warnings = host.parse_hooks(block)
     assert warnings == []
     assert [host.argv_for(s, {}) for s in specs] == [
@@ -504,14 +577,16 @@ def test_claude_code_if_conditions_it_cannot_judge_are_named() -> None:
     host = HOSTS["claude-code"]
     block = {
         "PreToolUse": [
-            {"hooks": [
-                {"type": "command", "command": "a", "if": "Bash(git *) "},
-                {"type": "command", "command": "b", "if": "Agent(reviewer)"},
-                {"type": "command", "command": "c", "if": "Read(~/notes/**)"},
-                {"type": "command", "command": "d", "if": "WebFetch(domain:example.com)"},
-            ]}
+            {
+                "hooks": [
+                    {"type": "command", "command": "a", "if": "Bash(git *) "},
+                    {"type": "command", "command": "b", "if": "Agent(reviewer)"},
+                    {"type": "command", "command": "c", "if": "Read(~/notes/**)"},
+                    {"type": "command", "command": "d", "if": "WebFetch(domain:example.com)"},
+                ]
+            }
         ],
-    }  # fmt: skip
+    }
     specs, warnings = host.parse_hooks(block)
     assert warnings == [
         "hooks.PreToolUse: if 'Bash(git *) ' is not a permission rule (Tool or Tool(pattern));"
@@ -528,8 +603,11 @@ def test_claude_code_if_conditions_it_cannot_judge_are_named() -> None:
     assert not host.selects(
         specs[3], "WebFetch", {**fetch, "tool_input": {"url": "https://evil.test/"}}
     )
-    assert not host.selects(specs[0], "Bash", {"cwd": "/p", "tool_name": "Bash",
-                                              "tool_input": {"command": "git status"}})  # fmt: skip
+    assert not host.selects(
+        specs[0],
+        "Bash",
+        {"cwd": "/p", "tool_name": "Bash", "tool_input": {"command": "git status"}},
+    )
 
 
 # What each profile must cite, whatever else it states.
@@ -603,8 +681,12 @@ def test_launch_exec_only_where_the_host_has_it(tmp_path: Path, capsys: Any) -> 
         "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n" + turns
     )
     result = run_scenario(load_scenario(codex))
-    assert [f.event for f in result.firings] == ["SessionStart", "UserPromptSubmit", "Stop",
-                                                 "SessionEnd"]  # fmt: skip
+    assert [f.event for f in result.firings] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionEnd",
+    ]
     claude = tmp_path / "claude.yaml"
     claude.write_text(
         "name: exec\ntool: claude-code\nhosts: {claude-code: {launch: exec}}\n"

@@ -76,11 +76,23 @@ def test_claude_code_writes_its_session_jsonl_as_the_real_one_does(tmp_path: Pat
         "3:PostToolUse": first,
         "4:Stop": ran,
         "5:Stop": [*blocked, "assistant"],
-        "6:UserPromptSubmit": [*blocked, "assistant", "system/stop_hook_summary",
-                               "queue-operation", "queue-operation"],
-        "7:Stop": [*blocked, "assistant", "system/stop_hook_summary", "queue-operation",
-                   "queue-operation", "user", "assistant"],
-    }  # fmt: skip
+        "6:UserPromptSubmit": [
+            *blocked,
+            "assistant",
+            "system/stop_hook_summary",
+            "queue-operation",
+            "queue-operation",
+        ],
+        "7:Stop": [
+            *blocked,
+            "assistant",
+            "system/stop_hook_summary",
+            "queue-operation",
+            "queue-operation",
+            "user",
+            "assistant",
+        ],
+    }
     path = Path(kept[0]["path"])
     assert path.parent.name == re.sub(r"[^A-Za-z0-9]", "-", str(path.parents[4] / "project"))
     assert path.name == "session-1.jsonl"
@@ -113,8 +125,15 @@ def test_claude_code_compaction_and_clear_are_in_the_transcript(tmp_path: Path) 
     assert "system/compact_boundary" not in compacted
     after = events[3][1]
     assert after is not None
-    assert after[-7:] == ["system/compact_boundary", "user", "user", "user", "user",
-                          "queue-operation", "queue-operation"]  # fmt: skip
+    assert after[-7:] == [
+        "system/compact_boundary",
+        "user",
+        "user",
+        "user",
+        "user",
+        "queue-operation",
+        "queue-operation",
+    ]
     assert kept[3]["records"][-6]["isCompactSummary"] is True
     assert Path(kept[-1]["path"]).name == "fresh.jsonl"
     assert kinds("claude-code-jsonl", kept[-1]) == [
@@ -151,22 +170,36 @@ def test_codex_writes_its_rollout_as_the_real_one_does(tmp_path: Path) -> None:
         """,
     )
     seen = [(c["event"], kinds("codex-rollout", c)) for c in kept]
-    start = ["session_meta", "event_msg/task_started", "response_item/message/developer",
-             "response_item/message/user/environment", "turn_context",
-             "event_msg/thread_settings_applied"]  # fmt: skip
+    start = [
+        "session_meta",
+        "event_msg/task_started",
+        "response_item/message/developer",
+        "response_item/message/user/environment",
+        "turn_context",
+        "event_msg/thread_settings_applied",
+    ]
     assert seen[0] == ("SessionStart", start)
     assert seen[1] == ("UserPromptSubmit", start)
-    prompt = [*start, "response_item/message/user", "event_msg/item_completed/UserMessage",
-              "response_item/message/developer/hook-context", "response_item/function_call",
-              "token_usage_record"]  # fmt: skip
+    prompt = [
+        *start,
+        "response_item/message/user",
+        "event_msg/item_completed/UserMessage",
+        "response_item/message/developer/hook-context",
+        "response_item/function_call",
+        "token_usage_record",
+    ]
     assert seen[2] == ("PreToolUse", prompt)
     assert seen[3] == ("PostToolUse", [*prompt, "event_msg/item_completed/CommandExecution"])
     stop = seen[4][1]
     assert stop is not None
-    assert stop[-6:] == ["response_item/function_call_output", "event_msg/token_count",
-                         "event_msg/item_completed/AgentMessage",
-                         "response_item/message/assistant", "token_usage_record",
-                         "event_msg/token_count"]  # fmt: skip
+    assert stop[-6:] == [
+        "response_item/function_call_output",
+        "event_msg/token_count",
+        "event_msg/item_completed/AgentMessage",
+        "response_item/message/assistant",
+        "token_usage_record",
+        "event_msg/token_count",
+    ]
     again = seen[5][1]
     assert again is not None
     assert again[len(stop) : len(stop) + 2] == [
@@ -207,8 +240,12 @@ def test_gemini_cli_writes_its_chat_file_as_the_real_one_does(tmp_path: Path) ->
     )
     seen = [(c["event"], kinds("gemini-chat-jsonl", c)) for c in kept]
     head = ["metadata", "$set/lastUpdated,messages"]
-    assert seen[:4] == [("SessionStart", head), ("BeforeAgent", head), ("PreCompress", head),
-                        ("BeforeModel", [*head, "user", "$set/lastUpdated"])]  # fmt: skip
+    assert seen[:4] == [
+        ("SessionStart", head),
+        ("BeforeAgent", head),
+        ("PreCompress", head),
+        ("BeforeModel", [*head, "user", "$set/lastUpdated"]),
+    ]
     called = [*head, "user", "$set/lastUpdated", "gemini", "$set/lastUpdated"]
     assert seen[4] == ("BeforeTool", called)
     assert seen[5] == ("PreCompress", [*called, "gemini/toolCalls"])
@@ -254,9 +291,17 @@ def test_hermes_session_store_fills_as_hermes_flushes_it(tmp_path: Path) -> None
         ("pre_llm_call", ["sessions"]),
         ("pre_tool_call", ["sessions", "messages/user", "messages/assistant"]),
         ("post_tool_call", ["sessions", "messages/user", "messages/assistant"]),
-        ("post_llm_call", ["sessions", "messages/user", "messages/assistant", "messages/tool",
-                           "messages/assistant"]),
-    ]  # fmt: skip
+        (
+            "post_llm_call",
+            [
+                "sessions",
+                "messages/user",
+                "messages/assistant",
+                "messages/tool",
+                "messages/assistant",
+            ],
+        ),
+    ]
     rows = kept[-1]["records"]
     assert json.loads(rows[2]["tool_calls"])[0]["function"]["name"] == "terminal"
     assert (rows[3]["tool_call_id"], rows[4]["content"]) == ("call_1", "listed")
@@ -275,10 +320,14 @@ def test_cursor_transcript_is_what_its_readers_expect(tmp_path: Path) -> None:
         """,
     )
     assert kept[0]["records"] == [
-        {"role": "user", "message": {"content": [{"type": "text",
-                                                  "text": "<user_query>\nhello\n</user_query>"}]}},
+        {
+            "role": "user",
+            "message": {
+                "content": [{"type": "text", "text": "<user_query>\nhello\n</user_query>"}]
+            },
+        },
         {"role": "assistant", "message": {"content": [{"type": "text", "text": "hi"}]}},
-    ]  # fmt: skip
+    ]
     assert "/.cursor/projects/" in kept[0]["path"]
 
 
@@ -287,8 +336,11 @@ def test_the_shipped_transcript_loop_passes_on_every_host_it_names() -> None:
     on Claude Code, Codex CLI and Gemini CLI (hooksim run, as a user runs it)."""
     done = subprocess.run(
         [sys.executable, "-m", "hooksim", "run", "scenarios/across/transcript-loop.yaml"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("3 passed, 0 failed")
 
@@ -297,9 +349,11 @@ def test_the_shipped_transcript_loop_passes_on_every_host_it_names() -> None:
 def test_a_replay_writes_the_same_transcript_every_time(tmp_path: Path, tool: str) -> None:
     """Ids and times come from the session and the virtual clock: two replays write the same
     records (but for the run's own folder)."""
-    hook = f"[{{command: {COPY}}}]" if tool == "cursor" else (
-        f"[{{hooks: [{{type: command, command: {COPY}}}]}}]"
-    )  # fmt: skip
+    hook = (
+        f"[{{command: {COPY}}}]"
+        if tool == "cursor"
+        else (f"[{{hooks: [{{type: command, command: {COPY}}}]}}]")
+    )
     event = {"cursor": "stop", "gemini-cli": "AfterAgent"}
     text = f"""\
         tool: {tool}

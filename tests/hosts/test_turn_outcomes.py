@@ -79,10 +79,18 @@ def test_outcomes_load(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("value", "cause"),
-    [(400, "invalid_request"), (401, "authentication"), (402, "billing"), (413, "payload_too_large"),
-     (429, "rate_limit"), (500, "server_error"), (529, "overloaded"), (503, "server_error"),
-     (404, "invalid_request")],
-)  # fmt: skip
+    [
+        (400, "invalid_request"),
+        (401, "authentication"),
+        (402, "billing"),
+        (413, "payload_too_large"),
+        (429, "rate_limit"),
+        (500, "server_error"),
+        (529, "overloaded"),
+        (503, "server_error"),
+        (404, "invalid_request"),
+    ],
+)
 def test_status_causes(value: int, cause: str) -> None:
     """Each HTTP status is classified as the hosts classify it."""
     assert ApiError.parse(value).cause == cause
@@ -133,10 +141,14 @@ def test_hermes_interrupted_turn_completed_true() -> None:
 
 @pytest.mark.parametrize(
     ("tool", "status", "error"),
-    [("claude-code", 429, "rate_limit"), ("claude-code", 529, "server_error"),
-     ("claude-code", 402, "billing_error"), ("codex", 529, "overloaded"),
-     ("codex", 401, "authentication_failed")],
-)  # fmt: skip
+    [
+        ("claude-code", 429, "rate_limit"),
+        ("claude-code", 529, "server_error"),
+        ("claude-code", 402, "billing_error"),
+        ("codex", 529, "overloaded"),
+        ("codex", 401, "authentication_failed"),
+    ],
+)
 def test_stop_failure_error_and_matcher(tool: str, status: int, error: str) -> None:
     """A failed call fires StopFailure with the host's error class, which is also the matcher."""
     events = fired(tool, Turn("a", error=ApiError.parse(status)))

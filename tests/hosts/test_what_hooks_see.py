@@ -28,7 +28,9 @@ def context(result: RunResult, event: str) -> list[str]:
 def test_claude_code_hooks_see_the_cli_alive_and_its_variables(tmp_path: Path) -> None:
     """In print mode: the CLI's pid answers kill -0, AI_AGENT names the version, nobody
     attends, the entrypoint is sdk-cli; SessionStart's env file is the hook's own."""
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: claude-code
 hosts: {claude-code: {launch: print}}
@@ -45,7 +47,8 @@ hooks:
             $CLAUDE_CODE_SESSION_ATTENDED $CLAUDE_CODE_CHILD_SESSION $COREPACK_ENABLE_AUTO_PIN
             $CLAUDE_CODE_STARTER_READS_FOLDER_SETTINGS"
 turns: [{user: hi, assistant: ho}]
-""")  # fmt: skip
+""",
+    )
     assert context(result, "UserPromptSubmit") == ["claude-code_2-1-337_harness sdk-cli 0 1 0 0"]
     assert sorted(context(result, "SessionStart")) == [
         "first sessionstart-hook-0.sh",
@@ -56,7 +59,9 @@ turns: [{user: hi, assistant: ho}]
 def test_an_async_hook_keeps_its_own_env_file_beside_an_ordinary_one(tmp_path: Path) -> None:
     """Claude Code numbers a SessionStart firing's hooks by their place in the firing, whether
     it waits for them or not: an ``async`` hook and an ordinary one never share an env file."""
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: claude-code
 hooks:
@@ -65,7 +70,8 @@ hooks:
         - {type: command, async: true, command: 'echo "first $(basename "$CLAUDE_ENV_FILE")"'}
         - {type: command, command: 'echo "second $(basename "$CLAUDE_ENV_FILE")"'}
 turns: [{user: hi, assistant: ho}]
-""")  # fmt: skip
+""",
+    )
     said = sorted(r.stdout.strip() for r in result.runs if r.event == "SessionStart")
     assert said == ["first sessionstart-hook-0.sh", "second sessionstart-hook-1.sh"]
 
@@ -73,7 +79,9 @@ turns: [{user: hi, assistant: ho}]
 def test_claude_code_tool_ids_run_through_the_session(tmp_path: Path) -> None:
     """A call's id is the scenario's, else Claude Code's numbering across turns; PostToolUse
     has tool_response before tool_use_id."""
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: claude-code
 hooks:
@@ -81,7 +89,8 @@ hooks:
 turns:
   - {user: a, tools: [{id: toolu_mine, shell: "echo 1"}, {shell: "echo 2"}], assistant: b}
   - {user: c, tools: [{shell: "echo 3"}], assistant: d}
-""")  # fmt: skip
+""",
+    )
     payloads = [json.loads(r.stdin) for r in result.runs if r.event == "PostToolUse"]
     assert [p["tool_use_id"] for p in payloads] == ["toolu_mine", "toolu_02", "toolu_03"]
     keys = list(payloads[0])
@@ -91,7 +100,9 @@ turns:
 def test_codex_puts_its_folders_before_path(tmp_path: Path) -> None:
     """Codex installed with npm: its aliases' folder under CODEX_HOME, then its package's
     codex-path, before the PATH it was given; the launcher's two variables."""
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: codex
 hooks:
@@ -102,11 +113,17 @@ hooks:
             echo "${PATH%%:*}" | grep -q '/.codex/tmp/arg0-linux/codex-arg0......$' &&
             rest=${PATH#*:} && echo "${rest%%:*} $CODEX_MANAGED_BY_NPM $CODEX_MANAGED_PACKAGE_ROOT"
 turns: [{user: hi, assistant: ho}]
-""")  # fmt: skip
+""",
+    )
     [said] = context(result, "SessionStart")
     folder, npm, root = said.split()
-    assert folder.endswith("/install/node_modules/@openai/codex-linux-x64/vendor/"
-                           "x86_64-unknown-linux-musl/codex-path") or "arm64" in folder  # fmt: skip
+    assert (
+        folder.endswith(
+            "/install/node_modules/@openai/codex-linux-x64/vendor/"
+            "x86_64-unknown-linux-musl/codex-path"
+        )
+        or "arm64" in folder
+    )
     assert (npm, root.rsplit("/", 3)[1:]) == ("1", ["node_modules", "@openai", "codex"])
 
 
@@ -119,7 +136,9 @@ def test_codex_names_its_aliases_folder_after_the_os_from_0_163(
 ) -> None:
     """The folder Codex puts first on a hook's PATH is under CODEX_HOME/tmp/arg0-linux from
     0.163.0 on, under tmp/arg0 before (the releases' binaries; real 0.150.0 and 0.168.0)."""
-    result = run(tmp_path, f"""
+    result = run(
+        tmp_path,
+        f"""
 name: s
 tool: codex
 hosts: {{codex: {{version: "{version}"}}}}
@@ -128,7 +147,8 @@ hooks:
     - hooks:
         - {{type: command, command: 'echo "${{PATH%%:*}}"'}}
 turns: [{{user: hi, assistant: ho}}]
-""")  # fmt: skip
+""",
+    )
     [first] = context(result, "SessionStart")
     assert re.fullmatch(rf".*/home/\.codex/{folder}/codex-arg0[A-Za-z0-9]{{6}}", first), first
 
@@ -153,14 +173,17 @@ def test_gemini_joins_the_session_context_and_the_prompt_from_0_53(
     """A request's consecutive entries of one role are one message from v0.53.0 on
     (coalesceConsecutiveRoles): the session context and the prompt; before, two (real 0.39.0,
     0.45.2 and 0.51.0)."""
-    result = run(tmp_path, f"""
+    result = run(
+        tmp_path,
+        f"""
 name: s
 tool: gemini-cli
 hosts: {{gemini-cli: {{version: "{version}"}}}}
 hooks:
   BeforeModel: [{{hooks: [{{type: command, command: {json.dumps(_MESSAGES)}}}]}}]
 turns: [{{user: look around, assistant: done}}]
-""")  # fmt: skip
+""",
+    )
     [firing] = [f for f in result.firings if f.event == "BeforeModel"]
     assert firing.shown == [messages]
 
@@ -186,7 +209,9 @@ def test_codex_fails_a_hook_whose_output_the_event_refuses() -> None:
 def test_codex_compacts_between_tool_calls(tmp_path: Path) -> None:
     """compact: auto on a call: PreCompact, PostCompact and SessionStart(compact) between it
     and the next call, with the turn's own turn_id."""
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: codex
 hooks:
@@ -194,13 +219,18 @@ hooks:
   PreToolUse: [{hooks: [{type: command, command: "true"}]}]
 turns:
   - {user: a, tools: [{shell: "echo 1", compact: auto}, {shell: "echo 2"}], assistant: b}
-""")  # fmt: skip
+""",
+    )
     events = [(f.event, f.match) for f in result.firings]
     at = events.index(("PreCompact", "auto"))
     assert events[at - 2 : at + 4] == [
-        ("PreToolUse", "Bash"), ("PostToolUse", "Bash"), ("PreCompact", "auto"),
-        ("PostCompact", "auto"), ("SessionStart", "compact"), ("PreToolUse", "Bash"),
-    ]  # fmt: skip
+        ("PreToolUse", "Bash"),
+        ("PostToolUse", "Bash"),
+        ("PreCompact", "auto"),
+        ("PostCompact", "auto"),
+        ("SessionStart", "compact"),
+        ("PreToolUse", "Bash"),
+    ]
     turn_ids = {json.loads(r.stdin)["turn_id"] for r in result.runs}
     assert len(turn_ids) == 1
 
@@ -224,7 +254,9 @@ def test_gemini_headless_prompt_and_request_carry_what_the_host_sends(tmp_path: 
     with the session context (the project's folders listed) and carries the prompt and
     BeforeAgent's context; a resumed run keeps the first message's session context."""
     (tmp_path / "notes.txt").write_text("n")
-    result = run(tmp_path, """
+    result = run(
+        tmp_path,
+        """
 name: s
 tool: gemini-cli
 hosts: {gemini-cli: {launch: headless}}
@@ -236,11 +268,11 @@ hooks:
 turns:
   - {user: first, assistant: One.}
   - {user: second, assistant: Two.}
-""")  # fmt: skip
+""",
+    )
     agent = [json.loads(r.stdin)["prompt"] for r in result.runs if r.event == "BeforeAgent"]
     assert agent == []  # no BeforeAgent hook: read the model's request instead
-    requests = [json.loads(r.stdin)["llm_request"] for r in result.runs
-                if r.event == "BeforeModel"]  # fmt: skip
+    requests = [json.loads(r.stdin)["llm_request"] for r in result.runs if r.event == "BeforeModel"]
     first, second = requests
     [message] = first["messages"]
     assert message["content"].startswith("<session_context>\nThis is the Gemini CLI.")

@@ -276,8 +276,10 @@ def test_a_warning_the_scenario_tests_is_expected_not_printed(tmp_path: Path) ->
 def test_a_misspelt_key_of_a_hook_entry_fails_with_what_it_meant(tmp_path: Path) -> None:
     """Newcomer trial 3, finding 9: ``matchr`` is ignored by Claude Code, so the guard runs on
     every tool; the run fails naming the key, the likely one and the consequence."""
-    path = _claude(tmp_path, {"PreToolUse": [
-        {"matchr": "Bash", "hooks": [{"type": "command", "command": "true"}]}]})  # fmt: skip
+    path = _claude(
+        tmp_path,
+        {"PreToolUse": [{"matchr": "Bash", "hooks": [{"type": "command", "command": "true"}]}]},
+    )
     result = console("hooksim", "run", path)
     assert result.returncode == 1, result.stdout
     assert (
@@ -300,13 +302,26 @@ def test_a_key_of_the_hooks_own_is_left_alone(tmp_path: Path) -> None:
 def test_a_misspelt_tool_in_the_scenario_is_blamed_not_the_matcher(tmp_path: Path) -> None:
     """Newcomer trial 3, finding 10: the turn calls ``bash``; the matcher ``Bash`` is right."""
     path = tmp_path / "s.yaml"
-    path.write_text(json.dumps({
-        "name": "tool typo", "tool": "claude-code",
-        "hooks": {"PreToolUse": [{"matcher": "Bash",
-                                  "hooks": [{"type": "command", "command": "true"}]}]},
-        "turns": [{"user": "go", "tools": [{"name": "bash", "args": {"command": "ls"}}],
-                   "assistant": "ok"}],
-    }))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "name": "tool typo",
+                "tool": "claude-code",
+                "hooks": {
+                    "PreToolUse": [
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}
+                    ]
+                },
+                "turns": [
+                    {
+                        "user": "go",
+                        "tools": [{"name": "bash", "args": {"command": "ls"}}],
+                        "assistant": "ok",
+                    }
+                ],
+            }
+        )
+    )
     result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (
@@ -320,11 +335,15 @@ def test_a_misspelt_tool_in_the_scenario_is_blamed_not_the_matcher(tmp_path: Pat
 def test_a_variable_in_a_hermes_command_is_explained(tmp_path: Path) -> None:
     """Newcomer trial 3, finding 8: Hermes execs without a shell, so ``$VAR`` stays as written."""
     path = tmp_path / "s.yaml"
-    path.write_text(json.dumps({
-        "name": "hermes var",
-        "hooks": {"pre_llm_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.sh"'}]},
-        "turns": TURN,
-    }))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "name": "hermes var",
+                "hooks": {"pre_llm_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.sh"'}]},
+                "turns": TURN,
+            }
+        )
+    )
     result = console("hooksim", "run", path)
     assert result.returncode == 1
     assert (

@@ -153,8 +153,13 @@ def test_a_hook_whose_event_never_fires_fails(tmp_path: Path) -> None:
         " session; add a step that fires it, or say so (expect: {fired: {PostToolUse: 0}}) (or"
         " opt out: checks: {hooks_fired: false})\n"
     ) in result.stdout
-    named = _scenario(tmp_path, "claude-code", hooks, turns=[{"user": "hi", "assistant": "yo"}],
-                      expect={"fired": {"PostToolUse": 0}})  # fmt: skip
+    named = _scenario(
+        tmp_path,
+        "claude-code",
+        hooks,
+        turns=[{"user": "hi", "assistant": "yo"}],
+        expect={"fired": {"PostToolUse": 0}},
+    )
     assert console("hooksim", "run", named).returncode == 0
 
 
@@ -180,8 +185,12 @@ def test_every_shell_host_fails_a_broken_hook(
 
 def test_opting_out_keeps_the_scenario_green(tmp_path: Path) -> None:
     command = _python(tmp_path, "crash.py", CRASH)
-    path = _scenario(tmp_path, "claude-code", {"PreToolUse": _group(command, "Bash")},
-                     checks={"hooks_failed": False})  # fmt: skip
+    path = _scenario(
+        tmp_path,
+        "claude-code",
+        {"PreToolUse": _group(command, "Bash")},
+        checks={"hooks_failed": False},
+    )
     assert console("hooksim", "run", path).returncode == 0
 
 
@@ -216,8 +225,9 @@ def test_what_the_hosts_kill_leaves_is_named_as_such(tmp_path: Path) -> None:
     host's kill left (Gemini CLI signals the hook's bash only), not as a process the hook
     started on its own. Claude Code signals the hook's process group: nothing is left."""
     turns = [{"user": "hi", "assistant": "yo"}]
-    gemini = _scenario(tmp_path, "gemini-cli", {"BeforeAgent": _group(WAITS, timeout=1000)},
-                       turns=turns)  # fmt: skip
+    gemini = _scenario(
+        tmp_path, "gemini-cli", {"BeforeAgent": _group(WAITS, timeout=1000)}, turns=turns
+    )
     result = console("hooksim", "run", gemini)
     assert result.returncode == 1, result.stdout
     assert result.stdout.splitlines()[1].startswith("  built-in check timeouts: the BeforeAgent")
@@ -228,8 +238,9 @@ def test_what_the_hosts_kill_leaves_is_named_as_such(tmp_path: Path) -> None:
     ) in result.stdout
     assert "(in the hook's session, left by the host's kill at the timeout)" in result.stdout
 
-    claude = _scenario(tmp_path, "claude-code", {"UserPromptSubmit": _group(WAITS, timeout=1)},
-                       turns=turns)  # fmt: skip
+    claude = _scenario(
+        tmp_path, "claude-code", {"UserPromptSubmit": _group(WAITS, timeout=1)}, turns=turns
+    )
     result = console("hooksim", "run", claude)
     assert result.returncode == 1, result.stdout
     assert "left running" not in result.stdout
@@ -315,8 +326,19 @@ def test_warnings_reach_the_reports(tmp_path: Path) -> None:
     them as properties of the case."""
     path = _plain(tmp_path, "codex")
     report, sarif, junit = tmp_path / "r.json", tmp_path / "r.sarif", tmp_path / "r.xml"
-    result = console("hooksim", "run", path, "--json", report, "--sarif", sarif,
-                     "--junit-xml", junit, "--format", "github")  # fmt: skip
+    result = console(
+        "hooksim",
+        "run",
+        path,
+        "--json",
+        report,
+        "--sarif",
+        sarif,
+        "--junit-xml",
+        junit,
+        "--format",
+        "github",
+    )
     assert result.returncode == 0, result.stdout
     (entry,) = json.loads(report.read_text())
     assert len(entry["warnings"]) == 2

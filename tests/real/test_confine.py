@@ -34,11 +34,14 @@ def test_only_the_run_changes(tmp_path: Path) -> None:
     run.mkdir()
     outside.mkdir()
     (outside / "keep").write_text("kept\n")
-    done = _confined(run, f"""
+    done = _confined(
+        run,
+        f"""
         cat {outside}/keep; rm -rf {outside}/keep 2>/dev/null; echo x > {outside}/new 2>/dev/null
         echo made > {run}/inside; echo scratch > /tmp/hooksim-confine-probe
         cat /tmp/hooksim-confine-probe; ls /proc | grep -c '^[0-9]'
-    """)  # fmt: skip
+    """,
+    )
     lines = done.stdout.split()
     if not _overlay():  # an older bubblewrap: /tmp is read-only like the rest
         lines.insert(1, "scratch")

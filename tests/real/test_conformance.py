@@ -150,9 +150,17 @@ def test_a_real_run_writes_the_reports_a_replay_writes(tmp_path: Path) -> None:
     if not binary or not Path(binary).exists():
         pytest.skip("no real claude-code (tox -e conformance-claude-code installs it)")
     report, junit = tmp_path / "run.json", tmp_path / "junit.xml"
-    argv = ["run", str(SCENARIOS / "across/memory-session.yaml"), "--real",
-            f"claude-code={binary}", "--json", str(report), "--junit-xml", str(junit),
-            "--keep-workdir"]  # fmt: skip
+    argv = [
+        "run",
+        str(SCENARIOS / "across/memory-session.yaml"),
+        "--real",
+        f"claude-code={binary}",
+        "--json",
+        str(report),
+        "--junit-xml",
+        str(junit),
+        "--keep-workdir",
+    ]
     assert main(argv) == 0
     (entry,) = json.loads(report.read_text())
     assert entry["tool"] == "claude-code, real"
@@ -171,8 +179,9 @@ def test_gemini_cli_clear_context_empties_the_chat_it_sends() -> None:
     binary = BINARIES["gemini-cli"]
     if not binary or not Path(binary).exists():
         pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
-    real = run_real(load_scenario(SCENARIOS / "gemini-cli/18-clear-context.yaml"), "gemini-cli",
-                    binary)  # fmt: skip
+    real = run_real(
+        load_scenario(SCENARIOS / "gemini-cli/18-clear-context.yaml"), "gemini-cli", binary
+    )
     first, retry = [r["body"]["contents"] for r in real.requests if r.get("kind") == "main"]
     said = [[part.get("text", "") for part in c.get("parts", [])] for c in retry]
     assert len(first) == 1
@@ -188,8 +197,9 @@ def test_gemini_cli_tool_selection_sets_the_tool_config_it_sends() -> None:
     binary = BINARIES["gemini-cli"]
     if not binary or not Path(binary).exists():
         pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
-    real = run_real(load_scenario(SCENARIOS / "gemini-cli/21-tool-selection.yaml"), "gemini-cli",
-                    binary)  # fmt: skip
+    real = run_real(
+        load_scenario(SCENARIOS / "gemini-cli/21-tool-selection.yaml"), "gemini-cli", binary
+    )
     sent = [r["body"].get("toolConfig") for r in real.requests if r.get("kind") == "main"]
     chosen = {"mode": "ANY", "allowedFunctionNames": ["list_directory", "read_file"]}
     none = {"mode": "NONE", "allowedFunctionNames": []}
@@ -222,9 +232,14 @@ def test_a_broken_guards_call_changes_nothing_outside_the_run(tmp_path: Path, to
         pytest.skip(f"no real {tool}")
     outside = tmp_path / "escaped"
     path = tmp_path / "guard.yaml"
-    body = {"name": "broken guard", "tool": tool, "hooks": BROKEN_GUARDS[tool],
-            "turns": [{"user": "go", "tools": [{"shell": f"echo escaped > {outside}"}],
-                       "assistant": "done"}]}  # fmt: skip
+    body = {
+        "name": "broken guard",
+        "tool": tool,
+        "hooks": BROKEN_GUARDS[tool],
+        "turns": [
+            {"user": "go", "tools": [{"shell": f"echo escaped > {outside}"}], "assistant": "done"}
+        ],
+    }
     if tool == "gemini-cli":
         body["hosts"] = {"gemini-cli": {"launch": "headless"}}
     path.write_text(json.dumps(body))
@@ -241,11 +256,16 @@ def test_a_hook_hermes_cannot_start_fails_as_in_the_replay(tmp_path: Path) -> No
     if not binary or not Path(binary).exists():
         pytest.skip("no real hermes (tox -e conformance installs it)")
     path = tmp_path / "no-shell.yaml"
-    path.write_text(json.dumps({
-        "name": "no shell", "tool": "hermes",
-        "hooks": {"pre_tool_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.py"'}]},
-        "turns": [{"user": "go", "tools": [{"shell": "true"}], "assistant": "done"}],
-    }))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "name": "no shell",
+                "tool": "hermes",
+                "hooks": {"pre_tool_call": [{"command": '"$HOOKSIM_SCENARIO_DIR/guard.py"'}]},
+                "turns": [{"user": "go", "tools": [{"shell": "true"}], "assistant": "done"}],
+            }
+        )
+    )
     scenario = load_scenario(path)
     real = check(run_real(scenario, "hermes", binary))
     replay = run_on(scenario, "hermes", label=None).failures
@@ -322,11 +342,16 @@ def test_mistakes_in_a_seeded_project_file_fail_as_in_the_replay(
     binary = BINARIES[tool]
     if not binary or not Path(binary).exists():
         pytest.skip(f"no real {tool}")
-    hooks = {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": "echo guard"}]}],
-             "SessionStop": [{"hooks": [{"type": "command", "command": "echo never"}]}]}  # fmt: skip
-    body = {"name": "project mistakes", "tool": tool,
-            "files": {config: json.dumps({"hooks": hooks}, indent=1)},
-            "turns": [{"user": "go", "tools": [{"shell": "ls"}], "assistant": "done"}]}  # fmt: skip
+    hooks = {
+        event: [{"matcher": matcher, "hooks": [{"type": "command", "command": "echo guard"}]}],
+        "SessionStop": [{"hooks": [{"type": "command", "command": "echo never"}]}],
+    }
+    body = {
+        "name": "project mistakes",
+        "tool": tool,
+        "files": {config: json.dumps({"hooks": hooks}, indent=1)},
+        "turns": [{"user": "go", "tools": [{"shell": "ls"}], "assistant": "done"}],
+    }
     if tool == "gemini-cli":
         body["hosts"] = {"gemini-cli": {"launch": "headless"}}
     path = tmp_path / "project.yaml"
@@ -346,9 +371,13 @@ def test_the_confinement_benchmark_runs() -> None:
     if not binary or not Path(binary).exists():
         pytest.skip("no real gemini-cli (tox -e conformance-gemini-cli installs it)")
     bench = Path(__file__).parents[2] / "benchmarks" / "bench_confine.py"
-    done = subprocess.run([sys.executable, str(bench), "--real", f"gemini-cli={binary}",
-                           "--rounds", "1"], capture_output=True, text=True, timeout=600,
-                          check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(bench), "--real", f"gemini-cli={binary}", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("gemini-cli, median of 1 rounds: confined ")

@@ -123,8 +123,13 @@ def hooksim(world: dict[str, object], *args: str, **extra: str) -> subprocess.Co
     env = {**world["env"], **extra}  # type: ignore[dict-item]
     return subprocess.run(
         [sys.executable, "-m", "hooksim", "conformance", *args, "--cache", str(world["cache"])],
-        capture_output=True, text=True, env=env, cwd=world["cwd"], timeout=600, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=world["cwd"],
+        timeout=600,
+        check=False,
+    )
 
 
 def calls(world: dict[str, object]) -> list[list[str]]:
@@ -136,8 +141,9 @@ def record(world: dict[str, object], versions: str) -> Path:
     """A page holding the Gemini CLI table of ``versions``, as --update writes it."""
     page = Path(str(world["cwd"])) / "host-versions.md"
     page.write_text("# Host releases\n")
-    done = hooksim(world, "gemini-cli", "one-release.yaml", "--versions", versions,
-                   "--update", str(page))  # fmt: skip
+    done = hooksim(
+        world, "gemini-cli", "one-release.yaml", "--versions", versions, "--update", str(page)
+    )
     assert done.stderr == ""
     return page
 
@@ -208,8 +214,10 @@ def test_next_without_a_pre_release_is_one_line_and_exit_0(world: dict[str, obje
     before = len(calls(world))
     done = hooksim(world, "gemini-cli", "--next", "--against", str(page))
     assert (done.returncode, done.stdout, done.stderr) == (
-        0, "no pre-release of gemini-cli on npm (no next or beta tag)\n", ""
-    )  # fmt: skip
+        0,
+        "no pre-release of gemini-cli on npm (no next or beta tag)\n",
+        "",
+    )
     assert [c[1] for c in calls(world)[before:]] == ["view"]
 
 
@@ -227,9 +235,17 @@ def test_hermes_latest_asks_the_package_index_and_a_failed_install_is_a_change(
         "| scenarios passing | 1 of 1 | every release |\n"
         "<!-- end hooksim conformance hermes -->\n"
     )
-    done = hooksim(world, "hermes", "scenarios/probes/hermes-tools-and-blocks.yaml", "--latest",
-                   "--against", str(page), FAKE_PIP_VERSIONS="0.20.0rc1, 0.19.0, 0.18.2",
-                   PIP_NO_INDEX="1", PIP_FIND_LINKS="")  # fmt: skip
+    done = hooksim(
+        world,
+        "hermes",
+        "scenarios/probes/hermes-tools-and-blocks.yaml",
+        "--latest",
+        "--against",
+        str(page),
+        FAKE_PIP_VERSIONS="0.20.0rc1, 0.19.0, 0.18.2",
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS="",
+    )
     assert ["pip", "index", "versions", "hermes-agent", "--disable-pip-version-check"] in calls(
         world
     )
@@ -271,15 +287,21 @@ def test_hermes_next_without_a_newer_pre_release_is_one_line(
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["gemini-cli", "--latest", "--against", "missing.md"],
-         "hooksim: --against: cannot read missing.md (No such file or directory)"),
-        (["gemini-cli", "--latest", "--against", "one-release.yaml"],
-         "hooksim: --against: one-release.yaml has no gemini-cli table; write one with"
-         " hooksim conformance gemini-cli --versions V1,V2 --update one-release.yaml"),
-        (["gemini-cli", "--latest", "--update", "x.md"],
-         "hooksim: --update goes with --versions: --latest and --next only compare"),
+        (
+            ["gemini-cli", "--latest", "--against", "missing.md"],
+            "hooksim: --against: cannot read missing.md (No such file or directory)",
+        ),
+        (
+            ["gemini-cli", "--latest", "--against", "one-release.yaml"],
+            "hooksim: --against: one-release.yaml has no gemini-cli table; write one with"
+            " hooksim conformance gemini-cli --versions V1,V2 --update one-release.yaml",
+        ),
+        (
+            ["gemini-cli", "--latest", "--update", "x.md"],
+            "hooksim: --update goes with --versions: --latest and --next only compare",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_canary_without_a_table_is_one_line(
     world: dict[str, object], args: list[str], line: str
 ) -> None:
@@ -307,11 +329,25 @@ def test_every_host_of_the_nightly_canary_has_a_table_to_compare_with(
     said = {}
     for host in job["strategy"]["matrix"]["host"]:
         done = subprocess.run(
-            [sys.executable, "-m", "hooksim", "conformance", host, "--latest", "--against",
-             "docs/host-versions.md", "--cache", str(world["cache"])],
-            capture_output=True, text=True, cwd=ROOT, timeout=600, check=False,
+            [
+                sys.executable,
+                "-m",
+                "hooksim",
+                "conformance",
+                host,
+                "--latest",
+                "--against",
+                "docs/host-versions.md",
+                "--cache",
+                str(world["cache"]),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=600,
+            check=False,
             env={**world["env"], "FAKE_DIST_TAGS": "{}", "FAKE_PIP_VERSIONS": ""},  # type: ignore[dict-item]
-        )  # fmt: skip
+        )
         said[host] = (done.returncode, done.stderr.split(": ", 2)[-1])
     assert said == {
         "claude-code": (2, "npm view @anthropic-ai/claude-code dist-tags: no 'latest' tag in {}\n"),

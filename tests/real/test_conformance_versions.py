@@ -109,16 +109,26 @@ def npm_world(tmp_path: Path) -> dict[str, object]:
         "FAKE_NPM_LOG": str(tmp_path / "npm.log"),
         "FAKE_GEMINI": str(stub),
     }
-    return {"env": env, "scenario": scenario, "cache": tmp_path / "cache",
-            "log": tmp_path / "npm.log", "cwd": tmp_path}  # fmt: skip
+    return {
+        "env": env,
+        "scenario": scenario,
+        "cache": tmp_path / "cache",
+        "log": tmp_path / "npm.log",
+        "cwd": tmp_path,
+    }
 
 
 def hooksim(world: dict[str, object], *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     env = {**world["env"], **extra}  # type: ignore[dict-item]
     return subprocess.run(
         [sys.executable, "-m", "hooksim", "conformance", *args],
-        capture_output=True, text=True, env=env, cwd=world["cwd"], timeout=600, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=world["cwd"],
+        timeout=600,
+        check=False,
+    )
 
 
 def rows(table: str) -> dict[str, list[str]]:
@@ -139,13 +149,16 @@ def test_each_release_is_installed_into_the_cache_and_its_facts_tabled(
     model, read from the runs; a second run finds both in the cache."""
     scenario, cache = str(npm_world["scenario"]), npm_world["cache"]
     assert isinstance(cache, Path)
-    done = hooksim(npm_world, "gemini-cli", scenario, "--versions", "0.30.0,0.25.0",
-                   "--cache", str(cache))  # fmt: skip
+    done = hooksim(
+        npm_world, "gemini-cli", scenario, "--versions", "0.30.0,0.25.0", "--cache", str(cache)
+    )
     assert done.stderr == ""
     for version in ("0.25.0", "0.30.0"):
         gemini = cache / "gemini-cli" / version / "node_modules" / ".bin" / "gemini"
-        assert subprocess.run([gemini, "--version"], capture_output=True, text=True,
-                              check=True).stdout == f"{version}\n"  # fmt: skip
+        assert (
+            subprocess.run([gemini, "--version"], capture_output=True, text=True, check=True).stdout
+            == f"{version}\n"
+        )
     assert sorted(p.name for p in (cache / "gemini-cli").iterdir()) == ["0.25.0", "0.30.0"]
     calls = [json.loads(line) for line in Path(str(npm_world["log"])).read_text().splitlines()]
     assert [c[-1] for c in calls] == ["@google/gemini-cli@0.30.0", "@google/gemini-cli@0.25.0"]
@@ -160,13 +173,16 @@ def test_each_release_is_installed_into_the_cache_and_its_facts_tabled(
     # The stub runs hooks with /bin/sh -c and never asks a model: a hook's stdout reaches none.
     assert table["hooks: shell"] == ["/bin/sh -c", "/bin/sh -c", "every release"]
     assert table["BeforeAgent: plain stdout reaches the model or user"] == [
-        "no", "no", "every release"
-    ]  # fmt: skip
+        "no",
+        "no",
+        "every release",
+    ]
     assert table["npm install"][:2] != ["cached", "cached"]
     assert table[f"scenario: {scenario}"][0].endswith("differences")
     assert done.returncode == 1  # the stub is no Gemini CLI: its runs differ from the replay
-    again = hooksim(npm_world, "gemini-cli", scenario, "--versions", "0.25.0",
-                    "--cache", str(cache))  # fmt: skip
+    again = hooksim(
+        npm_world, "gemini-cli", scenario, "--versions", "0.25.0", "--cache", str(cache)
+    )
     assert rows(again.stdout)["npm install"] == ["cached", "every release"]
     assert len(Path(str(npm_world["log"])).read_text().splitlines()) == 2
 
@@ -178,8 +194,16 @@ def test_an_npm_failure_is_one_line_and_leaves_nothing_in_the_cache(
     table says why the first did not."""
     cache = npm_world["cache"]
     assert isinstance(cache, Path)
-    done = hooksim(npm_world, "gemini-cli", str(npm_world["scenario"]), "--versions",
-                   "0.26.0,0.30.0", "--cache", str(cache), FAKE_NPM_FAIL="0.26.0")  # fmt: skip
+    done = hooksim(
+        npm_world,
+        "gemini-cli",
+        str(npm_world["scenario"]),
+        "--versions",
+        "0.26.0,0.30.0",
+        "--cache",
+        str(cache),
+        FAKE_NPM_FAIL="0.26.0",
+    )
     assert done.stderr.splitlines() == [
         "hooksim: gemini-cli 0.26.0: npm could not install @google/gemini-cli@0.26.0 (exit 1):"
         " npm error 404 No match found for version 0.26.0"
@@ -194,19 +218,29 @@ def test_an_npm_failure_is_one_line_and_leaves_nothing_in_the_cache(
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["nope", "--versions", "1.0.0"],
-         f"hooksim: unknown tool 'nope' (hooksim knows: {', '.join(HOSTS)})"),
-        (["cursor", "--versions", "1.0.0"],
-         "hooksim: conformance installs releases of claude-code, codex, gemini-cli, hermes,"
-         " openclaw; not cursor"),
-        (["codex", "--versions", "0.150,latest"],
-         "hooksim: --versions: '0.150' is not a release like 1.2.3"),
-        (["codex", "--versions", "0.150.0,0.1x.0"],
-         "hooksim: --versions: '0.1x.0' is not a release like 1.2.3"),
-        (["claude-code", "--versions", "0.2.9"],
-         "hooksim: --versions: hooksim models Claude Code from v1.0.85 on, not 0.2.9"),
+        (
+            ["nope", "--versions", "1.0.0"],
+            f"hooksim: unknown tool 'nope' (hooksim knows: {', '.join(HOSTS)})",
+        ),
+        (
+            ["cursor", "--versions", "1.0.0"],
+            "hooksim: conformance installs releases of claude-code, codex, gemini-cli, hermes,"
+            " openclaw; not cursor",
+        ),
+        (
+            ["codex", "--versions", "0.150,latest"],
+            "hooksim: --versions: '0.150' is not a release like 1.2.3",
+        ),
+        (
+            ["codex", "--versions", "0.150.0,0.1x.0"],
+            "hooksim: --versions: '0.1x.0' is not a release like 1.2.3",
+        ),
+        (
+            ["claude-code", "--versions", "0.2.9"],
+            "hooksim: --versions: hooksim models Claude Code from v1.0.85 on, not 0.2.9",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_and_installs_nothing(
     npm_world: dict[str, object], args: list[str], line: str
 ) -> None:
@@ -320,10 +354,24 @@ def test_hermes_releases_read_the_installed_hooks_with_their_own_parser(
     scenario = tmp_path / "one-turn.yaml"
     scenario.write_text(HERMES_SCENARIO)
     done = subprocess.run(
-        [sys.executable, "-m", "hooksim", "conformance", "hermes", str(scenario),
-         "--versions", "0.13.0,0.14.0,0.15.0,0.19.0", "--cache", str(cache)],
-        capture_output=True, text=True, cwd=tmp_path, timeout=600, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "hooksim",
+            "conformance",
+            "hermes",
+            str(scenario),
+            "--versions",
+            "0.13.0,0.14.0,0.15.0,0.19.0",
+            "--cache",
+            str(cache),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=False,
+    )
     table = rows(done.stdout)
     assert table["pip install"] == ["cached", "cached", "cached", "cached", "every release"]
     assert table["hermes-hooks install: hooks the release's parser reads"] == [

@@ -20,11 +20,16 @@ def setup(tmp_path: Path, command: str) -> Path:
     spec = tmp_path / "spec.json"
     (tmp_path / "records").mkdir()
     (tmp_path / "turn.json").write_text(json.dumps({"turn": 3, "now_ms": 1_750_000_000_000}))
-    spec.write_text(json.dumps({
-        "hooks": {"Stop.0.0": {"event": "Stop", "command": command}},
-        "record_dir": str(tmp_path / "records"), "turn_file": str(tmp_path / "turn.json"),
-        "env": {"FROM_HOOKSIM": "1"},
-    }))  # fmt: skip
+    spec.write_text(
+        json.dumps(
+            {
+                "hooks": {"Stop.0.0": {"event": "Stop", "command": command}},
+                "record_dir": str(tmp_path / "records"),
+                "turn_file": str(tmp_path / "turn.json"),
+                "env": {"FROM_HOOKSIM": "1"},
+            }
+        )
+    )
     return spec
 
 
@@ -34,8 +39,10 @@ def test_a_shell_hook_runs_in_the_hosts_shell_and_is_recorded(tmp_path: Path) ->
     spec = setup(tmp_path, hook)
     done = subprocess.run(
         ["/bin/sh", "-c", recorder_command(spec, "Stop.0.0")],
-        input=b'{"a": 1}\n', capture_output=True, check=False,
-    )  # fmt: skip
+        input=b'{"a": 1}\n',
+        capture_output=True,
+        check=False,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (3, b'{"a": 1}\n 1 3\n', b"warn\n")
     [record] = read_records(tmp_path / "records")
     assert record["event"] == "Stop"
@@ -50,8 +57,13 @@ def test_a_probe_only_records_and_an_exec_host_gets_argv(tmp_path: Path) -> None
     and its record says what it was given; without a shell a hook's command is split like argv."""
     spec = setup(tmp_path, f"{sys.executable} -c 'print(42)'")
     probe = probe_command(spec, "Stop", shell=True)
-    in_shell = subprocess.run(["/bin/sh", "-c", probe], input=b'{"p": 1}', capture_output=True,
-                              check=False, env={**os.environ, "FROM_HOST": "yes"})  # fmt: skip
+    in_shell = subprocess.run(
+        ["/bin/sh", "-c", probe],
+        input=b'{"p": 1}',
+        capture_output=True,
+        check=False,
+        env={**os.environ, "FROM_HOST": "yes"},
+    )
     bare = probe_command(spec, "Stop", shell=False)
     as_argv = subprocess.run(shlex.split(bare), input=b"{}", capture_output=True, check=False)
     argv = [sys.executable, "-I", "-m", "hooksim.real.hook_recorder", str(spec), "Stop.0.0"]
@@ -79,8 +91,13 @@ SELF_AWARE = "echo \"ppid=$PPID self=$$ zero=$0\"; printf '%s\\n' 'a;b'; type cd
 
 def _host_runs(command: str, stdin: object, **popen: object) -> subprocess.Popen[bytes]:
     """A host stand-in: ``/bin/sh -c COMMAND`` as its child, stdin handed over as given."""
-    return subprocess.Popen(["/bin/sh", "-c", command], stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **popen)  # type: ignore[call-overload]  # fmt: skip
+    return subprocess.Popen(
+        ["/bin/sh", "-c", command],
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **popen,
+    )  # type: ignore[call-overload]
 
 
 def test_a_watched_hook_is_the_process_its_host_started(tmp_path: Path) -> None:

@@ -47,10 +47,15 @@ def events(stream: bytes) -> list[dict[str, Any]]:
 def test_anthropic_streams_tool_calls_then_the_final_text(tmp_path: Path) -> None:
     """A main-loop request gets the turn's replies in order; the spent script repeats the text."""
     script = ModelScript()
-    script.set_turn(1, [Reply(tool_calls=(ToolUse("Bash", {"command": "ls"}, "toolu_01"),)),
-                        Reply("all done")])  # fmt: skip
-    body = {"model": "m", "stream": True, "tools": [{"name": "Bash"}],
-            "messages": [{"role": "user", "content": "hi"}]}  # fmt: skip
+    script.set_turn(
+        1, [Reply(tool_calls=(ToolUse("Bash", {"command": "ls"}, "toolu_01"),)), Reply("all done")]
+    )
+    body = {
+        "model": "m",
+        "stream": True,
+        "tools": [{"name": "Bash"}],
+        "messages": [{"role": "user", "content": "hi"}],
+    }
     with ModelServer("anthropic", script, tmp_path / "log.jsonl") as server:
         first = events(post(server.url + "/v1/messages", body)[1])
         second = events(post(server.url + "/v1/messages", body)[1])
@@ -78,8 +83,15 @@ def test_error_status_summary_and_side_requests(tmp_path: Path) -> None:
         "tools": [{"name": "Bash"}],
         "messages": [{"role": "user", "content": "x"}],
     }
-    compaction = {**main, "messages": [{"role": "user", "content":
-                  "Your task is to create a detailed summary of the conversation so far"}]}  # fmt: skip
+    compaction = {
+        **main,
+        "messages": [
+            {
+                "role": "user",
+                "content": "Your task is to create a detailed summary of the conversation so far",
+            }
+        ],
+    }
     with ModelServer("anthropic", script, tmp_path / "log.jsonl") as server:
         status, error = post(server.url + "/v1/messages", main)
         summary = events(post(server.url + "/v1/messages", compaction)[1])
@@ -103,8 +115,9 @@ def test_other_dialects_stream_text_and_function_calls(
 ) -> None:
     """The Responses and Gemini fakes carry the same script in their own event shapes."""
     script = ModelScript()
-    script.set_turn(1, [Reply(tool_calls=(ToolUse("shell", {"cmd": "ls"}, "call_1"),)),
-                        Reply("done")])  # fmt: skip
+    script.set_turn(
+        1, [Reply(tool_calls=(ToolUse("shell", {"cmd": "ls"}, "call_1"),)), Reply("done")]
+    )
     body = {"stream": True, "tools": [{"x": 1}], "input": [], "contents": []}
     with ModelServer(dialect, script, tmp_path / "log.jsonl") as server:
         call = json.dumps(events(post(server.url + path, body)[1]))
@@ -119,16 +132,30 @@ def test_responses_calls_a_custom_tool_with_its_text(tmp_path: Path) -> None:
     custom_tool_call whose input is the text; a function tool with JSON arguments."""
     script = ModelScript()
     patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
-    script.set_turn(1, [Reply(tool_calls=(ToolUse("apply_patch", {"input": patch}, "call_1"),
-                                          ToolUse("exec_command", {"cmd": "ls"}, "call_2")))])  # fmt: skip
-    tools = [{"type": "custom", "name": "apply_patch", "format": {"type": "grammar"}},
-             {"type": "function", "name": "exec_command", "parameters": {}}]  # fmt: skip
+    script.set_turn(
+        1,
+        [
+            Reply(
+                tool_calls=(
+                    ToolUse("apply_patch", {"input": patch}, "call_1"),
+                    ToolUse("exec_command", {"cmd": "ls"}, "call_2"),
+                )
+            )
+        ],
+    )
+    tools = [
+        {"type": "custom", "name": "apply_patch", "format": {"type": "grammar"}},
+        {"type": "function", "name": "exec_command", "parameters": {}},
+    ]
     body = {"stream": True, "tools": tools, "input": []}
     with ModelServer("responses", script, tmp_path / "log.jsonl") as server:
         done = events(post(server.url + "/v1/responses", body)[1])[-1]
     custom, function = done["response"]["output"]
-    assert (custom["type"], custom["name"], custom["call_id"]) == ("custom_tool_call", "apply_patch",
-                                                                   "call_1")  # fmt: skip
+    assert (custom["type"], custom["name"], custom["call_id"]) == (
+        "custom_tool_call",
+        "apply_patch",
+        "call_1",
+    )
     assert custom["input"] == patch
     assert "arguments" not in custom
     assert (function["type"], json.loads(function["arguments"])) == ("function_call", {"cmd": "ls"})
@@ -141,8 +168,14 @@ def test_chat_completions_hold_a_request_fail_with_an_error_object_and_list_mode
     released; a scripted error carries the given error object; the listed models are served."""
     script = ModelScript()
     failure = invalid_request("bad request")
-    script.set_turn(0, [Reply(tool_calls=(ToolUse("write_file", {"path": "a"}, "call_1"),)),
-                        Reply(held_s=30.0), Reply(status=400, error=failure)])  # fmt: skip
+    script.set_turn(
+        0,
+        [
+            Reply(tool_calls=(ToolUse("write_file", {"path": "a"}, "call_1"),)),
+            Reply(held_s=30.0),
+            Reply(status=400, error=failure),
+        ],
+    )
     body = {"stream": True, "tools": [{"type": "function"}], "messages": []}
     with ModelServer("openai-chat", script, tmp_path / "log.jsonl", models=["m"]) as server:
         url = server.url + "/v1/chat/completions"
@@ -185,8 +218,11 @@ def test_anthropic_names_each_answer_as_the_real_api_does(tmp_path: Path) -> Non
     ids = []
     with ModelServer("anthropic", ModelScript(), tmp_path / "log.jsonl") as server:
         for _ in range(2):
-            request = urllib.request.Request(server.url + "/v1/messages", json.dumps(body).encode(),
-                                             {"Content-Type": "application/json"})  # fmt: skip
+            request = urllib.request.Request(
+                server.url + "/v1/messages",
+                json.dumps(body).encode(),
+                {"Content-Type": "application/json"},
+            )
             with urllib.request.urlopen(request, timeout=30) as response:
                 ids.append(response.headers["request-id"])
                 response.read()

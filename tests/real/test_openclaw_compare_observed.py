@@ -56,17 +56,30 @@ def test_the_probe_records_every_key_both_ends_and_each_register_call(tmp_path: 
     log, host = tmp_path / "calls.jsonl", tmp_path / "host.mjs"
     host.write_text(HOST)
     assert NODE is not None
-    subprocess.run([NODE, str(host), (wrapped.probe / "index.js").as_uri()], check=True,
-                   timeout=60, env={"HOOKSIM_OPENCLAW_LOG": str(log)})  # fmt: skip
+    subprocess.run(
+        [NODE, str(host), (wrapped.probe / "index.js").as_uri()],
+        check=True,
+        timeout=60,
+        env={"HOOKSIM_OPENCLAW_LOG": str(log)},
+    )
     records = read_log(log)
     assert [(r["kind"], r.get("mode")) for r in records if r["kind"] == "loaded"] == [
-        ("loaded", "full"), ("loaded", "discovery")]  # fmt: skip
+        ("loaded", "full"),
+        ("loaded", "discovery"),
+    ]
     (first,) = [r for r in records if r["kind"] == "fire"]
     (last,) = [r for r in records if r["kind"] == "last"]
-    assert first["event_shape"] == {"toolName": "string", "error": "undefined",
-                                    "result": {"details": {"status": "string"}}}  # fmt: skip
-    assert first["ctx_shape"] == {"sessionKey": "string", "getCron": "function",
-                                  "abortSignal": "AbortSignal", "channel": "undefined"}  # fmt: skip
+    assert first["event_shape"] == {
+        "toolName": "string",
+        "error": "undefined",
+        "result": {"details": {"status": "string"}},
+    }
+    assert first["ctx_shape"] == {
+        "sessionKey": "string",
+        "getCron": "function",
+        "abortSignal": "AbortSignal",
+        "channel": "undefined",
+    }
     assert last["of"] == first["seq"]
     assert last["event"]["result"]["details"] == {"status": "ok", "reason": "rewritten"}
 
@@ -82,9 +95,10 @@ def recorded() -> tuple[RunResult, list[dict[str, Any]]]:
 
 
 def _lines(
-    recorded: tuple[RunResult, list[dict[str, Any]]], real_records: list[dict[str, Any]],
+    recorded: tuple[RunResult, list[dict[str, Any]]],
+    real_records: list[dict[str, Any]],
     sim_records: list[dict[str, Any]] | None = None,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """The differences of the replay (``sim_records``, else as recorded) from a "real" run
     that recorded ``real_records``."""
     result, records = recorded
@@ -104,7 +118,8 @@ def test_the_replay_compared_with_its_own_record_has_no_difference(
     firings = [f for f in result.firings if not f.event.startswith("(")]
     assert len([r for r in records if r["kind"] == "fire"]) == len(firings)
     assert len([r for r in records if r["kind"] == "last"]) == len(
-        [f for f in firings if ":" not in f.event])  # fmt: skip
+        [f for f in firings if ":" not in f.event]
+    )
     assert _lines(recorded, copy.deepcopy(records)) == []
 
 
@@ -165,10 +180,13 @@ def test_register_calls_are_compared_process_by_process(
 def test_the_comparison_reads_a_recorded_log(tmp_path: Path) -> None:
     """Records written as JSON lines are read back with their kinds and keys."""
     log = tmp_path / "calls.jsonl"
-    log.write_text(json.dumps({"kind": "loaded", "owner": "hooksim-probe", "mode": "full",
-                               "pid": 1, "seq": 0}) + "\n")  # fmt: skip
-    assert read_log(log) == [{"kind": "loaded", "owner": "hooksim-probe", "mode": "full",
-                              "pid": 1, "seq": 0}]  # fmt: skip
+    log.write_text(
+        json.dumps({"kind": "loaded", "owner": "hooksim-probe", "mode": "full", "pid": 1, "seq": 0})
+        + "\n"
+    )
+    assert read_log(log) == [
+        {"kind": "loaded", "owner": "hooksim-probe", "mode": "full", "pid": 1, "seq": 0}
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -41,8 +41,11 @@ def test_a_node_older_than_openclaw_needs_is_one_clear_line(
     openclaw.chmod(0o755)
     assert main(["run", str(SCENARIO), "--real", f"openclaw={openclaw}"]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"--real openclaw: .*/node is Node 2\d\.\d+; OpenClaw needs Node 24\.16 or"
-                     r" later \(install it beside openclaw", out), out  # fmt: skip
+    assert re.search(
+        r"--real openclaw: .*/node is Node 2\d\.\d+; OpenClaw needs Node 24\.16 or"
+        r" later \(install it beside openclaw",
+        out,
+    ), out
 
 
 def test_the_probe_registers_every_hook_name_the_package_accepts() -> None:
@@ -76,8 +79,10 @@ def _stand_in_package(tmp_path: Path, run_does: str) -> tuple[Path, Path]:
     bin_ = tmp_path / "node_modules" / ".bin"
     bin_.mkdir()
     node = bin_ / "node"
-    node.write_text('#!/bin/sh\n[ "$1" = --version ] && { echo v24.22.3; exit 0; }\n'
-                    f'echo "$@" >> "{tmp_path}/ran"\n{run_does}\n')  # fmt: skip
+    node.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo v24.22.3; exit 0; }\n'
+        f'echo "$@" >> "{tmp_path}/ran"\n{run_does}\n'
+    )
     node.chmod(0o755)
     (bin_ / "openclaw").symlink_to("../openclaw/openclaw.mjs")
     return bin_ / "openclaw", marker

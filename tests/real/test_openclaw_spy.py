@@ -102,14 +102,20 @@ def _host(tmp_path: Path, turn: dict[str, object]) -> tuple[dict[str, object], P
     log, turn_file, host = tmp_path / "calls.jsonl", tmp_path / "turn.json", tmp_path / "host.mjs"
     turn_file.write_text(json.dumps(turn))
     host.write_text(HOST)
-    modules = [SPY / "probe" / "index.js", wrapped.plugins["memo"] / "hooksim-entry-0.mjs",
-               wrapped.hooks["note"] / "handler.js"]  # fmt: skip
+    modules = [
+        SPY / "probe" / "index.js",
+        wrapped.plugins["memo"] / "hooksim-entry-0.mjs",
+        wrapped.hooks["note"] / "handler.js",
+    ]
     assert NODE is not None
     done = subprocess.run(
         [NODE, str(host), *(m.as_uri() for m in modules)],
-        capture_output=True, text=True, timeout=60, check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
         env={"HOOKSIM_OPENCLAW_LOG": str(log), "HOOKSIM_OPENCLAW_TURN": str(turn_file)},
-    )  # fmt: skip
+    )
     return json.loads(done.stdout), log
 
 
@@ -123,11 +129,20 @@ def test_wrapped_handlers_run_unchanged_and_each_call_is_recorded(tmp_path: Path
     assert returned["messages"] == ["hi"]
     records = read_log(log)
     fires = [(r["name"], r["turn"]) for r in records if r["kind"] == "fire"]
-    assert fires == [("before_tool_call", 2), ("agent_end", 2), ("after_compaction", 2),
-                     ("command:new", 2)]  # fmt: skip
+    assert fires == [
+        ("before_tool_call", 2),
+        ("agent_end", 2),
+        ("after_compaction", 2),
+        ("command:new", 2),
+    ]
     calls = {r["label"]: r for r in records if r["kind"] == "call"}
-    assert set(calls) == {"memo: before_tool_call", "memo: agent_end", "memo: after_compaction",
-                          "note (HOOK.md, command)", "memo: memo-internal (command:new)"}  # fmt: skip
+    assert set(calls) == {
+        "memo: before_tool_call",
+        "memo: agent_end",
+        "memo: after_compaction",
+        "note (HOOK.md, command)",
+        "memo: memo-internal (command:new)",
+    }
     assert calls["memo: agent_end"]["returned"] == {"seen": True}
     assert calls["memo: agent_end"]["settled"] is True
     assert calls["memo: after_compaction"]["threw"] == "boom"
@@ -148,20 +163,30 @@ def test_the_log_reads_as_a_run_and_as_compared_records(tmp_path: Path) -> None:
     the records compare reads carry the mapped event and each returned text."""
     _, log = _host(tmp_path, {"turn": 1, "now_ms": 5000})
     records = read_log(log)
-    persisted = {"toolCallId": "call_1", "message": {"content": [{"type": "text", "text": "no exec"}],
-                 "details": {"status": "blocked"}}}  # fmt: skip
+    persisted = {
+        "toolCallId": "call_1",
+        "message": {
+            "content": [{"type": "text", "text": "no exec"}],
+            "details": {"status": "blocked"},
+        },
+    }
     records = [r for r in records if r["kind"] in ("fire", "call")]
     records[0]["event"]["toolCallId"] = "call_1"
-    records.insert(2, {"kind": "fire", "name": "tool_result_persist", "turn": 1,
-                       "event": persisted, "seq": 99})  # fmt: skip
+    records.insert(
+        2, {"kind": "fire", "name": "tool_result_persist", "turn": 1, "event": persisted, "seq": 99}
+    )
     ledger = tmp_path / "ledger.jsonl"
     ledger.write_text("")
     sent = [{"at": 9e12, "body": {"messages": [{"role": "tool", "content": "no exec"}]}}]
     scenario = Scenario(path=tmp_path / "s.yaml", name="s", steps=(Turn(user="hi"),))
     result = build_result(scenario, get_host("openclaw"), records, sent, ledger, owners=["memo"])
     pre = result.firings[0]
-    assert (pre.event, pre.match, pre.blocked, pre.context) == ("before_tool_call", "exec", True,
-                                                                ["no exec"])  # fmt: skip
+    assert (pre.event, pre.match, pre.blocked, pre.context) == (
+        "before_tool_call",
+        "exec",
+        True,
+        ["no exec"],
+    )
     (run,) = pre.runs
     assert (run.command, run.exit_code) == ("memo: before_tool_call", 0)
     assert "no exec" in run.verdict
@@ -183,8 +208,10 @@ def test_the_config_loads_the_wrappers_and_the_probe_and_nothing_bundled(tmp_pat
     plugins = made["plugins"]
     assert plugins["allow"] == ["hooksim-probe", "memo"]
     assert plugins["load"]["paths"] == [str(tmp_path / "w/probe"), str(tmp_path / "w/plugins/memo")]
-    assert plugins["entries"]["memo"] == {"hooks": {"allowConversationAccess": True},
-                                          "enabled": True}  # fmt: skip
+    assert plugins["entries"]["memo"] == {
+        "hooks": {"allowConversationAccess": True},
+        "enabled": True,
+    }
     assert plugins["slots"] == {"memory": "none"}
     assert made["hooks"]["internal"]["entries"]["session-memory"] == {"enabled": False}
     assert made["models"]["providers"]["hooksim"]["baseUrl"] == "http://127.0.0.1:9/v1"
@@ -198,8 +225,9 @@ def test_the_probe_openclaw_loads_is_a_copy_with_one_link_per_file(
     two links, and OpenClaw refuses such a manifest ("unsafe plugin manifest path"): the run
     hands OpenClaw a copy of the probe, beside the record module it imports."""
     linked = tmp_path / "installed"
-    shutil.copytree(SPY, linked, copy_function=os.link,
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copytree(
+        SPY, linked, copy_function=os.link, ignore=shutil.ignore_patterns("__pycache__")
+    )
     assert (linked / "probe/openclaw.plugin.json").stat().st_nlink >= 2
     monkeypatch.setattr(openclaw_spy, "SPY", linked)
     wrapped = wrap_all([], [], tmp_path / "w")

@@ -91,8 +91,16 @@ def test_run_real_takes_one_real_host_per_host(
         "turns: [{user: hi, assistant: yo}]\n"
     )
     missing = tmp_path / "none"
-    code = main(["run", str(claude_only), "--real", f"claude-code={missing}",
-                 "--real", f"gemini-cli={missing}"])  # fmt: skip
+    code = main(
+        [
+            "run",
+            str(claude_only),
+            "--real",
+            f"claude-code={missing}",
+            "--real",
+            f"gemini-cli={missing}",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert f"--real claude-code: {missing} is not an executable file" in out

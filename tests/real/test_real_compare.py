@@ -13,8 +13,15 @@ from hooksim.scenario import Scenario
 
 
 def probe(turn: int, event: str, payload: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
-    return {"id": "probe", "event": event, "turn": turn, "stdin": json.dumps(payload) + "\n",
-            "env": {"PATH": "/bin", **env}, "start": 0.0, "pid": 1}  # fmt: skip
+    return {
+        "id": "probe",
+        "event": event,
+        "turn": turn,
+        "stdin": json.dumps(payload) + "\n",
+        "env": {"PATH": "/bin", **env},
+        "start": 0.0,
+        "pid": 1,
+    }
 
 
 def hook(probe_record: dict[str, Any], hook_id: str, **fields: Any) -> dict[str, Any]:
@@ -34,18 +41,36 @@ def lines(real: Side, sim: Side, tool: str = "claude-code") -> list[str]:
 def test_ids_and_paths_are_mapped_and_real_differences_listed() -> None:
     """Different ids and work directories are equal; an extra field, another order and an
     added variable are differences."""
-    real = side("/r", [
-        probe(1, "SessionStart", {"session_id": "0b5e3c1a-1111-2222-3333-444455556666",
-                                  "cwd": "/r/project", "source": "startup"}, {"CLAUDECODE": "1"}),
-        probe(1, "UserPromptSubmit", {"session_id": "x", "prompt_id": "p1"}, {"ADDED": "9"}),
-        probe(1, "Stop", {"session_id": "x"}, {}),
-    ])  # fmt: skip
-    sim = side("/s", [
-        probe(1, "SessionStart", {"session_id": "session-1", "cwd": "/s/project",
-                                  "source": "startup"}, {"CLAUDECODE": "1"}),
-        probe(1, "Stop", {"session_id": "y"}, {}),
-        probe(1, "UserPromptSubmit", {"session_id": "y"}, {}),
-    ])  # fmt: skip
+    real = side(
+        "/r",
+        [
+            probe(
+                1,
+                "SessionStart",
+                {
+                    "session_id": "0b5e3c1a-1111-2222-3333-444455556666",
+                    "cwd": "/r/project",
+                    "source": "startup",
+                },
+                {"CLAUDECODE": "1"},
+            ),
+            probe(1, "UserPromptSubmit", {"session_id": "x", "prompt_id": "p1"}, {"ADDED": "9"}),
+            probe(1, "Stop", {"session_id": "x"}, {}),
+        ],
+    )
+    sim = side(
+        "/s",
+        [
+            probe(
+                1,
+                "SessionStart",
+                {"session_id": "session-1", "cwd": "/s/project", "source": "startup"},
+                {"CLAUDECODE": "1"},
+            ),
+            probe(1, "Stop", {"session_id": "y"}, {}),
+            probe(1, "UserPromptSubmit", {"session_id": "y"}, {}),
+        ],
+    )
     assert lines(real, sim) == [
         'env/ADDED: real "9"; hooksim absent',
         "events/turn 1: real SessionStart UserPromptSubmit Stop;"
@@ -59,10 +84,15 @@ def test_ids_compare_by_which_firings_share_them() -> None:
     own, is a difference of rank, whatever the ids' values."""
     calls = [("toolu_a", "toolu_b"), ("call_1", "call_1")]
     real, sim = (
-        side(root, [probe(1, "PreToolUse", {"tool_use_id": first}, {}),
-                    probe(1, "PreToolUse", {"tool_use_id": second}, {})])
+        side(
+            root,
+            [
+                probe(1, "PreToolUse", {"tool_use_id": first}, {}),
+                probe(1, "PreToolUse", {"tool_use_id": second}, {}),
+            ],
+        )
         for root, (first, second) in zip(("/r", "/s"), calls, strict=True)
-    )  # fmt: skip
+    )
     assert lines(real, sim) == [
         'payload/PreToolUse/tool_use_id: real "<tool_use_id 2>"; hooksim "<tool_use_id 1>"'
     ]
@@ -71,8 +101,15 @@ def test_ids_compare_by_which_firings_share_them() -> None:
 def test_the_environment_is_compared_against_what_the_host_was_started_with() -> None:
     """A variable the host adds, a PATH it prefixes with a run's folder, one it removes, and
     the process id of the host itself, which maps to <host pid> on both sides."""
-    real = side("/r", [{**probe(1, "Stop", {}, {"PATH": "/r/bin:/bin", "CLAUDE_PID": "41",
-                                                "A": "1"}), "host_pid": 41}])  # fmt: skip
+    real = side(
+        "/r",
+        [
+            {
+                **probe(1, "Stop", {}, {"PATH": "/r/bin:/bin", "CLAUDE_PID": "41", "A": "1"}),
+                "host_pid": 41,
+            }
+        ],
+    )
     sim = side("/s", [{**probe(1, "Stop", {}, {"CLAUDE_PID": "7"}), "host_pid": 7}])
     sim.base_env["GONE"] = "x"
     assert lines(real, sim) == [
@@ -102,11 +139,21 @@ def test_each_hook_process_is_compared_by_its_id() -> None:
     """Which hooks ran for a firing, and for each the shell it ran in and how it ended."""
     real_probe, sim_probe = probe(1, "Stop", {}, {}), probe(1, "Stop", {}, {})
     command = "python -m hooksim.real.hook_recorder /r/spec.json Stop.0.0; exit $?"
-    real = side("/r", [real_probe,
-                       hook(real_probe, "Stop.0.0", parent=["/bin/sh", "-c", command]),
-                       hook(real_probe, "Stop.1.0", exit=2)])  # fmt: skip
-    sim = side("/s", [sim_probe,
-                      hook(sim_probe, "Stop.0.0", parent=["bash", "-c", command.replace("/r", "/s")])])  # fmt: skip
+    real = side(
+        "/r",
+        [
+            real_probe,
+            hook(real_probe, "Stop.0.0", parent=["/bin/sh", "-c", command]),
+            hook(real_probe, "Stop.1.0", exit=2),
+        ],
+    )
+    sim = side(
+        "/s",
+        [
+            sim_probe,
+            hook(sim_probe, "Stop.0.0", parent=["bash", "-c", command.replace("/r", "/s")]),
+        ],
+    )
     assert lines(real, sim) == [
         "hooks/Stop: real Stop.0.0, Stop.1.0; hooksim Stop.0.0",
         "shell/Stop.0.0: real /bin/sh -c; hooksim bash -c",
@@ -120,8 +167,10 @@ def test_firings_with_the_same_payload_keep_their_own_hooks() -> None:
     records: dict[str, list[dict[str, Any]]] = {}
     # (probe, hook) starts: the third firing's probe starts late, after its hook, which is
     # then nearer the second firing's probe.
-    for root, starts in (("/r", [(0.0, 0.1), (1.0, 1.3), (2.0, 1.4)]),
-                         ("/s", [(0.0, 0.05), (1.0, 1.1), (2.0, 2.1)])):  # fmt: skip
+    for root, starts in (
+        ("/r", [(0.0, 0.1), (1.0, 1.3), (2.0, 1.4)]),
+        ("/s", [(0.0, 0.05), (1.0, 1.1), (2.0, 2.1)]),
+    ):
         records[root] = []
         for probe_start, hook_start in starts:
             stop = {**probe(1, "Stop", {"stop_hook_active": True}, {}), "start": probe_start}
@@ -160,17 +209,43 @@ def test_what_each_run_picks_for_itself_is_mapped() -> None:
     eight characters in a file name compare equal; what is left differs."""
     sid = "c82e693a-1111-2222-3333-444455556666"
     path = "/r/home/.codex/tmp/arg0-linux/codex-arg0AbC123:/opt/npm/node_modules/x:/bin"
-    real = Side([probe(1, "Stop", {"session_id": sid, "note": "Tuesday, December 1, 2026",
-                                   "file": f"chats/session-2026-12-01T15-07-{sid[:8]}.jsonl"},
-                       {"PATH": path})],
-                RunResult(Scenario(Path("s.yaml"), "s", ())), Path("/r"), {"PATH": "/bin"},
-                "/opt/npm")  # fmt: skip
+    real = Side(
+        [
+            probe(
+                1,
+                "Stop",
+                {
+                    "session_id": sid,
+                    "note": "Tuesday, December 1, 2026",
+                    "file": f"chats/session-2026-12-01T15-07-{sid[:8]}.jsonl",
+                },
+                {"PATH": path},
+            )
+        ],
+        RunResult(Scenario(Path("s.yaml"), "s", ())),
+        Path("/r"),
+        {"PATH": "/bin"},
+        "/opt/npm",
+    )
     sim_path = "/s/home/.codex/tmp/arg0-linux/codex-arg0zzzzzz:/s/install/node_modules/x:/bin"
-    sim = Side([probe(1, "Stop", {"session_id": "session-1", "note": "Monday, June 1, 2026",
-                                  "file": "chats/session-2026-06-01T09-00-session-.jsonl"},
-                      {"PATH": sim_path})],
-               RunResult(Scenario(Path("s.yaml"), "s", ())), Path("/s"), {"PATH": "/bin"},
-               "/s/install")  # fmt: skip
+    sim = Side(
+        [
+            probe(
+                1,
+                "Stop",
+                {
+                    "session_id": "session-1",
+                    "note": "Monday, June 1, 2026",
+                    "file": "chats/session-2026-06-01T09-00-session-.jsonl",
+                },
+                {"PATH": sim_path},
+            )
+        ],
+        RunResult(Scenario(Path("s.yaml"), "s", ())),
+        Path("/s"),
+        {"PATH": "/bin"},
+        "/s/install",
+    )
     assert lines(real, sim, "codex") == []
 
 
@@ -206,15 +281,30 @@ def test_the_hosts_own_version_inside_a_value_is_mapped() -> None:
     ``AI_AGENT``, dashed): the version compares as ``<version>``, whatever else differs."""
     result = RunResult(Scenario(Path("s.yaml"), "s", ()))
     env = {"AI_AGENT": "claude-code_2-1-337_harness", "UA": "claude-cli/2.1.337 (external)"}
-    real = Side([probe(1, "Stop", {"session_id": "x"}, env)], result, Path("/r"),
-                {"PATH": "/bin"}, version="2.1.337")  # fmt: skip
+    real = Side(
+        [probe(1, "Stop", {"session_id": "x"}, env)],
+        result,
+        Path("/r"),
+        {"PATH": "/bin"},
+        version="2.1.337",
+    )
     same = {"AI_AGENT": "claude-code_2-1-332_harness", "UA": "claude-cli/2.1.332 (external)"}
-    sim = Side([probe(1, "Stop", {"session_id": "y"}, same)], result, Path("/s"),
-               {"PATH": "/bin"}, version="2.1.332")  # fmt: skip
+    sim = Side(
+        [probe(1, "Stop", {"session_id": "y"}, same)],
+        result,
+        Path("/s"),
+        {"PATH": "/bin"},
+        version="2.1.332",
+    )
     assert lines(real, sim) == []
     other = {**same, "AI_AGENT": "claude-code_2-1-332_other"}
-    sim = Side([probe(1, "Stop", {"session_id": "y"}, other)], result, Path("/s"),
-               {"PATH": "/bin"}, version="2.1.332")  # fmt: skip
+    sim = Side(
+        [probe(1, "Stop", {"session_id": "y"}, other)],
+        result,
+        Path("/s"),
+        {"PATH": "/bin"},
+        version="2.1.332",
+    )
     assert lines(real, sim) == [
         'env/AI_AGENT: real "claude-code_<version>_harness"; hooksim "claude-code_<version>_other"'
     ]

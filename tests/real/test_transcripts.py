@@ -115,8 +115,10 @@ def test_the_replayed_transcript_has_the_structure_the_real_host_writes(tool: st
         assert copies == sorted(p.name for p in (theirs / "transcripts").iterdir())
         for name in copies:
             assert shape(tool, ours / name) == shape(tool, theirs / "transcripts" / name), name
-        final = (last_transcript(r.stdin.decode() for r in replay.runs),
-                 last_transcript(str(r["stdin"]) for r in real.records))  # fmt: skip
+        final = (
+            last_transcript(r.stdin.decode() for r in replay.runs),
+            last_transcript(str(r["stdin"]) for r in real.records),
+        )
         assert shape(tool, final[0]) == shape(tool, final[1])
     finally:
         shutil.rmtree(replay.workdir or "", ignore_errors=True)
@@ -175,9 +177,12 @@ def test_hermes_session_store_has_the_structure_hermes_writes(tmp_path: Path) ->
         copies = sorted(p.name for p in ours.iterdir())
         assert copies == sorted(p.name for p in theirs.iterdir())
         assert [name[4:] for name in copies] == [
-            "pre_llm_call.json", "pre_tool_call.json", "post_llm_call.json", "pre_llm_call.json",
+            "pre_llm_call.json",
+            "pre_tool_call.json",
             "post_llm_call.json",
-        ]  # fmt: skip
+            "pre_llm_call.json",
+            "post_llm_call.json",
+        ]
         for name in copies:
             mine, real_copy = (json.loads((d / name).read_text()) for d in (ours, theirs))
             assert shape("hermes", ours / name, mine["records"]) == shape(

@@ -185,12 +185,22 @@ def test_records_of_the_earlier_python_tap_still_export(
     ):
         payload = {"session_id": "s1", "cwd": str(tmp_path), "hook_event_name": event, **fields}
         entry = {
-            "tool": "claude-code", "event": event, "argv": ["/bin/sh", "-c", "cat >/dev/null"],
-            "command": "cat >/dev/null", "cwd": str(tmp_path), "env": {"CLAUDE_X": "1"},
-            "stdin": json.dumps(payload), "started": 1780300800.0 + n, "monotonic": 100.0 + n,
-            "ended": 1780300800.5 + n, "duration_s": 0.5, "exit_code": 0, "signal": None,
-            "stdout": "", "stderr": "",
-        }  # fmt: skip
+            "tool": "claude-code",
+            "event": event,
+            "argv": ["/bin/sh", "-c", "cat >/dev/null"],
+            "command": "cat >/dev/null",
+            "cwd": str(tmp_path),
+            "env": {"CLAUDE_X": "1"},
+            "stdin": json.dumps(payload),
+            "started": 1780300800.0 + n,
+            "monotonic": 100.0 + n,
+            "ended": 1780300800.5 + n,
+            "duration_s": 0.5,
+            "exit_code": 0,
+            "signal": None,
+            "stdout": "",
+            "stderr": "",
+        }
         (log / f"{1780300800000000000 + n}-4242.json").write_text(json.dumps(entry))
     exported = tmp_path / "old.yaml"
     assert main(["record", "export", str(log), "--tool", "claude-code", "-o", str(exported)]) == 0
@@ -260,8 +270,19 @@ def test_the_tap_is_transparent(tmp_path: Path, kind: str) -> None:
         env=env,
         check=False,
     )
-    tapped_run = tap(kind, tmp_path, "hermes", sys.executable, "-c", script, "a b", "c",
-                     stdin=payload, event=None if kind == "hooksim tap" else "Stop", env=env)  # fmt: skip
+    tapped_run = tap(
+        kind,
+        tmp_path,
+        "hermes",
+        sys.executable,
+        "-c",
+        script,
+        "a b",
+        "c",
+        stdin=payload,
+        event=None if kind == "hooksim tap" else "Stop",
+        env=env,
+    )
     assert (tapped_run.returncode, tapped_run.stderr) == (3, direct.stderr)
     assert tapped_run.stdout == direct.stdout
     (run,) = runs(tmp_path)
@@ -420,9 +441,13 @@ def test_the_host_variables_are_recorded_and_secret_values_are_not(
     env = {name: value for name, value in os.environ.items() if not name.startswith(HOST_PREFIXES)}
     note = "it's \"quoted\"\nand $multi-line\\ \\'"
     env |= {
-        "CURSOR_PROJECT_DIR": "/p", "CURSOR_API_KEY": "sk-1", "CLAUDE_NOTE": note,
-        "CLAUDE_oauth_Token": "tok-2", "OTHER_TOKEN": "sk-3", "HERMES_EMPTY": "",
-    }  # fmt: skip
+        "CURSOR_PROJECT_DIR": "/p",
+        "CURSOR_API_KEY": "sk-1",
+        "CLAUDE_NOTE": note,
+        "CLAUDE_oauth_Token": "tok-2",
+        "OTHER_TOKEN": "sk-3",
+        "HERMES_EMPTY": "",
+    }
     done = tap(kind, tmp_path, "cursor", 'echo "$CURSOR_PROJECT_DIR"', env=env)
     assert (done.returncode, done.stdout) == (0, b"/p\n")
     (run,) = runs(tmp_path)

@@ -37,9 +37,13 @@ WITH_PROMPT = {
     "the prompt only": ("prompt_submit",),
     "prompt, turn end, session": ("prompt_submit", "stop", "session_start", "session_end", "own"),
     "prompt, tools, compaction": (
-        "prompt_submit", "pre_tool", "post_tool", "pre_compact", "post_compact",
+        "prompt_submit",
+        "pre_tool",
+        "post_tool",
+        "pre_compact",
+        "post_compact",
     ),
-}  # fmt: skip
+}
 WITHOUT_PROMPT = {
     "turn end and tools": ("stop", "pre_tool", "post_tool"),
     "session start and end": ("session_start", "session_end"),

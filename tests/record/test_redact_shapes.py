@@ -10,8 +10,16 @@ import pytest
 from hooksim.record.redact import REDACTED, redact_text, redact_variable
 
 PLANTED = [
-    ("a URL's password", "db at postgres://admin:hunter2SECRETURL@db.example.com/prod", "hunter2SECRETURL"),
-    ("a Slack webhook", "https://hooks.slack.com/services/T0AAA/B0BBB/SLACKSECRET1234", "SLACKSECRET1234"),
+    (
+        "a URL's password",
+        "db at postgres://admin:hunter2SECRETURL@db.example.com/prod",
+        "hunter2SECRETURL",
+    ),
+    (
+        "a Slack webhook",
+        "https://hooks.slack.com/services/T0AAA/B0BBB/SLACKSECRET1234",
+        "SLACKSECRET1234",
+    ),
     ("a Stripe live key", "stripe sk_live_STRIPEINPROMPT12345", "STRIPEINPROMPT12345"),
     ("a Stripe restricted key", "rk_live_ABCDEFGH12345678", "ABCDEFGH12345678"),
     ("a GitLab token", "token glpat-abcdefghij1234567890", "abcdefghij1234567890"),
@@ -22,8 +30,12 @@ PLANTED = [
     ("curl -u", "curl -u admin:hunter4BASICUSER https://x", "hunter4BASICUSER"),
     ("mysql -p", "mysql -psecretMYSQLPW db", "secretMYSQLPW"),
     ("--password", "tool --password s3cretPASSWORD --user x", "s3cretPASSWORD"),
-    ("a secret NAME=value", "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfi", "wJalrXUtnFEMI"),
-]  # fmt: skip
+    (
+        "a secret NAME=value",
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfi",
+        "wJalrXUtnFEMI",
+    ),
+]
 
 
 @pytest.mark.parametrize(("what", "text", "secret"), PLANTED, ids=[p[0] for p in PLANTED])

@@ -136,19 +136,41 @@ def main(command: str) -> None:
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else ""
     try:
         if command == "session-start":
-            call("start_session", {"session_id": session, "cwd": payload.get("cwd") or "",
-                                   "model": text(extra, "model"),
-                                   "platform": text(extra, "platform"), "source": "hermes"})  # fmt: skip
+            call(
+                "start_session",
+                {
+                    "session_id": session,
+                    "cwd": payload.get("cwd") or "",
+                    "model": text(extra, "model"),
+                    "platform": text(extra, "platform"),
+                    "source": "hermes",
+                },
+            )
         elif command == "user-prompt-submit" and text(extra, "user_message"):
-            call("save_memory", {"content": text(extra, "user_message"), "role": "user",
-                                 "temporary": True, "session_id": session,
-                                 "turn_id": text(extra, "turn_id"), "source": "hermes"})  # fmt: skip
+            call(
+                "save_memory",
+                {
+                    "content": text(extra, "user_message"),
+                    "role": "user",
+                    "temporary": True,
+                    "session_id": session,
+                    "turn_id": text(extra, "turn_id"),
+                    "source": "hermes",
+                },
+            )
         elif command == "stop":
             if text(extra, "assistant_response"):
-                call("save_memory", {"content": text(extra, "assistant_response"),
-                                     "role": "assistant", "temporary": False,
-                                     "session_id": session, "turn_id": text(extra, "turn_id"),
-                                     "source": "hermes"})  # fmt: skip
+                call(
+                    "save_memory",
+                    {
+                        "content": text(extra, "assistant_response"),
+                        "role": "assistant",
+                        "temporary": False,
+                        "session_id": session,
+                        "turn_id": text(extra, "turn_id"),
+                        "source": "hermes",
+                    },
+                )
             compaction_due()
     except CallFailed as e:
         print(f"second hook {command}: {e}", file=sys.stderr)

@@ -61,8 +61,12 @@ def test_a_replay_leaves_the_clock_module_compiled(tmp_path: Path) -> None:
         f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
         "turns: [{user: a, assistant: b}]\n"
     )
-    done = subprocess.run([sys.executable, "-m", "hooksim", "run", str(scenario)],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "hooksim", "run", str(scenario)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert compiled.exists()
     assert compiled.stat().st_mtime >= source.stat().st_mtime

@@ -245,8 +245,10 @@ def test_a_hooks_config_that_is_not_a_regular_file_is_refused(tmp_path: Path) ->
     """A FIFO would hang the read, a device would never end it: one line, before any run."""
     os.mkfifo(tmp_path / "cfg.fifo")
     path = write(tmp_path, "tool: claude-code\nturns: [{user: hi, assistant: ok}]\n")
-    for config, kind in [(tmp_path / "cfg.fifo", "a named pipe (FIFO)"),
-                         (Path("/dev/zero"), "a character device")]:  # fmt: skip
+    for config, kind in [
+        (tmp_path / "cfg.fifo", "a named pipe (FIFO)"),
+        (Path("/dev/zero"), "a character device"),
+    ]:
         result = console("hooksim", "run", path, "--hooks-config", config, "--tool", "claude-code")
         assert (result.returncode, result.stdout, result.stderr) == (
             2,

@@ -25,8 +25,9 @@ def run(tmp_path: Path, text: str) -> RunResult:
     return run_scenario(load_scenario(path))
 
 
-@pytest.mark.parametrize(("tool", "stop"), [("claude-code", "Stop"), ("codex", "Stop"),
-                                            ("gemini-cli", "AfterAgent")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("tool", "stop"), [("claude-code", "Stop"), ("codex", "Stop"), ("gemini-cli", "AfterAgent")]
+)
 def test_the_dialogue_counts_prompts_calls_results_answers_and_feedback(
     tmp_path: Path, tool: str, stop: str
 ) -> None:

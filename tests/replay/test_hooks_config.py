@@ -41,10 +41,20 @@ def test_the_shipped_corpus_passes_with_a_second_implementation(tmp_path: Path) 
     across = sorted((ROOT / "scenarios" / "across").glob("*.yaml"))
     on_hermes = [p for p in across if "hermes" in load_scenario(p).tools()]
     result = console(
-        "hooksim", "run", ROOT / "scenarios" / "hermes", *on_hermes,
-        "--tool", "hermes", "--hooks-config", second_config(tmp_path),
-        "--json", report, "-n", "2", "-q",
-    )  # fmt: skip
+        "hooksim",
+        "run",
+        ROOT / "scenarios" / "hermes",
+        *on_hermes,
+        "--tool",
+        "hermes",
+        "--hooks-config",
+        second_config(tmp_path),
+        "--json",
+        report,
+        "-n",
+        "2",
+        "-q",
+    )
     assert result.returncode == 0, result.stdout[-3000:]
     assert summary(result.stdout).split(", ")[1:2] == ["0 failed"]
     commands = {h["command"] for e in json.loads(report.read_text()) for h in e.get("hooks", [])}
@@ -63,9 +73,15 @@ def test_a_scenarios_own_hooks_and_other_hosts_keep_theirs(tmp_path: Path) -> No
     )
     report = tmp_path / "run.json"
     result = console(
-        "hooksim", "run", tmp_path / "own.yaml", tmp_path / "two.yaml",
-        "--hooks-config", second_config(tmp_path), "--json", report,
-    )  # fmt: skip
+        "hooksim",
+        "run",
+        tmp_path / "own.yaml",
+        tmp_path / "two.yaml",
+        "--hooks-config",
+        second_config(tmp_path),
+        "--json",
+        report,
+    )
     assert result.returncode == 0, result.stdout
     assert summary(result.stdout) == "3 passed, 0 failed"
     runs = {
@@ -115,16 +131,25 @@ def test_a_hermes_config_leaves_a_plugin_scenario_its_plugins(tmp_path: Path) ->
 def test_the_configs_hooks_no_scenario_exercised_are_listed_once(tmp_path: Path) -> None:
     """A config's hook whose event no scenario reached is listed at the end, not failed."""
     settings = tmp_path / "settings.json"
-    settings.write_text(json.dumps({"hooks": {
-        "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}],
-        "PreCompact": [{"hooks": [{"type": "command", "command": "echo compacting >&2"}]}],
-    }}))  # fmt: skip
+    settings.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}],
+                    "PreCompact": [
+                        {"hooks": [{"type": "command", "command": "echo compacting >&2"}]}
+                    ],
+                }
+            }
+        )
+    )
     for name in ("a", "b"):
         (tmp_path / f"{name}.yaml").write_text(
             f"name: {name}\ntool: claude-code\nturns:\n  - {{user: hi, assistant: hello}}\n"
         )
-    result = console("hooksim", "run", tmp_path / "a.yaml", tmp_path / "b.yaml",
-                     "--hooks-config", settings)  # fmt: skip
+    result = console(
+        "hooksim", "run", tmp_path / "a.yaml", tmp_path / "b.yaml", "--hooks-config", settings
+    )
     assert result.returncode == 0, result.stdout
     assert summary(result.stdout) == "2 passed, 0 failed"
     assert result.stdout.count("note: --hooks-config") == 1

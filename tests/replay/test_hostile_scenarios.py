@@ -153,8 +153,9 @@ def limited() -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(text=scenarios())
-def test_a_hostile_scenario_runs_bounded_and_clean(tmp_path_factory: pytest.TempPathFactory,
-                                                     text: str) -> None:  # fmt: skip
+def test_a_hostile_scenario_runs_bounded_and_clean(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
     root = tmp_path_factory.mktemp("hostile")
     outside, scenarios_dir, tmp = root / "outside", root / "scenarios", root / "tmp"
     for folder in (outside, scenarios_dir / "fix" / "dir", tmp):
@@ -170,9 +171,13 @@ def test_a_hostile_scenario_runs_bounded_and_clean(tmp_path_factory: pytest.Temp
     env = {**os.environ, "TMPDIR": str(tmp), mark: "1", "HOME": str(root)}
     result = subprocess.run(
         [str(BIN / "hooksim"), "run", str(path)],
-        capture_output=True, text=True, env=env, timeout=LIMIT_S, preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=LIMIT_S,
+        preexec_fn=limited,
         check=False,
-    )  # fmt: skip
+    )
     event(result.stdout.split(" ", 1)[0] if result.stdout else f"exit {result.returncode}")
     assert result.returncode in (0, 1, 2, 143), (result.returncode, result.stderr)
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
@@ -187,14 +192,23 @@ def test_a_hostile_scenario_runs_bounded_and_clean(tmp_path_factory: pytest.Temp
 # draws do: bounded, no traceback, no raw escape, nothing outside changed, nothing left.
 SURFACE = {
     "cache-entry-fifo": (["run", "s.yaml", "--cache", "cache"], "cache"),
-    "durations-fifo": (["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"], "fifo:d.json"),
-    "durations-zero": (["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"], "zero:d.json"),
+    "durations-fifo": (
+        ["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"],
+        "fifo:d.json",
+    ),
+    "durations-zero": (
+        ["run", "s.yaml", "--shard", "1/2", "--durations-file", "d.json"],
+        "zero:d.json",
+    ),
     "show-fifo": (["show", "r.json"], "fifo:r.json"),
     "show-zero": (["show", "r.json"], "zero:r.json"),
     "show-deep": (["show", "r.json"], "deep:r.json"),
-    "fire-payload-fifo": (["fire", "claude-code", "Stop", "--payload", "p.json", "--", "true"], "fifo:p.json"),
+    "fire-payload-fifo": (
+        ["fire", "claude-code", "Stop", "--payload", "p.json", "--", "true"],
+        "fifo:p.json",
+    ),
     "probe-writes-everywhere": (["lint", "--probe", "--yes"], "probe"),
-}  # fmt: skip
+}
 PASSING = "name: ok\ntool: claude-code\nhooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\nturns: [{user: hi, assistant: ok}]\n"
 
 
@@ -215,8 +229,14 @@ def test_the_surface_around_a_run_is_bounded_and_clean(tmp_path: Path, case: str
     elif kind == "deep":
         (work / name).write_text("[" * 100_000 + "]" * 100_000)
     elif kind == "cache":
-        subprocess.run([str(BIN / "hooksim"), *argv], cwd=work, env=env, capture_output=True,
-                       timeout=LIMIT_S, check=True)  # fmt: skip
+        subprocess.run(
+            [str(BIN / "hooksim"), *argv],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            timeout=LIMIT_S,
+            check=True,
+        )
         for entry in (work / "cache").rglob("*.json"):
             entry.unlink()
             os.mkfifo(entry)
@@ -233,9 +253,15 @@ def test_the_surface_around_a_run_is_bounded_and_clean(tmp_path: Path, case: str
     mark = f"HOOKSIM_HOSTILE_{uuid.uuid4().hex}"
     env[mark] = "1"
     result = subprocess.run(
-        [str(BIN / "hooksim"), *argv], cwd=work, capture_output=True, text=True, env=env,
-        timeout=LIMIT_S, preexec_fn=limited, check=False,
-    )  # fmt: skip
+        [str(BIN / "hooksim"), *argv],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=LIMIT_S,
+        preexec_fn=limited,
+        check=False,
+    )
     assert result.returncode in (0, 1, 2), (result.returncode, result.stderr)
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
     assert "\x1b" not in result.stdout + result.stderr

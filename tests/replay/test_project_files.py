@@ -58,13 +58,16 @@ def test_files_are_in_place_before_the_first_hook(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("where", "why"),
     [
-        ("/etc/passwd", "'/etc/passwd' is absolute: give a path relative to the project (the"
-         " hooks' working directory), or ~/PATH for the run's temporary HOME"),
+        (
+            "/etc/passwd",
+            "'/etc/passwd' is absolute: give a path relative to the project (the"
+            " hooks' working directory), or ~/PATH for the run's temporary HOME",
+        ),
         ("../outside.txt", "'../outside.txt' leaves the project folder (..)"),
         ("a/../../outside.txt", "'a/../../outside.txt' leaves the project folder (..)"),
         ("~/../outside.txt", "'~/../outside.txt' leaves the run's HOME folder (..)"),
     ],
-)  # fmt: skip
+)
 def test_a_path_outside_the_project_is_a_file_line_error(
     tmp_path: Path, where: str, why: str
 ) -> None:
@@ -226,14 +229,22 @@ def test_at_turn_judges_a_file_as_it_was_after_that_turn(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("files", "why"),
     [
-        ("/abs.txt: {exists: true}", "expect.files: '/abs.txt' is absolute: give a path relative"
-         " to the project (the hooks' working directory), or ~/PATH for the run's temporary HOME"),
-        ("a.txt: {exists: true, at_turn: 2}", "expect.files.a.txt names turn 2, but the scenario"
-         " has 1 turns"),
-        ("a.txt: {matches: '('}", "expect.files.a.txt.matches: '(' is not a regular expression"
-         " (missing ), unterminated subpattern at position 0)"),
+        (
+            "/abs.txt: {exists: true}",
+            "expect.files: '/abs.txt' is absolute: give a path relative"
+            " to the project (the hooks' working directory), or ~/PATH for the run's temporary HOME",
+        ),
+        (
+            "a.txt: {exists: true, at_turn: 2}",
+            "expect.files.a.txt names turn 2, but the scenario has 1 turns",
+        ),
+        (
+            "a.txt: {matches: '('}",
+            "expect.files.a.txt.matches: '(' is not a regular expression"
+            " (missing ), unterminated subpattern at position 0)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_file_expectations_are_file_line_errors(tmp_path: Path, files: str, why: str) -> None:
     """A path outside the project, a turn that does not exist, a regex that does not compile."""
     path = scenario(tmp_path, f"expect:\n  files:\n    {files}\n")

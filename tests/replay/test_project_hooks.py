@@ -100,8 +100,20 @@ def test_gemini_cli_runs_the_workspace_settings_after_the_users(tmp_path: Path) 
     """The user's groups, then the workspace's (settings.ts: each event's groups concatenated);
     the project's deny is honoured."""
     user = "echo user-first >> order.txt"
-    project = {"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
-               "command": "echo project-second >> order.txt; echo no >&2; exit 2"}]}]}}  # fmt: skip
+    project = {
+        "hooks": {
+            "BeforeTool": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": "echo project-second >> order.txt; echo no >&2; exit 2",
+                        }
+                    ]
+                }
+            ]
+        }
+    }
     path = _scenario(
         tmp_path,
         tool="gemini-cli",
@@ -122,8 +134,16 @@ def test_gemini_cli_runs_the_workspace_settings_after_the_users(tmp_path: Path) 
 
 def test_codex_numbers_the_projects_hooks_after_the_users(tmp_path: Path) -> None:
     """Codex's hooks.json in the project's .codex folder runs, after the user's layer."""
-    project = {"hooks": {"PreToolUse": [{"matcher": "Bash",
-               "hooks": [{"type": "command", "command": "echo no >&2; exit 2"}]}]}}  # fmt: skip
+    project = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [{"type": "command", "command": "echo no >&2; exit 2"}],
+                }
+            ]
+        }
+    }
     path = _scenario(
         tmp_path,
         tool="codex",

@@ -162,21 +162,37 @@ def test_two_clear_steps_are_told_apart_by_their_labels(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "line", "why"),
     [
-        ("tool: codex\nturns:\n  - {user: hi, assistant: hello}\n  - {resume: true}\n", 5,
-         "turns/1: resume: hooksim replays a resumed session on Claude Code and Gemini CLI,"
-         " not Codex CLI"),
-        ("tool: claude-code\nturns:\n  - {user: hi, assistant: hello, label: a}\n"
-         "  - {new_session: null, label: a}\n", 5, "turns/1/label: 'a' labels two steps"),
-        ("tool: claude-code\nturns:\n  - {user: hi, assistant: hello}\n"
-         "expect:\n  fired_by_turn: {later: [Stop]}\n", 6,
-         "expect.fired_by_turn.later names no step: label a step (label: later) or give a turn"
-         " number"),
-        ("tool: claude-code\nturns:\n  - {user: hi, assistant: hello, label: '2'}\n", 4,
-         "turns/0/label: '2' is a number; a label starts with a letter"),
-        ("tool: claude-code\nturns:\n  - {user: hi, assistant: hello}\n  - {resume: false}\n",
-         5, "turns/1/resume: resume is true (the user quits and resumes this session)"),
+        (
+            "tool: codex\nturns:\n  - {user: hi, assistant: hello}\n  - {resume: true}\n",
+            5,
+            "turns/1: resume: hooksim replays a resumed session on Claude Code and Gemini CLI,"
+            " not Codex CLI",
+        ),
+        (
+            "tool: claude-code\nturns:\n  - {user: hi, assistant: hello, label: a}\n"
+            "  - {new_session: null, label: a}\n",
+            5,
+            "turns/1/label: 'a' labels two steps",
+        ),
+        (
+            "tool: claude-code\nturns:\n  - {user: hi, assistant: hello}\n"
+            "expect:\n  fired_by_turn: {later: [Stop]}\n",
+            6,
+            "expect.fired_by_turn.later names no step: label a step (label: later) or give a turn"
+            " number",
+        ),
+        (
+            "tool: claude-code\nturns:\n  - {user: hi, assistant: hello, label: '2'}\n",
+            4,
+            "turns/0/label: '2' is a number; a label starts with a letter",
+        ),
+        (
+            "tool: claude-code\nturns:\n  - {user: hi, assistant: hello}\n  - {resume: false}\n",
+            5,
+            "turns/1/resume: resume is true (the user quits and resumes this session)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_steps_and_labels_are_file_line_errors(
     tmp_path: Path, body: str, line: int, why: str
 ) -> None:
@@ -228,10 +244,12 @@ def test_gemini_cli_clear_context_empties_the_conversation(tmp_path: Path, launc
     ("event", "output"),
     [
         ("AfterAgent", '{"hookSpecificOutput": {"clearContext": true}}'),
-        ("BeforeAgent", '{"decision": "deny", "reason": "no", "hookSpecificOutput":'
-         ' {"clearContext": true}}'),
+        (
+            "BeforeAgent",
+            '{"decision": "deny", "reason": "no", "hookSpecificOutput": {"clearContext": true}}',
+        ),
     ],
-)  # fmt: skip
+)
 def test_clear_context_needs_an_after_agent_stop_or_deny(
     tmp_path: Path, event: str, output: str
 ) -> None:

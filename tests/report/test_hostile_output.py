@@ -124,8 +124,9 @@ def test_any_bytes_from_a_hook_give_well_formed_junit_json_and_html(
     the page are written too, a lone surrogate as its escape."""
     junit, saved, page = tmp_path / "junit.xml", tmp_path / "run.json", tmp_path / "run.html"
     scenario = _scenario(tmp_path, ANY_BYTES)
-    code = main(["run", str(scenario), "--junit-xml", str(junit), "--json", str(saved),
-                 "--html", str(page)])  # fmt: skip
+    code = main(
+        ["run", str(scenario), "--junit-xml", str(junit), "--json", str(saved), "--html", str(page)]
+    )
     assert code == 1
     capsys.readouterr()
     case = ET.parse(junit).getroot().find("testcase")
@@ -214,8 +215,18 @@ BIG = "import sys\nsys.stdin.read()\nsys.stdout.write('x' * 5_000_000)\nsys.stde
 def test_a_hook_printing_megabytes_leaves_the_reports_small(tmp_path: Path) -> None:
     """Each field of the JSON and the page is cut at its cap, saying how much was cut."""
     saved, page, junit = tmp_path / "run.json", tmp_path / "run.html", tmp_path / "junit.xml"
-    code = main(["run", str(_scenario(tmp_path, BIG)), "--json", str(saved), "--html", str(page),
-                 "--junit-xml", str(junit)])  # fmt: skip
+    code = main(
+        [
+            "run",
+            str(_scenario(tmp_path, BIG)),
+            "--json",
+            str(saved),
+            "--html",
+            str(page),
+            "--junit-xml",
+            str(junit),
+        ]
+    )
     assert code == 0
     assert saved.stat().st_size < 300_000
     assert page.stat().st_size < 300_000

@@ -15,8 +15,8 @@ from hooksim.scenario import ScenarioError, load_scenario
 from tests.console import console
 
 HEAD = "name: b\ntool: claude-code\nturns: [{user: hi, assistant: ok}]\n"
-ALIASES = "invalid YAML: its aliases repeat more than 100,000 values (the first alias, *x0, is on this line); reuse an anchor fewer times, or write the values out"  # fmt: skip
-RANGE = "a run's clock stays between 1970 and the end of 9998: move clock.start, or the step's after or clock_back"  # fmt: skip
+ALIASES = "invalid YAML: its aliases repeat more than 100,000 values (the first alias, *x0, is on this line); reuse an anchor fewer times, or write the values out"
+RANGE = "a run's clock stays between 1970 and the end of 9998: move clock.start, or the step's after or clock_back"
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -133,16 +133,28 @@ def test_a_fifo_or_a_device_is_not_read(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("clock", "turns", "message"),
     [
-        ('"0001-01-01T00:00:00Z"', "  - {user: hi, assistant: ok}\n  - {clock_back: 366d, user: hi, assistant: ok}\n",
-         "2: clock.start '0001-01-01T00:00:00Z' is before 1970"),
-        ('"1970-01-01T00:00:00Z"', "  - {user: hi, assistant: ok}\n  - {clock_back: 1s, user: hi, assistant: ok}\n",
-         "5: turns/1: the clock is set back to before 1970 here"),
-        ('"9999-12-31T23:00:00Z"', "  - {user: hi, assistant: ok}\n  - {after: 2h, user: hi, assistant: ok}\n",
-         "2: clock.start '9999-12-31T23:00:00Z' is after 9998"),
-        ('"9998-12-31T23:00:00Z"', "  - {user: hi, assistant: ok}\n  - {after: 2h, user: hi, assistant: ok}\n",
-         "5: turns/1: the clock goes past the end of 9998 here"),
+        (
+            '"0001-01-01T00:00:00Z"',
+            "  - {user: hi, assistant: ok}\n  - {clock_back: 366d, user: hi, assistant: ok}\n",
+            "2: clock.start '0001-01-01T00:00:00Z' is before 1970",
+        ),
+        (
+            '"1970-01-01T00:00:00Z"',
+            "  - {user: hi, assistant: ok}\n  - {clock_back: 1s, user: hi, assistant: ok}\n",
+            "5: turns/1: the clock is set back to before 1970 here",
+        ),
+        (
+            '"9999-12-31T23:00:00Z"',
+            "  - {user: hi, assistant: ok}\n  - {after: 2h, user: hi, assistant: ok}\n",
+            "2: clock.start '9999-12-31T23:00:00Z' is after 9998",
+        ),
+        (
+            '"9998-12-31T23:00:00Z"',
+            "  - {user: hi, assistant: ok}\n  - {after: 2h, user: hi, assistant: ok}\n",
+            "5: turns/1: the clock goes past the end of 9998 here",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_clock_out_of_range_is_one_line(
     tmp_path: Path, clock: str, turns: str, message: str
 ) -> None:
@@ -156,6 +168,9 @@ def test_a_clock_at_the_edges_of_its_range_loads(tmp_path: Path) -> None:
     """The Unix epoch itself and the last hour of 9998 are in range."""
     for start, turns in [
         ("1970-01-01T00:00:00Z", "  - {user: hi, assistant: ok}\n"),
-        ("9998-12-31T22:00:00Z", "  - {user: hi, assistant: ok}\n  - {after: 1h, user: hi, assistant: ok}\n"),
-    ]:  # fmt: skip
+        (
+            "9998-12-31T22:00:00Z",
+            "  - {user: hi, assistant: ok}\n  - {after: 1h, user: hi, assistant: ok}\n",
+        ),
+    ]:
         load_scenario(write(tmp_path, f'name: c\nclock: {{start: "{start}"}}\nturns:\n{turns}'))

@@ -6,15 +6,35 @@ import re
 
 EVENTS = frozenset(
     {
-        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "Stop",
-        "StopFailure", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
-        "PostToolBatch", "UserPromptExpansion", "Setup",
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Notification",
+        "Stop",
+        "StopFailure",
+        "SubagentStop",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "PostToolBatch",
+        "UserPromptExpansion",
+        "Setup",
     }
-)  # fmt: skip
+)
 MATCHER_EVENTS = frozenset(
-    {"SessionStart", "PreToolUse", "PostToolUse", "Notification", "SubagentStop", "PreCompact",
-     "PostCompact", "SessionEnd", "StopFailure"}
-)  # fmt: skip
+    {
+        "SessionStart",
+        "PreToolUse",
+        "PostToolUse",
+        "Notification",
+        "SubagentStop",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "StopFailure",
+    }
+)
 SESSION_END_BUDGET_S = 1.5  # shared by SessionEnd hooks; a per-hook timeout raises it up to 60 s
 SESSION_END_MAX_S = 60.0
 # A matcher made only of these is a list of exact names (split on "|" and ","); any other

@@ -87,19 +87,40 @@ PERMISSION = _one_of("allow", "deny", "ask", "defer")
 CONTEXT_ONLY: dict[str, Check] = {"additionalContext": _string}
 # Each event's hookSpecificOutput: the keys the schema types (an event not here has none).
 SPECIFIC: dict[str, dict[str, Check]] = {
-    "PreToolUse": {"permissionDecision": PERMISSION, "permissionDecisionReason": _string,
-                   "updatedInput": _record, "additionalContext": _string},
-    "UserPromptSubmit": {"additionalContext": _string, "sessionTitle": _string,
-                         "suppressOriginalPrompt": _boolean},
+    "PreToolUse": {
+        "permissionDecision": PERMISSION,
+        "permissionDecisionReason": _string,
+        "updatedInput": _record,
+        "additionalContext": _string,
+    },
+    "UserPromptSubmit": {
+        "additionalContext": _string,
+        "sessionTitle": _string,
+        "suppressOriginalPrompt": _boolean,
+    },
     "UserPromptExpansion": {"additionalContext": _string, "suppressOriginalPrompt": _boolean},
-    "SessionStart": {"additionalContext": _string, "initialUserMessage": _string,
-                     "sessionTitle": _string, "watchPaths": _strings, "reloadSkills": _boolean},
-    "PreModelSwitch": {"permissionDecision": _one_of("allow", "deny", "ask"),
-                       "permissionDecisionReason": _string},
-    "PreSkillShellCommand": {"permissionDecision": PERMISSION,
-                             "permissionDecisionReason": _string, "updatedInput": _record},
-    "PostToolUse": {"additionalContext": _string, "classifierContext": _string,
-                    "updatedToolOutput": _anything, "updatedMCPToolOutput": _anything},
+    "SessionStart": {
+        "additionalContext": _string,
+        "initialUserMessage": _string,
+        "sessionTitle": _string,
+        "watchPaths": _strings,
+        "reloadSkills": _boolean,
+    },
+    "PreModelSwitch": {
+        "permissionDecision": _one_of("allow", "deny", "ask"),
+        "permissionDecisionReason": _string,
+    },
+    "PreSkillShellCommand": {
+        "permissionDecision": PERMISSION,
+        "permissionDecisionReason": _string,
+        "updatedInput": _record,
+    },
+    "PostToolUse": {
+        "additionalContext": _string,
+        "classifierContext": _string,
+        "updatedToolOutput": _anything,
+        "updatedMCPToolOutput": _anything,
+    },
     "PermissionDenied": {"retry": _boolean},
     "PermissionRequest": {"decision": _permission_answer},
     "Elicitation": {"action": _one_of("accept", "decline", "cancel"), "content": _record},
@@ -108,10 +129,20 @@ SPECIFIC: dict[str, dict[str, Check]] = {
     "FileChanged": {"watchPaths": _strings},
     "WorktreeCreate": {"worktreePath": _string},
     "MessageDisplay": {"displayContent": _string},
-    **{event: CONTEXT_ONLY for event in (
-        "Setup", "PostModelSwitch", "SubagentStart", "PostToolUseFailure", "PostToolBatch",
-        "Stop", "SubagentStop", "Notification")},
-}  # fmt: skip
+    **{
+        event: CONTEXT_ONLY
+        for event in (
+            "Setup",
+            "PostModelSwitch",
+            "SubagentStart",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Stop",
+            "SubagentStop",
+            "Notification",
+        )
+    },
+}
 REQUIRED = {"PermissionRequest": "decision", "WorktreeCreate": "worktreePath"}
 
 
@@ -218,8 +249,11 @@ def dropped_keys(event: str, stdout: str) -> str | None:
     unknown = [k for k in output if k not in TOP and k != "hookSpecificOutput"]
     misplaced = [k for k in unknown if k in specific]
     known = [*TOP, "hookSpecificOutput", *specific]
-    misspelt = {k: close[0] for k in unknown if k not in specific
-                and (close := difflib.get_close_matches(k, known, n=1, cutoff=0.8))}  # fmt: skip
+    misspelt = {
+        k: close[0]
+        for k in unknown
+        if k not in specific and (close := difflib.get_close_matches(k, known, n=1, cutoff=0.8))
+    }
     if not misplaced and not misspelt:
         return None
     said = [f"unknown key {k}, dropped; it belongs in hookSpecificOutput" for k in misplaced]

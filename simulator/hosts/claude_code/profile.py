@@ -197,12 +197,19 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """``disableAllHooks: true`` in the last settings file that sets it (a later one's false
         undoes it) turns off every settings file's hooks; Claude Code then runs only its managed
         settings' hooks, which are in none of the files hooksim reads."""
-        said = [(path, data["disableAllHooks"]) for path in files
-                if isinstance(data := _settings(path), dict) and "disableAllHooks" in data]  # fmt: skip
+        said = [
+            (path, data["disableAllHooks"])
+            for path in files
+            if isinstance(data := _settings(path), dict) and "disableAllHooks" in data
+        ]
         if not said or said[-1][1] is not True:
             return None
-        return Switch("disableAllHooks is true", said[-1][0], ("disableAllHooks",),
-                      "remove disableAllHooks (or set it to false)")  # fmt: skip
+        return Switch(
+            "disableAllHooks is true",
+            said[-1][0],
+            ("disableAllHooks",),
+            "remove disableAllHooks (or set it to false)",
+        )
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         # A hook whose timeout is not positive is dropped (real 2.1.332: timeout -1 never ran).
@@ -289,8 +296,10 @@ class ClaudeCode(ClaudeStyleReading, Host):
         # (real 2.1.332: "python3 missing.py" and an echo of its message blocked nothing; an
         # exit 2 of the same python with other words blocked).
         if run.exit_code == 2 and PYTHON_CANNOT_OPEN.match(run.stderr.lstrip()):
-            return Verdict("failed: exit 2 of a python that could not open its script does not"
-                           " block", fault="failed")  # fmt: skip
+            return Verdict(
+                "failed: exit 2 of a python that could not open its script does not block",
+                fault="failed",
+            )
         finished = not (run.timed_out or run.spawn_error) and run.exit_code != 2
         refused = refusal(event, run.stdout) if finished else None
         if refused is None:
@@ -361,8 +370,13 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """A plugin's SessionEnd hooks share the budget the settings' SessionEnd timeouts set
         (their own timeouts do not raise it)."""
         budget = next((s.shared_timeout_s for s in settings if s.event == "SessionEnd"), None)
-        return [*settings, *(replace(s, shared_timeout_s=budget) if s.event == "SessionEnd" else s
-                             for s in plugins)]  # fmt: skip
+        return [
+            *settings,
+            *(
+                replace(s, shared_timeout_s=budget) if s.event == "SessionEnd" else s
+                for s in plugins
+            ),
+        ]
 
     def shell_tool_result(self, output: str, exit_code: int) -> str:
         """The Bash tool's output as the model and a PostToolUse hook get it: blank lines before
@@ -380,8 +394,11 @@ class ClaudeCode(ClaudeStyleReading, Host):
         hook outside a plugin that names a plugin's variable does not run (ValueError): only the
         substitution refuses it. A shell-form one runs, the shell expanding what it finds (real
         2.1.332 ran a settings hook that sets CLAUDE_PLUGIN_ROOT on its own command line)."""
-        named = [v for v in PLUGIN_VARIABLES
-                 if f"${{{v}}}" in " ".join((spec.command, *(spec.args or ())))]  # fmt: skip
+        named = [
+            v
+            for v in PLUGIN_VARIABLES
+            if f"${{{v}}}" in " ".join((spec.command, *(spec.args or ())))
+        ]
         if named and not spec.origin and spec.args is not None:
             raise ValueError(
                 f"Claude Code refuses it: ${{{named[0]}}} is set only for a plugin's hooks"
@@ -418,10 +435,13 @@ class ClaudeCode(ClaudeStyleReading, Host):
         """What every hook gets (``process_env``, then the hook runner's own), and the model's
         effort on the loop's events; SessionStart's env file is a hook's own (``hook_env``)."""
         env = self.process_env(info.env)
-        env.update(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=info.session_id,
-                   CLAUDE_CODE_CHILD_SESSION="1",
-                   CLAUDE_CODE_SESSION_ATTENDED="0" if self.print_launch else "1",
-                   CLAUDE_PID=str(os.getpid()))  # fmt: skip
+        env.update(
+            CLAUDECODE="1",
+            CLAUDE_CODE_SESSION_ID=info.session_id,
+            CLAUDE_CODE_CHILD_SESSION="1",
+            CLAUDE_CODE_SESSION_ATTENDED="0" if self.print_launch else "1",
+            CLAUDE_PID=str(os.getpid()),
+        )
         tmp = info.env.get("TMPDIR") or "/tmp"
         if self.child_notes_dir:
             env["CLAUDE_CODE_CHILD_NOTES_DIR"] = (

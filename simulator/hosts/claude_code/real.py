@@ -45,11 +45,21 @@ class ClaudeCodeDriver(LineDriver):
     def start(self, resumed: str | None = None) -> None:
         """``claude -p`` for the session, with each plugin's folder (``resumed``: with
         ``--resume`` of that session id)."""
-        tools = sorted({c.name for t in self.run.scenario.steps if isinstance(t, Turn)
-                        for c in t.tools}) or ["Bash"]  # fmt: skip
-        argv = [self.run.binary, "-p", "--input-format", "stream-json", "--output-format",
-                "stream-json", "--verbose", "--include-hook-events",
-                "--allowedTools", ",".join(tools)]  # fmt: skip
+        tools = sorted(
+            {c.name for t in self.run.scenario.steps if isinstance(t, Turn) for c in t.tools}
+        ) or ["Bash"]
+        argv = [
+            self.run.binary,
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-hook-events",
+            "--allowedTools",
+            ",".join(tools),
+        ]
         model = self.run.scenario.session.get("model")
         if model:
             argv += ["--model", model]
@@ -130,18 +140,37 @@ _DEFERRED = "a deferred tool, which the model must load with ToolSearch first"
 OFFER = Offer(
     "2.1.337",
     {
-        "Agent": ("description", "prompt"), "Bash": ("command",),
-        "Edit": ("file_path", "old_string", "new_string"), "ListAgents": (),
-        "Read": ("file_path",), "ReportFindings": ("findings",), "ScheduleWakeup": (),
-        "Skill": ("skill",), "ToolSearch": ("query",), "Workflow": (),
+        "Agent": ("description", "prompt"),
+        "Bash": ("command",),
+        "Edit": ("file_path", "old_string", "new_string"),
+        "ListAgents": (),
+        "Read": ("file_path",),
+        "ReportFindings": ("findings",),
+        "ScheduleWakeup": (),
+        "Skill": ("skill",),
+        "ToolSearch": ("query",),
+        "Workflow": (),
         "Write": ("file_path", "content"),
     },
     {
         "MultiEdit": "its Edit makes one edit a call",
-        **dict.fromkeys(("CronCreate", "CronDelete", "CronList", "EnterWorktree",
-                         "ExitWorktree", "Monitor", "NotebookEdit", "SendMessage",
-                         "TaskStop", "WebFetch", "WebSearch"), _DEFERRED),
+        **dict.fromkeys(
+            (
+                "CronCreate",
+                "CronDelete",
+                "CronList",
+                "EnterWorktree",
+                "ExitWorktree",
+                "Monitor",
+                "NotebookEdit",
+                "SendMessage",
+                "TaskStop",
+                "WebFetch",
+                "WebSearch",
+            ),
+            _DEFERRED,
+        ),
     },
-)  # fmt: skip
+)
 
 DRIVER = ClaudeCodeDriver

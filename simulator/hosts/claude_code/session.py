@@ -33,8 +33,13 @@ def tool_response(call: ToolCall) -> dict[str, Any]:
         if isinstance(recorded, dict):
             return {"tool_response": recorded, "duration_ms": 0}
     if call.name == "Bash":
-        result = {"stdout": call.result, "stderr": "", "interrupted": False, "isImage": False,
-                  "noOutputExpected": False}  # fmt: skip
+        result = {
+            "stdout": call.result,
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+            "noOutputExpected": False,
+        }
     return {"tool_response": result, "duration_ms": 0}
 
 
@@ -52,8 +57,12 @@ def model_input(call: ToolCall) -> ToolCall:
         args = {**args, "content": _trim_lines(args["content"])}
     elif call.name == "Edit" and isinstance(args.get("new_string"), str) and "old_string" in args:
         new = args["new_string"] if markdown else _trim_lines(args["new_string"])
-        schema = {"file_path": path, "old_string": args["old_string"], "new_string": new,
-                  "replace_all": args.get("replace_all", False)}  # fmt: skip
+        schema = {
+            "file_path": path,
+            "old_string": args["old_string"],
+            "new_string": new,
+            "replace_all": args.get("replace_all", False),
+        }
         args = {**schema, **{k: v for k, v in args.items() if k not in schema}}
     return call if args is call.args else replace(call, args=args)
 
@@ -136,8 +145,10 @@ class ClaudeSession(Session):
             # How long ago the resumed transcript's last reply was, and whether that outlasts
             # the prompt cache (5 minutes); its token count and price are the model's.
             seconds = max(0, (self.info.now_ms() - self.replied_ms + 500) // 1000)  # Math.round
-            fields.update(seconds_since_last_response=seconds,
-                          prompt_cache_likely_expired=seconds >= PROMPT_CACHE_TTL_S)  # fmt: skip
+            fields.update(
+                seconds_since_last_response=seconds,
+                prompt_cache_likely_expired=seconds >= PROMPT_CACHE_TTL_S,
+            )
         self.launched = True
         self.said.started(source, self.info.session_id)
         return self.fire("SessionStart", self.payload("SessionStart", **fields), match=source)
@@ -160,10 +171,13 @@ class ClaudeSession(Session):
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
-            lambda call, n: {"tool_name": call.name, "tool_input": self._input(call),
-                             "tool_use_id": ids[n - 1]},
+            lambda call, n: {
+                "tool_name": call.name,
+                "tool_input": self._input(call),
+                "tool_use_id": ids[n - 1],
+            },
             tool_response,
-        ):  # fmt: skip
+        ):
             return
         if turn.interrupted or turn.error is not None:
             self.said.failed()  # the request went out; no answer came back
@@ -195,10 +209,14 @@ class ClaudeSession(Session):
             if said.kind == RESULT and said.call_id in wanted:
                 got.setdefault(said.call_id, said.text)
         calls = [
-            {"tool_name": c.name, "tool_input": self._input(c), "tool_use_id": self.ids[n - 1],
-             "tool_response": got.get(self.ids[n - 1], c.result)}
+            {
+                "tool_name": c.name,
+                "tool_input": self._input(c),
+                "tool_use_id": self.ids[n - 1],
+                "tool_response": got.get(self.ids[n - 1], c.result),
+            }
             for n, c in ((n, self.ran.get(n, c)) for n, c in response)
-        ]  # fmt: skip
+        ]
         self.fire("PostToolBatch", self.payload("PostToolBatch", tool_calls=calls))
 
     def _stop(self, *, woken: bool, turn: Turn | None = None) -> None:
@@ -214,9 +232,14 @@ class ClaudeSession(Session):
             fields = fields if self.host.sends_last_message else {}
             return self.fire(
                 "Stop",
-                self.payload("Stop", stop_hook_active=woken or n > 0, **fields,
-                             background_tasks=[], session_crons=[]),
-            )  # fmt: skip
+                self.payload(
+                    "Stop",
+                    stop_hook_active=woken or n > 0,
+                    **fields,
+                    background_tasks=[],
+                    session_crons=[],
+                ),
+            )
 
         self.stop_loop(fire_stop, self.host.stop_cap)
 
@@ -254,10 +277,11 @@ class ClaudeSession(Session):
         pre = self.fire(
             "PreCompact",
             # No instructions is null, not "" (real 2.1.332).
-            self.payload("PreCompact", trigger=step.trigger,
-                         custom_instructions=step.instructions or None),
+            self.payload(
+                "PreCompact", trigger=step.trigger, custom_instructions=step.instructions or None
+            ),
             match=step.trigger,
-        )  # fmt: skip
+        )
         if pre.blocked:
             pre.effect = (
                 "compaction skipped; the conversation continues"
@@ -287,18 +311,24 @@ class ClaudeSession(Session):
         user's instructions first, a blank line between), and /compact's output, which the next
         request carries as ``<local-command-stdout>``, lists each PreCompact and PostCompact
         hook, "EVENT [COMMAND] completed successfully: STDOUT" (no colon without output)."""
-        plain = [run.stdout.strip() for run in pre.runs
-                 if run.exit_code == 0 and run.stdout.strip()
-                 and parse_json_output(run.stdout) is None]  # fmt: skip
+        plain = [
+            run.stdout.strip()
+            for run in pre.runs
+            if run.exit_code == 0 and run.stdout.strip() and parse_json_output(run.stdout) is None
+        ]
         if plain:
             told = "\n\n".join(filter(None, [step.instructions, *plain]))
             pre.context.append(f"Additional Instructions:\n{told}")
         if step.trigger != "manual":
             return
         firings = [f for f in (pre, post) if f is not None]
-        lines = [f"{f.event} [{run.command}] completed successfully"
-                 + (f": {run.stdout.strip()}" if run.stdout.strip() else "")
-                 for f in firings for run in f.runs if run.exit_code == 0]  # fmt: skip
+        lines = [
+            f"{f.event} [{run.command}] completed successfully"
+            + (f": {run.stdout.strip()}" if run.stdout.strip() else "")
+            for f in firings
+            for run in f.runs
+            if run.exit_code == 0
+        ]
         if any(run.stdout.strip() for f in firings for run in f.runs if run.exit_code == 0):
             hint = [] if self.host.print_launch else ["(ctrl+o to see full summary)"]
             shown = "\n".join([*hint, *lines])

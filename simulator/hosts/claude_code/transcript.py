@@ -33,10 +33,16 @@ class ClaudeCodeJsonl(Transcript):
     """
 
     format = "claude-code-jsonl"
-    reproduced = frozenset({
-        "queue-operation", "user", "assistant", "system/stop_hook_summary",
-        "system/compact_boundary", "attachment/hook_blocking_error",
-    })  # fmt: skip
+    reproduced = frozenset(
+        {
+            "queue-operation",
+            "user",
+            "assistant",
+            "system/stop_hook_summary",
+            "system/compact_boundary",
+            "attachment/hook_blocking_error",
+        }
+    )
     not_reproduced: ClassVar[dict[str, str]] = {
         "attachment/*": "Claude Code's own context for the model (environment, model, date,"
         " the system prompt and tool listings, skills, agents): its words, not the session's",
@@ -87,9 +93,14 @@ class ClaudeCodeJsonl(Transcript):
         self.append(records)
 
     def common(self) -> dict[str, Any]:
-        fields = {"userType": "external", "entrypoint": "sdk-cli", "cwd": self.info.cwd,
-                  "sessionId": self.info.session_id, "version": CLAUDE_VERSION,
-                  "gitBranch": "HEAD"}  # fmt: skip
+        fields = {
+            "userType": "external",
+            "entrypoint": "sdk-cli",
+            "cwd": self.info.cwd,
+            "sessionId": self.info.session_id,
+            "version": CLAUDE_VERSION,
+            "gitBranch": "HEAD",
+        }
         return {**fields, "slug": self.slug} if self.slug else fields
 
     def chained(self, said: Said, record: dict[str, Any]) -> dict[str, Any]:
@@ -104,19 +115,38 @@ class ClaudeCodeJsonl(Transcript):
             self.open_session()
 
     def on_submitted(self, said: Said) -> None:
-        queued = {"type": "queue-operation", "operation": "enqueue",
-                  "timestamp": iso(said.at_ms), "sessionId": self.info.session_id}  # fmt: skip
+        queued = {
+            "type": "queue-operation",
+            "operation": "enqueue",
+            "timestamp": iso(said.at_ms),
+            "sessionId": self.info.session_id,
+        }
         self.prompt_id = self.uid()
         self.write([{**queued, "content": said.text}, {**queued, "operation": "dequeue"}])
 
     def on_prompt(self, said: Said) -> None:
         self.prompts += 1
-        self.write([self.chained(said, {
-            "promptId": self.prompt_id, "type": "user",
-            "message": {"role": "user", "content": said.text},
-        }) | {"permissionMode": "default", "promptSource": "sdk", "sentAtMs": said.at_ms,
-              "rowSource": "local", "turnOrigin": "sdk", "turnPromptId": self.prompt_id,
-              "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts}}])  # fmt: skip
+        self.write(
+            [
+                self.chained(
+                    said,
+                    {
+                        "promptId": self.prompt_id,
+                        "type": "user",
+                        "message": {"role": "user", "content": said.text},
+                    },
+                )
+                | {
+                    "permissionMode": "default",
+                    "promptSource": "sdk",
+                    "sentAtMs": said.at_ms,
+                    "rowSource": "local",
+                    "turnOrigin": "sdk",
+                    "turnPromptId": self.prompt_id,
+                    "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts},
+                }
+            ]
+        )
 
     def assistant(self, said: Said, content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
         """An assistant record: one content block of a model response. A call its response
@@ -126,13 +156,21 @@ class ClaudeCodeJsonl(Transcript):
         last = self.response if said.joined else None
         message_id = last["id"] if last is not None else f"msg_{self.uid().replace('-', '')[:24]}"
         message = {
-            "id": message_id, "type": "message",
-            "role": "assistant", "model": self.info.model, "content": content,
-            "stop_reason": stop, "stop_sequence": None,
-            "usage": {"input_tokens": 100, "cache_creation_input_tokens": 0,
-                      "cache_read_input_tokens": 0, "output_tokens": 1},
+            "id": message_id,
+            "type": "message",
+            "role": "assistant",
+            "model": self.info.model,
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": 100,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+                "output_tokens": 1,
+            },
             "stop_details": None,
-        }  # fmt: skip
+        }
         extra = {"toolInputStreamMs": 0} if stop == "tool_use" else {}
         # requestId: the API's request-id header, which every answer of Anthropic's carries.
         if last is not None:
@@ -140,38 +178,76 @@ class ClaudeCodeJsonl(Transcript):
         else:
             request, ref, block = f"req_{self.uid().replace('-', '')[:24]}", self.uid(), 0
         self.response = {"id": message_id, "request": request, "ref": ref, "block": block}
-        return self.chained(said, {"message": message, **extra, "apiBlockIndex": block,
-                                   "requestId": request, "requestRef": ref,
-                                   "requestedModel": self.info.model,
-                                   "promptCacheRequested": "5m", "type": "assistant"}) | {
-            "effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}  # fmt: skip
+        return self.chained(
+            said,
+            {
+                "message": message,
+                **extra,
+                "apiBlockIndex": block,
+                "requestId": request,
+                "requestRef": ref,
+                "requestedModel": self.info.model,
+                "promptCacheRequested": "5m",
+                "type": "assistant",
+            },
+        ) | {"effort": "medium", "perTurnEffort": "medium", "madeBy": "model"}
 
     def on_call(self, said: Said) -> None:
         assert said.call is not None
-        use = {"type": "tool_use", "id": said.call_id, "name": said.call.name,
-               "input": said.call.args}  # fmt: skip
+        use = {
+            "type": "tool_use",
+            "id": said.call_id,
+            "name": said.call.name,
+            "input": said.call.args,
+        }
         record = self.assistant(said, [use], "tool_use")
         self.calls[said.call_id] = record["uuid"]
         self.write([record])
 
     def on_result(self, said: Said) -> None:
-        result = {"tool_use_id": said.call_id, "type": "tool_result", "content": said.text,
-                  "is_error": said.denied}  # fmt: skip
+        result = {
+            "tool_use_id": said.call_id,
+            "type": "tool_result",
+            "content": said.text,
+            "is_error": said.denied,
+        }
         outcome: Any = said.text
         if said.call is not None and said.call.name == "Bash" and not said.denied:
-            outcome = {"stdout": said.text, "stderr": "", "interrupted": False,
-                       "isImage": False, "noOutputExpected": False}  # fmt: skip
+            outcome = {
+                "stdout": said.text,
+                "stderr": "",
+                "interrupted": False,
+                "isImage": False,
+                "noOutputExpected": False,
+            }
         # A result points at its own call's record, which is not the last record when its
         # response asked for more calls (real 2.1.332).
         call = self.calls.get(said.call_id)
         self.parent = call or self.parent
-        self.write([self.chained(said, {
-            "promptId": self.prompt_id, "type": "user",
-            "message": {"role": "user", "content": [result]},
-        }) | {"toolUseResult": outcome, "sandboxed": False,
-              "sourceToolAssistantUUID": call or "", "toolResultScreened": False,
-              "permissionDecision": {"decision": "accept", "source": "config",
-                                     "reasonType": "rule", "ruleSource": "cliArg"}}])  # fmt: skip
+        self.write(
+            [
+                self.chained(
+                    said,
+                    {
+                        "promptId": self.prompt_id,
+                        "type": "user",
+                        "message": {"role": "user", "content": [result]},
+                    },
+                )
+                | {
+                    "toolUseResult": outcome,
+                    "sandboxed": False,
+                    "sourceToolAssistantUUID": call or "",
+                    "toolResultScreened": False,
+                    "permissionDecision": {
+                        "decision": "accept",
+                        "source": "config",
+                        "reasonType": "rule",
+                        "ruleSource": "cliArg",
+                    },
+                }
+            ]
+        )
 
     def on_reply(self, said: Said) -> None:
         self.write([self.assistant(said, [{"type": "text", "text": said.text}], "end_turn")])
@@ -183,22 +259,38 @@ class ClaudeCodeJsonl(Transcript):
         text = said.text.removeprefix(HOOK_OUTPUT_REMINDER + "\n")
         text = text.removesuffix("\n</system-reminder>")
         lead = HOOK_OUTPUT_REMINDER.removeprefix("<system-reminder>\n")
-        records = [self.chained(said, {
-            "promptId": self.prompt_id, "type": "user",
-            "message": {"role": "user", "content": text},
-            "isMeta": True, "rowSource": "hook", "hookText": True, "hookTextLead": lead,
-        })]  # fmt: skip
+        records = [
+            self.chained(
+                said,
+                {
+                    "promptId": self.prompt_id,
+                    "type": "user",
+                    "message": {"role": "user", "content": text},
+                    "isMeta": True,
+                    "rowSource": "hook",
+                    "hookText": True,
+                    "hookTextLead": lead,
+                },
+            )
+        ]
         held, self.held = self.held, None
         if held is not None:
             for command in self.blocking:
-                error = {"type": "hook_blocking_error", "hookName": said.source,
-                         "toolUseID": held["toolUseID"], "hookEvent": said.source,
-                         "blockingError": {"blockingError": held["hookErrors"][0],
-                                           "command": command}}  # fmt: skip
-                shown = (f"<system-reminder>\n{said.source} hook blocking error from command:"
-                         f' "{command}": {held["hookErrors"][0]}\n</system-reminder>')  # fmt: skip
-                records.append(self.chained(said, {"attachment": error, "type": "attachment"}) | {
-                    "rendered": [{"content": shown}], "renderedRole": "system"})  # fmt: skip
+                error = {
+                    "type": "hook_blocking_error",
+                    "hookName": said.source,
+                    "toolUseID": held["toolUseID"],
+                    "hookEvent": said.source,
+                    "blockingError": {"blockingError": held["hookErrors"][0], "command": command},
+                }
+                shown = (
+                    f"<system-reminder>\n{said.source} hook blocking error from command:"
+                    f' "{command}": {held["hookErrors"][0]}\n</system-reminder>'
+                )
+                records.append(
+                    self.chained(said, {"attachment": error, "type": "attachment"})
+                    | {"rendered": [{"content": shown}], "renderedRole": "system"}
+                )
             held["parentUuid"], self.parent = self.parent, held["uuid"]
             records.append(held)
         self.write(records)
@@ -207,13 +299,22 @@ class ClaudeCodeJsonl(Transcript):
         """The Stop hooks' summary; a blocked Stop's waits for its feedback."""
         if not said.commands:
             return
-        record = self.chained(said, {
-            "type": "system", "subtype": "stop_hook_summary", "hookCount": len(said.commands),
-            "hookInfos": [{"command": c, "durationMs": 0} for c in said.commands],
-            "hookErrors": list(said.reasons), "failedHookErrorIndexes": [],
-            "hookAdditionalContext": [], "preventedContinuation": False, "stopReason": "",
-            "hasOutput": bool(said.reasons), "level": "suggestion",
-        }) | {"toolUseID": self.uid()}  # fmt: skip
+        record = self.chained(
+            said,
+            {
+                "type": "system",
+                "subtype": "stop_hook_summary",
+                "hookCount": len(said.commands),
+                "hookInfos": [{"command": c, "durationMs": 0} for c in said.commands],
+                "hookErrors": list(said.reasons),
+                "failedHookErrorIndexes": [],
+                "hookAdditionalContext": [],
+                "preventedContinuation": False,
+                "stopReason": "",
+                "hasOutput": bool(said.reasons),
+                "level": "suggestion",
+            },
+        ) | {"toolUseID": self.uid()}
         if said.reasons:  # written after the feedback: the chain goes on from it
             self.held, self.blocking, self.parent = record, said.blocking, record["parentUuid"]
         else:
@@ -223,37 +324,68 @@ class ClaudeCodeJsonl(Transcript):
         """The compaction's boundary, the summary the model continues from, and for /compact
         the command's own three records."""
         self.slug = self.slug or "replayed-session-slug"
-        boundary = self.chained(said, {
-            "type": "system", "subtype": "compact_boundary", "content": "Conversation compacted",
-            "isMeta": False, "level": "info",
-            "compactMetadata": {"trigger": said.source, "preTokens": 0},
-        })  # fmt: skip
+        boundary = self.chained(
+            said,
+            {
+                "type": "system",
+                "subtype": "compact_boundary",
+                "content": "Conversation compacted",
+                "isMeta": False,
+                "level": "info",
+                "compactMetadata": {"trigger": said.source, "preTokens": 0},
+            },
+        )
         boundary["logicalParentUuid"], boundary["parentUuid"] = boundary["parentUuid"], None
         summary = (
             "This session is being continued from a previous conversation that ran out of"
             f" context. The summary below covers the earlier portion of the conversation.\n\n"
             f"Summary:\n{said.text}"
         )
-        records = [boundary, self.chained(said, {
-            "promptId": self.prompt_id, "type": "user",
-            "message": {"role": "user", "content": summary},
-            "isVisibleInTranscriptOnly": True, "isCompactSummary": True,
-            "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts},
-            "sentAtMs": said.at_ms, "rowSource": "local",
-        })]  # fmt: skip
+        records = [
+            boundary,
+            self.chained(
+                said,
+                {
+                    "promptId": self.prompt_id,
+                    "type": "user",
+                    "message": {"role": "user", "content": summary},
+                    "isVisibleInTranscriptOnly": True,
+                    "isCompactSummary": True,
+                    "turnPosition": {"promptIndex": 0, "turnIndex": self.prompts},
+                    "sentAtMs": said.at_ms,
+                    "rowSource": "local",
+                },
+            ),
+        ]
         if said.source == "manual":
-            command = ("<command-name>/compact</command-name>\n            <command-message>"
-                       "compact</command-message>\n            <command-args></command-args>")  # fmt: skip
+            records += self._compact_command(said)
+        self.write(records)
+
+    def _compact_command(self, said: Said) -> list[dict[str, Any]]:
+        """The three records ``/compact`` itself leaves: its caveat, the command, its output."""
+        command = (
+            "<command-name>/compact</command-name>\n            <command-message>"
+            "compact</command-message>\n            <command-args></command-args>"
+        )
+        return [
+            self.chained(
+                said,
+                {
+                    "promptId": self.prompt_id,
+                    "type": "user",
+                    "message": {"role": "user", "content": content},
+                    **extra,
+                },
+            )
             for content, extra in (
                 (_COMPACT_CAVEAT, {"isMeta": True, "rowSource": "harness"}),
                 (command, {"rowSource": "local"}),
-                ("<local-command-stdout>Compacted</local-command-stdout>",
-                 {"rowSource": "local", "repeatsCompactSummary": True}),
-            ):  # fmt: skip
-                records.append(self.chained(said, {
-                    "promptId": self.prompt_id, "type": "user",
-                    "message": {"role": "user", "content": content}, **extra}))  # fmt: skip
-        self.write(records)
+                (
+                    "<local-command-stdout>Compacted</local-command-stdout>",
+                    {"rowSource": "local", "repeatsCompactSummary": True},
+                ),
+            )
+        ]
 
     @classmethod
     def kind_of(cls, record: Mapping[str, Any]) -> str:
@@ -275,6 +407,7 @@ class ClaudeCodeJsonl(Transcript):
             keys |= {f"message.{k}" for k in message if k != "usage"}
             content = message.get("content")
             if isinstance(content, list):
-                keys |= {f"message.content[{b.get('type')}]" for b in content
-                         if isinstance(b, dict)}  # fmt: skip
+                keys |= {
+                    f"message.content[{b.get('type')}]" for b in content if isinstance(b, dict)
+                }
         return frozenset(keys)

@@ -17,9 +17,12 @@ def _native(version: str, offset: int, note: str) -> Any:
     """A release's native binary (Linux x64), at a byte offset where ``grep -boa`` finds
     the text ``note`` quotes before its colon."""
     return bundled(
-        "@openai/codex-linux-x64", f"{version}-linux-x64",
-        "vendor/x86_64-unknown-linux-musl/bin/codex", offset, note,
-    )  # fmt: skip
+        "@openai/codex-linux-x64",
+        f"{version}-linux-x64",
+        "vendor/x86_64-unknown-linux-musl/bin/codex",
+        offset,
+        note,
+    )
 
 
 # The commits on openai/codex main the citations read (each file as last stored).

@@ -43,8 +43,11 @@ def rejected(event: str, output: dict[str, Any]) -> str | None:
     of its output but its systemMessage counts), or None: output_parser.rs's
     ``unsupported_*`` checks of PreToolUse and PostToolUse."""
     if event == "PreToolUse":
-        for key, said in (("continue", "continue:false"), ("stopReason", "stopReason"),
-                          ("suppressOutput", "suppressOutput")):  # fmt: skip
+        for key, said in (
+            ("continue", "continue:false"),
+            ("stopReason", "stopReason"),
+            ("suppressOutput", "suppressOutput"),
+        ):
             value = output.get(key)
             if (key == "continue" and value is False) or (key != "continue" and value):
                 return f"PreToolUse hook returned unsupported {said}"
@@ -230,16 +233,23 @@ class Codex(ClaudeStyleReading, Host):
         if not said or said[-1][2] is not False:
             return None
         path, key, _ = said[-1]
-        return Switch(f"[features] {key} is false", path, ("features", key),
-                      f"set {key} = true under [features], or remove it")  # fmt: skip
+        return Switch(
+            f"[features] {key} is false",
+            path,
+            ("features", key),
+            f"set {key} = true under [features], or remove it",
+        )
 
     def parse_hooks(self, block: Any) -> tuple[list[HookSpec], list[str]]:
         """The hooks, each numbered as Codex numbers them (``display_order``, in a run's id):
         event by event in ``DISPLAY_ORDER``, then in the order the file lists them."""
         specs, warnings = parse_matcher_groups(
-            block, events=EVENTS, matcher_events=self.matcher_events, min_timeout_s=1.0,
+            block,
+            events=EVENTS,
+            matcher_events=self.matcher_events,
+            min_timeout_s=1.0,
             timeout_keys=("timeout", "timeoutSec"),
-        )  # fmt: skip
+        )
         rank = {event: n for n, event in enumerate(DISPLAY_ORDER)}
         numbered = sorted(range(len(specs)), key=lambda i: rank.get(specs[i].event, len(rank)))
         order = {i: n for n, i in enumerate(numbered)}
@@ -286,8 +296,9 @@ class Codex(ClaudeStyleReading, Host):
         refused = rejected(event, output) if output is not None else None
         if refused is not None and output is not None:
             # The hook failed: nothing of its output counts but its systemMessage, a warning.
-            return Verdict(f"failed: {refused}", shown=self.message_shown(event, run, output),
-                           fault="refused")  # fmt: skip
+            return Verdict(
+                f"failed: {refused}", shown=self.message_shown(event, run, output), fault="refused"
+            )
         verdict = super().read(event, run)
         if verdict.stop and event == "UserPromptSubmit" and run.exit_code == 0:
             output = parse_json_output(run.stdout)

@@ -79,15 +79,22 @@ class CodexDriver(ExecDriver):
         the base instructions, which a catalog entry must give (a short line here).
         """
         entry = {
-            "slug": model, "display_name": model, "supported_reasoning_levels": [],
-            "shell_type": "default", "visibility": "none", "supported_in_api": True,
-            "priority": 99, "support_verbosity": False,
+            "slug": model,
+            "display_name": model,
+            "supported_reasoning_levels": [],
+            "shell_type": "default",
+            "visibility": "none",
+            "supported_in_api": True,
+            "priority": 99,
+            "support_verbosity": False,
             # Required by releases before 0.150.0 (0.131.0 refuses a catalog without them).
-            "supports_reasoning_summaries": False, "supports_parallel_tool_calls": False,
+            "supports_reasoning_summaries": False,
+            "supports_parallel_tool_calls": False,
             "truncation_policy": {"mode": "bytes", "limit": 10_000},
-            "experimental_supported_tools": [], "apply_patch_tool_type": "freeform",
+            "experimental_supported_tools": [],
+            "apply_patch_tool_type": "freeform",
             "base_instructions": "You are a coding agent running in the Codex CLI.",
-        }  # fmt: skip
+        }
         path = self.codex_home / "models.json"
         path.write_text(json.dumps({"models": [entry]}, indent=2), encoding="utf-8")
         return path
@@ -101,8 +108,13 @@ class CodexDriver(ExecDriver):
         argv = [self.run.binary, "exec"]
         if self.started:
             argv += ["resume", "--last"]
-        argv += ["--json", "--skip-git-repo-check", TRUST_FLAG,
-                 "--dangerously-bypass-approvals-and-sandbox", text]  # fmt: skip
+        argv += [
+            "--json",
+            "--skip-git-repo-check",
+            TRUST_FLAG,
+            "--dangerously-bypass-approvals-and-sandbox",
+            text,
+        ]
         self.started = True
         self.exec_turn(argv)
 
@@ -123,10 +135,15 @@ class CodexDriver(ExecDriver):
 OFFER = Offer(
     "0.171.0",
     {
-        "Bash": ("command",), "apply_patch": ("command",), "write_stdin": ("session_id",),
-        "request_user_input": (), "view_image": ("path",), "get_goal": (),
-        "create_goal": (), "update_goal": (),
+        "Bash": ("command",),
+        "apply_patch": ("command",),
+        "write_stdin": ("session_id",),
+        "request_user_input": (),
+        "view_image": ("path",),
+        "get_goal": (),
+        "create_goal": (),
+        "update_goal": (),
     },
-)  # fmt: skip
+)
 
 DRIVER = CodexDriver

@@ -36,9 +36,11 @@ class CodexSession(Session):
             payload["turn_id"] = self.turn_id
         transcript = self.info.transcript_path if self.host.sends_transcript_path else None
         payload.update(
-            transcript_path=transcript, cwd=self.info.cwd, hook_event_name=event,
+            transcript_path=transcript,
+            cwd=self.info.cwd,
+            hook_event_name=event,
             model=self.info.model,
-        )  # fmt: skip
+        )
         if event not in ("PreCompact", "PostCompact", "SessionEnd", "Interrupt"):
             # hook_permission_mode: approval policy never (codex exec's) is bypassPermissions.
             payload["permission_mode"] = "bypassPermissions" if self.host.exec_launch else "default"
@@ -129,10 +131,13 @@ class CodexSession(Session):
         if not self.tool_calls(
             turn,
             ("PreToolUse", "PostToolUse"),
-            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
-                             "tool_use_id": ids[n - 1]},
+            lambda call, n: {
+                "tool_name": call.name,
+                "tool_input": call.args,
+                "tool_use_id": ids[n - 1],
+            },
             lambda call: {"tool_response": call.result},
-        ):  # fmt: skip
+        ):
             return
         if turn.interrupted or turn.error is not None:
             self.said.failed()  # the request went out; no answer came back
@@ -146,10 +151,11 @@ class CodexSession(Session):
             error = STOP_FAILURE_ERRORS[turn.error.cause]
             self.fire(
                 "StopFailure",
-                self.payload("StopFailure", error=error, error_details=None,
-                             last_assistant_message=None),
+                self.payload(
+                    "StopFailure", error=error, error_details=None, last_assistant_message=None
+                ),
                 match=error,
-            )  # fmt: skip
+            )
             return
 
         def fire_stop(n: int) -> Firing:

@@ -20,8 +20,14 @@ _CODEX_INSTRUCTIONS = (
     "(hooksim: Codex CLI's own instructions to the model stand here; their words are not"
     " reproduced)"
 )
-_USAGE = {"input_tokens": 100, "cached_input_tokens": 0, "cache_write_input_tokens": 0,
-          "output_tokens": 1, "reasoning_output_tokens": 0, "total_tokens": 101}  # fmt: skip
+_USAGE = {
+    "input_tokens": 100,
+    "cached_input_tokens": 0,
+    "cache_write_input_tokens": 0,
+    "output_tokens": 1,
+    "reasoning_output_tokens": 0,
+    "total_tokens": 101,
+}
 _HOOK_PROMPT = re.compile(r'<hook_prompt hook_run_id="([^"]*)">(.*?)</hook_prompt>', re.DOTALL)
 
 
@@ -40,17 +46,30 @@ class CodexRollout(Transcript):
     """
 
     format = "codex-rollout"
-    reproduced = frozenset({
-        "session_meta", "event_msg/task_started", "event_msg/thread_settings_applied",
-        "event_msg/item_completed/UserMessage", "event_msg/item_completed/AgentMessage",
-        "event_msg/item_completed/CommandExecution", "event_msg/item_completed/HookPrompt",
-        "event_msg/item_completed/ContextCompaction", "event_msg/token_count",
-        "event_msg/task_complete", "response_item/message/developer",
-        "response_item/message/developer/hook-context", "response_item/message/user",
-        "response_item/message/user/environment", "response_item/message/assistant",
-        "response_item/function_call", "response_item/function_call_output",
-        "turn_context", "token_usage_record", "compacted",
-    })  # fmt: skip
+    reproduced = frozenset(
+        {
+            "session_meta",
+            "event_msg/task_started",
+            "event_msg/thread_settings_applied",
+            "event_msg/item_completed/UserMessage",
+            "event_msg/item_completed/AgentMessage",
+            "event_msg/item_completed/CommandExecution",
+            "event_msg/item_completed/HookPrompt",
+            "event_msg/item_completed/ContextCompaction",
+            "event_msg/token_count",
+            "event_msg/task_complete",
+            "response_item/message/developer",
+            "response_item/message/developer/hook-context",
+            "response_item/message/user",
+            "response_item/message/user/environment",
+            "response_item/message/assistant",
+            "response_item/function_call",
+            "response_item/function_call_output",
+            "turn_context",
+            "token_usage_record",
+            "compacted",
+        }
+    )
     not_reproduced: ClassVar[dict[str, str]] = {
         "world_state": "Codex's snapshot of its own settings and instructions for the next"
         " request (hashes of its prompts, its skills, its model catalog)",
@@ -76,17 +95,31 @@ class CodexRollout(Transcript):
         self.lines = 0
 
     def line(self, said: Said, kind: str, payload: dict[str, Any], **extra: Any) -> dict[str, Any]:
-        record = {"timestamp": iso(said.at_ms), "ordinal": self.lines, "type": kind,
-                  "payload": payload, **extra}  # fmt: skip
+        record = {
+            "timestamp": iso(said.at_ms),
+            "ordinal": self.lines,
+            "type": kind,
+            "payload": payload,
+            **extra,
+        }
         self.lines += 1
         return record
 
     def item(self, said: Said, payload: dict[str, Any]) -> dict[str, Any]:
         """A ``response_item`` line, with the history bookkeeping Codex keeps beside it."""
-        payload = {**payload, "internal_chat_message_metadata_passthrough":
-                   {"turn_id": self.turn_id, "create_time": said.at_ms / 1000}}  # fmt: skip
-        metadata = {"history_sequence": self.lines, "sampled_through_sequence": 0,
-                    "client_authored": False, "model_search_state": "unused"}  # fmt: skip
+        payload = {
+            **payload,
+            "internal_chat_message_metadata_passthrough": {
+                "turn_id": self.turn_id,
+                "create_time": said.at_ms / 1000,
+            },
+        }
+        metadata = {
+            "history_sequence": self.lines,
+            "sampled_through_sequence": 0,
+            "client_authored": False,
+            "model_search_state": "unused",
+        }
         return self.line(said, "response_item", payload, metadata=metadata)
 
     def message(self, said: Said, role: str, text: str, kind: str = "input_text") -> dict[str, Any]:
@@ -101,75 +134,150 @@ class CodexRollout(Transcript):
         return self.line(said, "event_msg", {"type": kind, **payload})
 
     def completed(self, said: Said, item: dict[str, Any]) -> dict[str, Any]:
-        return self.event(said, "item_completed", thread_id=self.info.session_id,
-                          turn_id=self.turn_id, item=item, started_at_ms=said.at_ms,
-                          completed_at_ms=said.at_ms)  # fmt: skip
+        return self.event(
+            said,
+            "item_completed",
+            thread_id=self.info.session_id,
+            turn_id=self.turn_id,
+            item=item,
+            started_at_ms=said.at_ms,
+            completed_at_ms=said.at_ms,
+        )
 
     def turn_start(self, said: Said) -> dict[str, Any]:
         self.turn_id, self.turn_ms = self.uid(), said.at_ms
         self.begun, self.prompted = True, False
-        attribution = {"turn_id": self.turn_id, "turn_trigger": "exec", "parent_turn_id": None,
-                       "initiating_agent_path": None, "root_turn_id": self.turn_id}  # fmt: skip
-        return self.event(said, "task_started", turn_attribution=attribution,
-                          turn_id=self.turn_id, root_turn_id=self.turn_id,
-                          started_at=said.at_ms // 1000, model_context_window=258400,
-                          collaboration_mode_kind="default")  # fmt: skip
+        attribution = {
+            "turn_id": self.turn_id,
+            "turn_trigger": "exec",
+            "parent_turn_id": None,
+            "initiating_agent_path": None,
+            "root_turn_id": self.turn_id,
+        }
+        return self.event(
+            said,
+            "task_started",
+            turn_attribution=attribution,
+            turn_id=self.turn_id,
+            root_turn_id=self.turn_id,
+            started_at=said.at_ms // 1000,
+            model_context_window=258400,
+            collaboration_mode_kind="default",
+        )
 
     def mode(self) -> dict[str, Any]:
-        return {"mode": "default", "settings": {"model": self.info.model,
-                "reasoning_effort": None, "developer_instructions": None}}  # fmt: skip
+        return {
+            "mode": "default",
+            "settings": {
+                "model": self.info.model,
+                "reasoning_effort": None,
+                "developer_instructions": None,
+            },
+        }
 
     def turn_context(self, said: Said) -> dict[str, Any]:
-        return self.line(said, "turn_context", {
-            "turn_id": self.turn_id, "root_turn_id": self.turn_id, "disabled_plugin_ids": [],
-            "cwd": self.info.cwd, "approval_policy": "never", "approvals_reviewer": "user",
-            "permission_profile": {"type": "disabled"}, "model": self.info.model,
-            "collaboration_mode": self.mode(), "multi_agent_version": "v1",
-            "realtime_active": False, "summary": "none",
-            "sandbox_policy": {"type": "danger-full-access"},
-        })  # fmt: skip
+        return self.line(
+            said,
+            "turn_context",
+            {
+                "turn_id": self.turn_id,
+                "root_turn_id": self.turn_id,
+                "disabled_plugin_ids": [],
+                "cwd": self.info.cwd,
+                "approval_policy": "never",
+                "approvals_reviewer": "user",
+                "permission_profile": {"type": "disabled"},
+                "model": self.info.model,
+                "collaboration_mode": self.mode(),
+                "multi_agent_version": "v1",
+                "realtime_active": False,
+                "summary": "none",
+                "sandbox_policy": {"type": "danger-full-access"},
+            },
+        )
 
     def settings(self, said: Said) -> dict[str, Any]:
         settings = {
-            "model": self.info.model, "model_provider_id": "openai", "approval_policy": "never",
-            "approvals_reviewer": "user", "requested_approvals_reviewer": "user",
-            "permission_profile": {"type": "disabled"}, "cwd": self.info.cwd,
-            "runtime_workspace_roots": [self.info.cwd], "collaboration_mode": self.mode(),
+            "model": self.info.model,
+            "model_provider_id": "openai",
+            "approval_policy": "never",
+            "approvals_reviewer": "user",
+            "requested_approvals_reviewer": "user",
+            "permission_profile": {"type": "disabled"},
+            "cwd": self.info.cwd,
+            "runtime_workspace_roots": [self.info.cwd],
+            "collaboration_mode": self.mode(),
             "disabled_plugin_ids": [],
-        }  # fmt: skip
-        return self.event(said, "thread_settings_applied", thread_id=self.info.session_id,
-                          thread_settings=settings)  # fmt: skip
+        }
+        return self.event(
+            said,
+            "thread_settings_applied",
+            thread_id=self.info.session_id,
+            thread_settings=settings,
+        )
 
     def usage(self, said: Said) -> dict[str, Any]:
-        return self.line(said, "token_usage_record", {
-            "thread_id": self.info.session_id, "turn_id": self.turn_id,
-            "session_id": self.info.session_id, "root_turn_id": self.turn_id,
-            "response_id": f"resp_{self.uid()}", "usage": _USAGE, "turn_token_usage": _USAGE,
-            "thread_token_usage": _USAGE,
-        })  # fmt: skip
+        return self.line(
+            said,
+            "token_usage_record",
+            {
+                "thread_id": self.info.session_id,
+                "turn_id": self.turn_id,
+                "session_id": self.info.session_id,
+                "root_turn_id": self.turn_id,
+                "response_id": f"resp_{self.uid()}",
+                "usage": _USAGE,
+                "turn_token_usage": _USAGE,
+                "thread_token_usage": _USAGE,
+            },
+        )
 
     def count_tokens(self, said: Said) -> dict[str, Any]:
-        info = {"total_token_usage": _USAGE, "last_token_usage": _USAGE,
-                "last_usage_includes_reasoning": False, "model_context_window": 258400}  # fmt: skip
+        info = {
+            "total_token_usage": _USAGE,
+            "last_token_usage": _USAGE,
+            "last_usage_includes_reasoning": False,
+            "model_context_window": 258400,
+        }
         return self.event(said, "token_count", info=info, rate_limits={"limit_id": "codex"})
 
     def on_session(self, said: Said) -> None:
         if said.source in ("startup", "clear"):
             self.open_session(said.at_ms)
-            meta = self.line(said, "session_meta", {
-                "account_scoped": False, "session_id": self.info.session_id,
-                "id": self.info.session_id, "timestamp": iso(said.at_ms), "cwd": self.info.cwd,
-                "runtime_workspace_roots": [self.info.cwd], "originator": "codex_exec",
-                "cli_version": CODEX_VERSION, "source": "exec", "thread_source": "user",
-                "model_provider": "openai", "base_instructions": {"text": _CODEX_INSTRUCTIONS},
-                "history_mode": "paginated", "context_window": {"window_id": self.uid()},
-            })  # fmt: skip
-            context = (f"<environment_context>\n  <cwd>{self.info.cwd}</cwd>\n  <shell>bash"
-                       "</shell>\n</environment_context>")  # fmt: skip
-            self.append([
-                meta, self.turn_start(said), self.message(said, "developer", _CODEX_INSTRUCTIONS),
-                self.message(said, "user", context), self.turn_context(said), self.settings(said),
-            ])  # fmt: skip
+            meta = self.line(
+                said,
+                "session_meta",
+                {
+                    "account_scoped": False,
+                    "session_id": self.info.session_id,
+                    "id": self.info.session_id,
+                    "timestamp": iso(said.at_ms),
+                    "cwd": self.info.cwd,
+                    "runtime_workspace_roots": [self.info.cwd],
+                    "originator": "codex_exec",
+                    "cli_version": CODEX_VERSION,
+                    "source": "exec",
+                    "thread_source": "user",
+                    "model_provider": "openai",
+                    "base_instructions": {"text": _CODEX_INSTRUCTIONS},
+                    "history_mode": "paginated",
+                    "context_window": {"window_id": self.uid()},
+                },
+            )
+            context = (
+                f"<environment_context>\n  <cwd>{self.info.cwd}</cwd>\n  <shell>bash"
+                "</shell>\n</environment_context>"
+            )
+            self.append(
+                [
+                    meta,
+                    self.turn_start(said),
+                    self.message(said, "developer", _CODEX_INSTRUCTIONS),
+                    self.message(said, "user", context),
+                    self.turn_context(said),
+                    self.settings(said),
+                ]
+            )
         elif said.source == "resume":  # a later ``codex exec resume``
             self.append([self.settings(said), self.turn_start(said), self.turn_context(said)])
 
@@ -179,9 +287,12 @@ class CodexRollout(Transcript):
 
     def on_prompt(self, said: Said) -> None:
         text = {"type": "text", "text": said.text, "text_elements": []}
-        self.append([self.message(said, "user", said.text),
-                     self.completed(said, {"type": "UserMessage", "id": self.uid(),
-                                           "content": [text]})])  # fmt: skip
+        self.append(
+            [
+                self.message(said, "user", said.text),
+                self.completed(said, {"type": "UserMessage", "id": self.uid(), "content": [text]}),
+            ]
+        )
         self.prompted = True
         waiting, self.waiting = self.waiting, []
         for context in waiting:
@@ -202,9 +313,17 @@ class CodexRollout(Transcript):
         name, args = said.call.name, dict(said.call.args)
         if name == "Bash" and "command" in args:  # the model's shell tool, as hooks see it
             name, args = "exec_command", {"cmd": args.pop("command"), **args}
-        call = self.item(said, {"type": "function_call", "status": "completed",
-                                "id": f"fc_{self.uid()}", "name": name,
-                                "arguments": json.dumps(args), "call_id": said.call_id})  # fmt: skip
+        call = self.item(
+            said,
+            {
+                "type": "function_call",
+                "status": "completed",
+                "id": f"fc_{self.uid()}",
+                "name": name,
+                "arguments": json.dumps(args),
+                "call_id": said.call_id,
+            },
+        )
         self.asked = self.asked + 1 if said.joined else 1
         self.answered = 0
         self.append([call])
@@ -217,18 +336,38 @@ class CodexRollout(Transcript):
         if said.call is None or said.call.name != "Bash":
             return
         command = str(said.call.args.get("command", ""))
-        self.append([self.completed(said, {
-            "type": "CommandExecution", "id": said.call_id, "process_id": "0",
-            "command": ["/bin/bash", "-lc", command], "cwd": f"file://{self.info.cwd}",
-            "parsed_cmd": [], "source": "unified_exec_startup", "status": "completed",
-            "aggregated_output": said.text, "exit_code": 0,
-            "duration": {"secs": 0, "nanos": 0},
-        })])  # fmt: skip
+        self.append(
+            [
+                self.completed(
+                    said,
+                    {
+                        "type": "CommandExecution",
+                        "id": said.call_id,
+                        "process_id": "0",
+                        "command": ["/bin/bash", "-lc", command],
+                        "cwd": f"file://{self.info.cwd}",
+                        "parsed_cmd": [],
+                        "source": "unified_exec_startup",
+                        "status": "completed",
+                        "aggregated_output": said.text,
+                        "exit_code": 0,
+                        "duration": {"secs": 0, "nanos": 0},
+                    },
+                )
+            ]
+        )
 
     def on_result(self, said: Said) -> None:
         """A call's output; once every call of its response has one, the token count."""
-        output = self.item(said, {"type": "function_call_output", "id": f"fco_{self.uid()}",
-                                  "call_id": said.call_id, "output": said.text})  # fmt: skip
+        output = self.item(
+            said,
+            {
+                "type": "function_call_output",
+                "id": f"fco_{self.uid()}",
+                "call_id": said.call_id,
+                "output": said.text,
+            },
+        )
         self.answered += 1
         done = self.answered == self.asked
         self.append([output, self.count_tokens(said)] if done else [output])
@@ -236,30 +375,48 @@ class CodexRollout(Transcript):
     def on_reply(self, said: Said) -> None:
         self.last_reply = said.text
         message = self.message(said, "assistant", said.text, "output_text")
-        agent = self.completed(said, {"type": "AgentMessage", "id": message["payload"]["id"],
-                                      "content": [{"type": "Text", "text": said.text}]})  # fmt: skip
+        agent = self.completed(
+            said,
+            {
+                "type": "AgentMessage",
+                "id": message["payload"]["id"],
+                "content": [{"type": "Text", "text": said.text}],
+            },
+        )
         message["ordinal"], agent["ordinal"] = agent["ordinal"], message["ordinal"]
         self.append([agent, message, self.usage(said), self.count_tokens(said)])
 
     def on_feedback(self, said: Said) -> None:
         """A blocked Stop's ``<hook_prompt>``: the user message that continues the turn."""
         prompt = self.message(said, "user", said.text)
-        fragments = [{"text": html.unescape(text), "hookRunId": run_id}
-                     for run_id, text in _HOOK_PROMPT.findall(said.text)]  # fmt: skip
-        hook = self.completed(said, {"type": "HookPrompt", "id": prompt["payload"]["id"],
-                                     "fragments": fragments})  # fmt: skip
+        fragments = [
+            {"text": html.unescape(text), "hookRunId": run_id}
+            for run_id, text in _HOOK_PROMPT.findall(said.text)
+        ]
+        hook = self.completed(
+            said, {"type": "HookPrompt", "id": prompt["payload"]["id"], "fragments": fragments}
+        )
         self.append([prompt, hook])
 
     def on_stop_hooks(self, said: Said) -> None:
         if said.reasons:
             return
         self.begun = False
-        self.append([self.event(
-            said, "task_complete", root_turn_id=self.turn_id, turn_id=self.turn_id,
-            last_agent_message=self.last_reply, started_at=self.turn_ms // 1000,
-            completed_at=said.at_ms // 1000, duration_ms=said.at_ms - self.turn_ms,
-            time_to_first_token_ms=0,
-        )])  # fmt: skip
+        self.append(
+            [
+                self.event(
+                    said,
+                    "task_complete",
+                    root_turn_id=self.turn_id,
+                    turn_id=self.turn_id,
+                    last_agent_message=self.last_reply,
+                    started_at=self.turn_ms // 1000,
+                    completed_at=said.at_ms // 1000,
+                    duration_ms=said.at_ms - self.turn_ms,
+                    time_to_first_token_ms=0,
+                )
+            ]
+        )
 
     def on_failed(self, said: Said) -> None:
         self.begun = False
@@ -270,21 +427,43 @@ class CodexRollout(Transcript):
         summary = self.message(said, "assistant", said.text, "output_text")
         kept = [m for m in self.info.conversation.messages if m.role == "user"]
         window = self.uid()
-        compacted = self.line(said, "compacted", {
-            "message": said.text,
-            "replacement_history": [{"type": "message", "role": "user",
-                                     "content": [{"type": "input_text", "text": m.text}]}
-                                    for m in kept],
-            "replacement_history_metadata": [], "retained_context": None, "window_number": 1,
-            "first_window_id": window, "previous_window_id": window, "window_id": self.uid(),
-            "compaction_response_id": f"resp_{self.uid()}", "latest_token_usage_record": None,
-            "resume_metadata": None,
-        })  # fmt: skip
-        self.append([
-            self.count_tokens(said), summary, self.usage(said), self.count_tokens(said),
-            compacted, self.turn_context(said), self.settings(said), self.count_tokens(said),
-            self.completed(said, {"type": "ContextCompaction", "id": self.uid()}),
-        ])  # fmt: skip
+        compacted = self.line(
+            said,
+            "compacted",
+            {
+                "message": said.text,
+                "replacement_history": [
+                    {
+                        "type": "message",
+                        "role": "user",
+                        "content": [{"type": "input_text", "text": m.text}],
+                    }
+                    for m in kept
+                ],
+                "replacement_history_metadata": [],
+                "retained_context": None,
+                "window_number": 1,
+                "first_window_id": window,
+                "previous_window_id": window,
+                "window_id": self.uid(),
+                "compaction_response_id": f"resp_{self.uid()}",
+                "latest_token_usage_record": None,
+                "resume_metadata": None,
+            },
+        )
+        self.append(
+            [
+                self.count_tokens(said),
+                summary,
+                self.usage(said),
+                self.count_tokens(said),
+                compacted,
+                self.turn_context(said),
+                self.settings(said),
+                self.count_tokens(said),
+                self.completed(said, {"type": "ContextCompaction", "id": self.uid()}),
+            ]
+        )
 
     @classmethod
     def kind_of(cls, record: Mapping[str, Any]) -> str:

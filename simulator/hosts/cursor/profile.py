@@ -40,9 +40,15 @@ class Cursor(Host):
     parallel = False  # not documented
     default_timeout_s = 60.0  # "platform default", not documented
     blocking = frozenset(
-        {"beforeSubmitPrompt", "preToolUse", "beforeShellExecution", "beforeMCPExecution",
-         "beforeReadFile", "subagentStart"}
-    )  # fmt: skip
+        {
+            "beforeSubmitPrompt",
+            "preToolUse",
+            "beforeShellExecution",
+            "beforeMCPExecution",
+            "beforeReadFile",
+            "subagentStart",
+        }
+    )
     not_awaited = frozenset({"sessionStart", "sessionEnd"})
     stop_cap = DEFAULT_LOOP_LIMIT  # the default of each stop hook's loop_limit
     stop_cap_unit = "follow-ups (`loop_limit`)"
@@ -129,8 +135,9 @@ class Cursor(Host):
             fault = "failed" if run.exit_code != 0 else "refused"
             if closed:
                 return Verdict(f"block (failClosed): {why}", block=why, fault=fault)
-            return Verdict(f"failed (fails open): {why} {telling_line(run.stderr)}".strip(),
-                           fault=fault)  # fmt: skip
+            return Verdict(
+                f"failed (fails open): {why} {telling_line(run.stderr)}".strip(), fault=fault
+            )
         if output is None:
             return Verdict()
         env = output.get("env")
@@ -152,9 +159,11 @@ class Cursor(Host):
         if event in ("stop", "subagentStop") and isinstance(followup, str) and followup.strip():
             limit = run.spec.loop_limit if run.spec is not None else DEFAULT_LOOP_LIMIT
             return Verdict(
-                f"follow-up: {first_line(followup)}", followup=followup, loop_limit=limit,
+                f"follow-up: {first_line(followup)}",
+                followup=followup,
+                loop_limit=limit,
                 told=followup,
-            )  # fmt: skip
+            )
         context = output.get("additional_context")
         if isinstance(context, str) and context.strip() and event == "postToolUse":
             return Verdict("context", context=context)

@@ -65,10 +65,13 @@ class CursorSession(Session):
         self.tool_calls(
             turn,
             ("preToolUse", "postToolUse"),
-            lambda call, n: {"tool_name": call.name, "tool_input": call.args,
-                             "tool_use_id": f"tool_{n}"},
+            lambda call, n: {
+                "tool_name": call.name,
+                "tool_input": call.args,
+                "tool_use_id": f"tool_{n}",
+            },
             lambda call: {"tool_output": call.result},
-        )  # fmt: skip
+        )
         # The agent loop ends ``aborted`` on an interrupt and ``error`` on a failed model call;
         # an empty reply still completes (hooks reference: stop ``status``).
         status = "aborted" if turn.interrupted else ("error" if turn.error else "completed")

@@ -29,8 +29,15 @@ class CursorJsonl(Transcript):
     def open_session(self) -> None:
         folder = folder_name(self.info.cwd).lstrip("-")
         sid = self.info.session_id
-        self.name(Path(self.info.home) / ".cursor" / "projects" / folder / "agent-transcripts"
-                  / sid / f"{sid}.jsonl")  # fmt: skip
+        self.name(
+            Path(self.info.home)
+            / ".cursor"
+            / "projects"
+            / folder
+            / "agent-transcripts"
+            / sid
+            / f"{sid}.jsonl"
+        )
 
     def line(self, role: str, text: str) -> None:
         self.append([{"role": role, "message": {"content": [{"type": "text", "text": text}]}}])

@@ -6,11 +6,19 @@ import re
 
 EVENTS = frozenset(
     {
-        "SessionStart", "SessionEnd", "BeforeAgent", "AfterAgent", "BeforeModel",
-        "BeforeToolSelection", "AfterModel", "BeforeTool", "AfterTool", "Notification",
+        "SessionStart",
+        "SessionEnd",
+        "BeforeAgent",
+        "AfterAgent",
+        "BeforeModel",
+        "BeforeToolSelection",
+        "AfterModel",
+        "BeforeTool",
+        "AfterTool",
+        "Notification",
         "PreCompress",
     }
-)  # fmt: skip
+)
 MATCHER_EVENTS = frozenset({"BeforeTool", "AfterTool", "SessionStart", "SessionEnd", "PreCompress"})
 TOOL_EVENTS = frozenset({"BeforeTool", "AfterTool"})
 MODEL_EVENTS = frozenset({"BeforeModel", "AfterModel"})  # their blocks end the model request
@@ -34,8 +42,13 @@ QUOTED_SINCE = "41a1a3eed15f0dd6566c0eaf9ef6a6b5d6b7408c"
 COALESCED_SINCE = "3ff5ba20fc1ad7d867218bbdb34756eb54d6eccb"
 EXIT_CODES_SINCE = (0, 30, 0)  # hookRunner.ts: "all other non-zero exit codes are blocking"
 # The variables hookRunner.expandCommand substitutes into the command string.
-SUBSTITUTED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
-               "CLAUDE_PROJECT_DIR")  # fmt: skip
+SUBSTITUTED = (
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "GEMINI_PLANS_DIR",
+    "GEMINI_SESSION_ID",
+    "CLAUDE_PROJECT_DIR",
+)
 # shell-quote's quote(): what escapeShellArg gives bash (backslashes, not quotes, where it can).
 _QUOTE_SPECIAL = re.compile(r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}])")
 _RAN = "the tool really runs on the host: its output is not the scenario's scripted result"

@@ -94,9 +94,12 @@ class GeminiCli(Host):
     # The variables hookRunner sets (and substitutes into the command string), in its order;
     # before v0.39.0 only the project directory's two names.
     hook_variables = (
-        "GEMINI_PROJECT_DIR", "GEMINI_PLANS_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID",
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_PLANS_DIR",
+        "GEMINI_CWD",
+        "GEMINI_SESSION_ID",
         "CLAUDE_PROJECT_DIR",
-    )  # fmt: skip
+    )
     quoted_substitution = True  # v0.23.0 on; before, the values went into the string raw
     # v0.53.0 on: a request joins consecutive entries of one role (the session context and
     # the prompt) into one message; before, each entry was a message of its own.
@@ -166,8 +169,12 @@ class GeminiCli(Host):
         """Its hooks with every string hydrated: ``${extensionPath}`` (where it is installed),
         ``${workspacePath}`` (the project), ``${/}`` and ``${pathSeparator}``; no variable of
         its own reaches its hooks."""
-        context = {"extensionPath": str(place), "workspacePath": project.as_posix(),
-                   "/": "/", "pathSeparator": "/"}  # fmt: skip
+        context = {
+            "extensionPath": str(place),
+            "workspacePath": project.as_posix(),
+            "/": "/",
+            "pathSeparator": "/",
+        }
         blocks = [hydrate(h.block, context) for h in plugin.hooks]
         return hook_specs(self, plugin, blocks, origin=str(place), env={})
 
@@ -189,14 +196,21 @@ class GeminiCli(Host):
         read = [(path, c) for path in files if isinstance(c := _hooks_config(path), dict)]
         enabled = [(path, c["enabled"]) for path, c in read if "enabled" in c]
         if enabled and enabled[-1][1] is False:
-            return Switch("hooksConfig.enabled is false", enabled[-1][0],
-                          ("hooksConfig", "enabled"), "set hooksConfig.enabled to true")  # fmt: skip
+            return Switch(
+                "hooksConfig.enabled is false",
+                enabled[-1][0],
+                ("hooksConfig", "enabled"),
+                "set hooksConfig.enabled to true",
+            )
         name = self._hook_name(spec, file)
         for path, c in read:
             if isinstance(c.get("disabled"), list) and name in c["disabled"]:
-                return Switch(f"hooksConfig.disabled lists {name!r}", path,
-                              ("hooksConfig", "disabled", json.dumps(name)),
-                              f"remove {name!r} from hooksConfig.disabled")  # fmt: skip
+                return Switch(
+                    f"hooksConfig.disabled lists {name!r}",
+                    path,
+                    ("hooksConfig", "disabled", json.dumps(name)),
+                    f"remove {name!r} from hooksConfig.disabled",
+                )
         return None
 
     def _hook_name(self, spec: HookSpec, file: Path) -> str:
@@ -308,10 +322,11 @@ class GeminiCli(Host):
         reason = str(output.get("stopReason") or output.get("reason") or "No reason provided")
         if output.get("continue") is False and event not in ADVISORY:
             return Verdict(
-                f"continue: false ({output.get('stopReason', '')})", stop=True,
+                f"continue: false ({output.get('stopReason', '')})",
+                stop=True,
                 shown=_joined(message, _stopped_shown(event, message, reason)),
                 clear=clears(event, output),
-            )  # fmt: skip
+            )
         context = additional_context(output) if event in CONTEXT_EVENTS else None
         if output.get("decision") in ("deny", "block"):
             verdict = self._deny(event, reason, f"decision {output['decision']}", context, message)
@@ -346,15 +361,20 @@ class GeminiCli(Host):
         return (parsed, None) if isinstance(parsed, dict) else (None, None)
 
     def _deny(
-        self, event: str, reason: str, why: str, context: str | None = None,
+        self,
+        event: str,
+        reason: str,
+        why: str,
+        context: str | None = None,
         message: str | None = None,
-    ) -> Verdict:  # fmt: skip
+    ) -> Verdict:
         """A deny: the model is told the reason where the session goes on with it (a denied
         tool's function response, an AfterAgent retry's prompt); the user is shown the
         ``systemMessage`` and the host's own line about it."""
         if event not in self.blocking:
-            return Verdict(f"{why}: {event} cannot be denied; ignored", shown=message,
-                           fault="refused")  # fmt: skip
+            return Verdict(
+                f"{why}: {event} cannot be denied; ignored", shown=message, fault="refused"
+            )
         told = reason if event in ("AfterTool", "AfterAgent") else None
         line = None
         if event == "BeforeTool":  # the error the model and the user get (hook-utils.ts)
@@ -370,8 +390,7 @@ class GeminiCli(Host):
             if event == "AfterTool"
             else f"block: {first_line(reason)}"
         )
-        return Verdict(note, block=reason, context=context, told=told,
-                       shown=_joined(message, line))  # fmt: skip
+        return Verdict(note, block=reason, context=context, told=told, shown=_joined(message, line))
 
 
 def clears(event: str, output: dict[str, Any]) -> bool:

@@ -62,8 +62,10 @@ class GeminiCliDriver(ExecDriver):
     def install(self, wrapped: dict[str, Any]) -> list[str]:
         settings = self.run.home / ".gemini" / "settings.json"
         settings.parent.mkdir(parents=True, exist_ok=True)
-        notes = ["the workspace is trusted (GEMINI_CLI_TRUST_WORKSPACE=true): untrusted, headless"
-                 " Gemini CLI does not start and project hooks do not run"]  # fmt: skip
+        notes = [
+            "the workspace is trusted (GEMINI_CLI_TRUST_WORKSPACE=true): untrusted, headless"
+            " Gemini CLI does not start and project hooks do not run"
+        ]
         values: dict[str, Any] = {
             "hooks": wrapped,
             "security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -80,8 +82,10 @@ class GeminiCliDriver(ExecDriver):
         }
         if self.hooks_off_by_default():
             values["tools"] = {"enableHooks": True}
-            notes.append("hooks are off by default before Gemini CLI 0.24.0: settings.json turns"
-                         " them on (tools.enableHooks: true), as its user must")  # fmt: skip
+            notes.append(
+                "hooks are off by default before Gemini CLI 0.24.0: settings.json turns"
+                " them on (tools.enableHooks: true), as its user must"
+            )
         settings.write_text(json.dumps(values, indent=2), encoding="utf-8")
         return notes
 
@@ -210,14 +214,22 @@ def _model_blocked(
     payload = payload_of(probe)
     response, request = payload.get("llm_response"), payload.get("llm_request")
     text = response.get("text") if isinstance(response, dict) else None
-    asked = [m.get("content") for m in (request or {}).get("messages") or []
-             if isinstance(m, dict) and m.get("role") == "user"]  # fmt: skip
+    asked = [
+        m.get("content")
+        for m in (request or {}).get("messages") or []
+        if isinstance(m, dict) and m.get("role") == "user"
+    ]
     if not text or not asked or not isinstance(asked[-1], str):
         return False
     # Only a later request of the same chat (it still holds the prompt; a cleared chat does
     # not) can tell whether the reply was kept.
-    later = [_texts(r["body"]) for r in requests if r.get("kind") == "main"
-             and r.get("at", 0) >= probe["start"] and isinstance(r.get("body"), dict)]  # fmt: skip
+    later = [
+        _texts(r["body"])
+        for r in requests
+        if r.get("kind") == "main"
+        and r.get("at", 0) >= probe["start"]
+        and isinstance(r.get("body"), dict)
+    ]
     same = [t for t in later if any(p and asked[-1].endswith(p) for p in t["user"])]
     return bool(same) and text not in same[0]["model"]
 
@@ -228,8 +240,9 @@ def _texts(body: dict[str, Any]) -> dict[str, list[str]]:
     for content in body.get("contents") or []:
         if isinstance(content, dict) and content.get("role") in texts:
             parts = content.get("parts") or []
-            texts[content["role"]] += [p["text"] for p in parts
-                                       if isinstance(p, dict) and isinstance(p.get("text"), str)]  # fmt: skip
+            texts[content["role"]] += [
+                p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)
+            ]
     return texts
 
 
@@ -237,8 +250,11 @@ def _prompt_kept(probe: dict[str, Any], requests: list[dict[str, Any]]) -> bool:
     """Whether a prompt Gemini CLI's BeforeAgent hooks saw is in a model request sent after
     them: its chat keeps a stopped prompt, never a blocked one."""
     prompt = payload_of(probe).get("prompt")
-    later = [r.get("body") for r in requests
-             if r.get("kind") == "main" and r.get("at", 0) >= probe["start"]]  # fmt: skip
+    later = [
+        r.get("body")
+        for r in requests
+        if r.get("kind") == "main" and r.get("at", 0) >= probe["start"]
+    ]
     return isinstance(prompt, str) and any(prompt in s for b in later for s in all_strings(b))
 
 
@@ -247,15 +263,23 @@ def _prompt_kept(probe: dict[str, Any], requests: list[dict[str, Any]]) -> bool:
 OFFER = Offer(
     "0.61.0",
     {
-        "update_topic": ("strategic_intent",), "list_directory": ("dir_path",),
-        "read_file": ("file_path",), "grep_search": ("pattern",), "glob": ("pattern",),
+        "update_topic": ("strategic_intent",),
+        "list_directory": ("dir_path",),
+        "read_file": ("file_path",),
+        "grep_search": ("pattern",),
+        "glob": ("pattern",),
         "replace": ("file_path", "instruction", "old_string", "new_string"),
-        "write_file": ("file_path", "content"), "web_fetch": ("prompt",),
-        "run_shell_command": ("command",), "list_background_processes": (),
-        "read_background_output": ("pid",), "google_web_search": ("query",),
-        "write_todos": ("todos",), "enter_plan_mode": (),
-        "invoke_agent": ("agent_name", "prompt"), "activate_skill": ("name",),
+        "write_file": ("file_path", "content"),
+        "web_fetch": ("prompt",),
+        "run_shell_command": ("command",),
+        "list_background_processes": (),
+        "read_background_output": ("pid",),
+        "google_web_search": ("query",),
+        "write_todos": ("todos",),
+        "enter_plan_mode": (),
+        "invoke_agent": ("agent_name", "prompt"),
+        "activate_skill": ("name",),
     },
-)  # fmt: skip
+)
 
 DRIVER = GeminiCliDriver

@@ -69,8 +69,11 @@ class GeminiSession(Session):
         else:
             self.fire("PreCompress", self.payload("PreCompress", trigger="auto"), match="auto")
         self.said.sending()  # the chat file records what the request adds (geminiChat.ts)
-        request = {"model": self.info.model, "messages": self._messages(),
-                   "config": dict(REQUEST_CONFIG)}  # fmt: skip
+        request = {
+            "model": self.info.model,
+            "messages": self._messages(),
+            "config": dict(REQUEST_CONFIG),
+        }
         before = self.fire("BeforeModel", self.payload("BeforeModel", llm_request=request))
         if self._stopped(before):
             return False
@@ -90,8 +93,10 @@ class GeminiSession(Session):
         )
         selection.effect = tool_config(self.host, selection)
         text = self.responses.pop(0) if self.responses else ""
-        after = self.fire("AfterModel", self.payload("AfterModel", llm_request=request,
-                                                      llm_response=llm_response(text)))  # fmt: skip
+        after = self.fire(
+            "AfterModel",
+            self.payload("AfterModel", llm_request=request, llm_response=llm_response(text)),
+        )
         if self._stopped(after):
             return False
         if after.blocked:
@@ -140,8 +145,10 @@ class GeminiSession(Session):
             self.history = [("user", [self.started_context])]
         elif self.new_chat:
             self.history = [("user", [self.started_context])] + [
-                (role, parts) for role, parts in self.history[1:] if role != "user" or resumed(parts)
-            ]  # fmt: skip
+                (role, parts)
+                for role, parts in self.history[1:]
+                if role != "user" or resumed(parts)
+            ]
         self.new_chat = False
         self.history.append(("user", [prompt, *hooks]))
 
@@ -225,8 +232,9 @@ class GeminiSession(Session):
             result = {"tool_response": {"llmContent": content, "returnDisplay": ran.result}}
             if pre.updated_input:
                 content += REWRITE_NOTE
-            post = self.fire("AfterTool", self.payload("AfterTool", **fields, **result),
-                             match=call.name)  # fmt: skip
+            post = self.fire(
+                "AfterTool", self.payload("AfterTool", **fields, **result), match=call.name
+            )
             if self.halted(post):
                 self._tool_stopped(post, ran, call_id)
                 return False
@@ -266,8 +274,10 @@ class GeminiSession(Session):
         self.said.submitted(turn.user)
         # A request per model response asking for tool calls (one call each unless the scenario
         # groups them) and one for the answer: the calls' responses have no text.
-        asked = [[call for _, call in response]
-                 for response in turn.responses(self.host.calls_in_one_response)]  # fmt: skip
+        asked = [
+            [call for _, call in response]
+            for response in turn.responses(self.host.calls_in_one_response)
+        ]
         self.responses = [""] * len(asked) + [turn.reply(0) or ""]
         self.answer = None
         went_on = self._before_agent(turn.user) and all(self._response(c) for c in asked)
@@ -288,9 +298,13 @@ class GeminiSession(Session):
             response = "\n".join(r for r in replies if r) or "[no response text]"
             after = self.fire(
                 "AfterAgent",
-                self.payload("AfterAgent", prompt=turn.user, prompt_response=response,
-                             stop_hook_active=retries > 0),
-            )  # fmt: skip
+                self.payload(
+                    "AfterAgent",
+                    prompt=turn.user,
+                    prompt_response=response,
+                    stop_hook_active=retries > 0,
+                ),
+            )
             if self.halted(after) or not after.blocked:
                 self._clear(after, "the turn ends")
                 return
@@ -426,8 +440,11 @@ IGNORED_FOLDERS = frozenset({"node_modules", ".git", "dist", "__pycache__"})
 def llm_response(text: str) -> dict[str, Any]:
     """AfterModel's llm_response for an answer (a tool call's has no text, so no part)."""
     content = {"role": "model", "parts": [text] if text else []}
-    return {"text": text, "candidates": [{"content": content, "finishReason": "STOP",
-                                          "index": 0}], "usageMetadata": dict(USAGE)}  # fmt: skip
+    return {
+        "text": text,
+        "candidates": [{"content": content, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": dict(USAGE),
+    }
 
 
 def outputs(host: GeminiCli, firing: Firing) -> list[dict[str, Any]]:
@@ -534,8 +551,10 @@ def folder_structure(root: Path) -> str:
     walk(root, "")
     summary = "Showing up to 200 items (files + folders)."
     if any(line.endswith("/...") for line in lines):
-        summary += (" Folders or files indicated with ... contain more items not shown, were"
-                    " ignored, or the display limit (200 items) was reached.")  # fmt: skip
+        summary += (
+            " Folders or files indicated with ... contain more items not shown, were"
+            " ignored, or the display limit (200 items) was reached."
+        )
     return f"{summary}\n\n{root}/\n" + "\n".join(lines)
 
 

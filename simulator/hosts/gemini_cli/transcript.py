@@ -32,10 +32,18 @@ class GeminiChat(Transcript):
     """
 
     format = "gemini-chat-jsonl"
-    reproduced = frozenset({
-        "metadata", "$set/lastUpdated,messages", "$set/lastUpdated", "$set/sessionId", "user",
-        "user/functionResponse", "gemini", "gemini/toolCalls",
-    })  # fmt: skip
+    reproduced = frozenset(
+        {
+            "metadata",
+            "$set/lastUpdated,messages",
+            "$set/lastUpdated",
+            "$set/sessionId",
+            "user",
+            "user/functionResponse",
+            "gemini",
+            "gemini/toolCalls",
+        }
+    )
     not_reproduced: ClassVar[dict[str, str]] = {
         "$rewindTo": "a rewind of the chat (/rewind), which no scenario step makes",
         "$set/memoryScratchpad": "Gemini CLI's memory scratchpad, which no scenario step fills",
@@ -63,13 +71,25 @@ class GeminiChat(Transcript):
     def head(self, said: Said) -> list[dict[str, Any]]:
         """A new file's first lines: the metadata, and the message list with the context."""
         stamp = iso(said.at_ms)
-        meta = {"sessionId": self.info.session_id,
-                "projectHash": hashlib.sha256(self.info.cwd.encode()).hexdigest(),
-                "startTime": stamp, "lastUpdated": stamp, "kind": "main"}  # fmt: skip
-        context = {"id": self.uid().replace("-", ""), "timestamp": stamp, "type": "user",
-                   "content": [{"text": "<session_context>\nThis is the Gemini CLI.\n"
-                                f"- **Workspace Directories:**\n  - {self.info.cwd}\n"
-                                "</session_context>"}]}  # fmt: skip
+        meta = {
+            "sessionId": self.info.session_id,
+            "projectHash": hashlib.sha256(self.info.cwd.encode()).hexdigest(),
+            "startTime": stamp,
+            "lastUpdated": stamp,
+            "kind": "main",
+        }
+        context = {
+            "id": self.uid().replace("-", ""),
+            "timestamp": stamp,
+            "type": "user",
+            "content": [
+                {
+                    "text": "<session_context>\nThis is the Gemini CLI.\n"
+                    f"- **Workspace Directories:**\n  - {self.info.cwd}\n"
+                    "</session_context>"
+                }
+            ],
+        }
         return [meta, {"$set": {"messages": [context], "lastUpdated": stamp}}]
 
     def on_session(self, said: Said) -> None:
@@ -88,8 +108,12 @@ class GeminiChat(Transcript):
             return
         self.resuming = False
         self.name(self.main or self.path or self.chat_file(said.at_ms))
-        self.append([{"$set": {"sessionId": self.info.session_id}},
-                     {"$set": {"messages": self.resumed(), "lastUpdated": iso(said.at_ms)}}])  # fmt: skip
+        self.append(
+            [
+                {"$set": {"sessionId": self.info.session_id}},
+                {"$set": {"messages": self.resumed(), "lastUpdated": iso(said.at_ms)}},
+            ]
+        )
 
     def resumed(self) -> list[dict[str, Any]]:
         """The message list as a resume rebuilds it: the content as parts, and a response of
@@ -99,13 +123,20 @@ class GeminiChat(Transcript):
             content = message["content"]
             if message["type"] == "gemini":
                 calls = message.get("toolCalls") or []
-                parts = [{"functionCall": {"id": c["id"], "name": c["name"], "args": c["args"]}}
-                         for c in calls] or [{"text": content}]  # fmt: skip
+                parts = [
+                    {"functionCall": {"id": c["id"], "name": c["name"], "args": c["args"]}}
+                    for c in calls
+                ] or [{"text": content}]
                 rebuilt.append({**message, "content": parts})
                 if calls:
-                    rebuilt.append({"id": f"{message['id']}_response",
-                                    "timestamp": message["timestamp"], "type": "user",
-                                    "content": [p for c in calls for p in c["result"]]})  # fmt: skip
+                    rebuilt.append(
+                        {
+                            "id": f"{message['id']}_response",
+                            "timestamp": message["timestamp"],
+                            "type": "user",
+                            "content": [p for c in calls for p in c["result"]],
+                        }
+                    )
             else:
                 rebuilt.append({**message, "content": content})
         return rebuilt
@@ -119,9 +150,15 @@ class GeminiChat(Transcript):
         return {"id": self.uid(), "timestamp": iso(said.at_ms), "type": "user", "content": content}
 
     def gemini(self, said: Said, content: str) -> dict[str, Any]:
-        return {"id": self.uid(), "timestamp": iso(said.at_ms), "type": "gemini",
-                "content": content, "thoughts": [], "tokens": _TOKENS,
-                "model": self.info.model}  # fmt: skip
+        return {
+            "id": self.uid(),
+            "timestamp": iso(said.at_ms),
+            "type": "gemini",
+            "content": content,
+            "thoughts": [],
+            "tokens": _TOKENS,
+            "model": self.info.model,
+        }
 
     def on_prompt(self, said: Said) -> None:
         self.waiting.append(self.user(said, [{"text": said.text}]))
@@ -161,15 +198,28 @@ class GeminiChat(Transcript):
         results once every call it asked for is done; the results go to the model together, as
         one user message with the next request (real 0.61.0's chat file)."""
         assert said.call is not None
-        response = [{"functionResponse": {"id": said.call_id, "name": said.call.name,
-                                          "response": {"output": said.text}}}]  # fmt: skip
+        response = [
+            {
+                "functionResponse": {
+                    "id": said.call_id,
+                    "name": said.call.name,
+                    "response": {"output": said.text},
+                }
+            }
+        ]
         shell = said.call.name == "run_shell_command"
-        call = {"id": said.call_id, "name": said.call.name, "args": said.call.args,
-                "result": response, "status": "error" if said.denied else "success",
-                "timestamp": iso(said.at_ms), "resultDisplay": said.text,
-                "description": str(said.call.args.get("command", "")) if shell else "",
-                "displayName": "Shell" if shell else said.call.name,
-                "renderOutputAsMarkdown": False}  # fmt: skip
+        call = {
+            "id": said.call_id,
+            "name": said.call.name,
+            "args": said.call.args,
+            "result": response,
+            "status": "error" if said.denied else "success",
+            "timestamp": iso(said.at_ms),
+            "resultDisplay": said.text,
+            "description": str(said.call.args.get("command", "")) if shell else "",
+            "displayName": "Shell" if shell else said.call.name,
+            "renderOutputAsMarkdown": False,
+        }
         self.unwritten.append(call)
         self.answered += 1
         if self.answered == self.asked:

@@ -32,8 +32,10 @@ def _timeout(raw: dict[str, Any], where: str, warnings: list[str]) -> int:
     try:
         timeout = int(raw.get("timeout", DEFAULT_TIMEOUT_S))
     except (TypeError, ValueError):
-        warnings.append(f"{where}.timeout must be an int (got {raw.get('timeout')!r}); using"
-                        f" default {DEFAULT_TIMEOUT_S}s")  # fmt: skip
+        warnings.append(
+            f"{where}.timeout must be an int (got {raw.get('timeout')!r}); using"
+            f" default {DEFAULT_TIMEOUT_S}s"
+        )
         return DEFAULT_TIMEOUT_S
     if timeout < 1:
         warnings.append(f"{where}.timeout must be >=1; using default {DEFAULT_TIMEOUT_S}s")
@@ -82,9 +84,12 @@ def parse_hooks_block(block: Any) -> tuple[list[HookSpec], list[str]]:
                 matcher = None
             timeout = _timeout(raw, f"hooks.{event}[{i}]", warnings)  # after the matcher, as logged
             spec = HookSpec(
-                event, str(raw["command"]).strip(), float(timeout), (matcher or "").strip() or None,
+                event,
+                str(raw["command"]).strip(),
+                float(timeout),
+                (matcher or "").strip() or None,
                 where=(event, i),
-            )  # fmt: skip
+            )
             key = (spec.event, spec.matcher, spec.command)  # registration is idempotent
             if key not in seen:
                 seen.add(key)

@@ -5,14 +5,31 @@ from __future__ import annotations
 # hermes_cli.plugins.VALID_HOOKS, v0.19.0.
 VALID_HOOKS = frozenset(
     {
-        "pre_tool_call", "post_tool_call", "transform_terminal_output", "transform_tool_result",
-        "transform_llm_output", "pre_llm_call", "post_llm_call", "pre_verify", "pre_api_request",
-        "post_api_request", "api_request_error", "on_session_start", "on_session_end",
-        "on_session_finalize", "on_session_reset", "subagent_start", "subagent_stop",
-        "pre_gateway_dispatch", "pre_approval_request", "post_approval_response",
-        "kanban_task_claimed", "kanban_task_completed", "kanban_task_blocked",
+        "pre_tool_call",
+        "post_tool_call",
+        "transform_terminal_output",
+        "transform_tool_result",
+        "transform_llm_output",
+        "pre_llm_call",
+        "post_llm_call",
+        "pre_verify",
+        "pre_api_request",
+        "post_api_request",
+        "api_request_error",
+        "on_session_start",
+        "on_session_end",
+        "on_session_finalize",
+        "on_session_reset",
+        "subagent_start",
+        "subagent_stop",
+        "pre_gateway_dispatch",
+        "pre_approval_request",
+        "post_approval_response",
+        "kanban_task_claimed",
+        "kanban_task_completed",
+        "kanban_task_blocked",
     }
-)  # fmt: skip
+)
 TOOL_EVENTS = frozenset({"pre_tool_call", "post_tool_call"})
 DEFAULT_TIMEOUT_S = 60
 MAX_TIMEOUT_S = 300

@@ -86,8 +86,11 @@ def watch_hooks(spec: dict[str, Any]) -> None:
         announced = _announced(spec)
         received = dict(os.environ)
         # The hook's plumbing (its turn and the scenario's clock), for this hook only.
-        os.environ.update(HOOKSIM_EVENT=hook.event, HOOKSIM_TURN=str(announced.get("turn", 0)),
-                          HOOKSIM_NOW=f"{announced.get('now_ms', 0) / 1000:.3f}")  # fmt: skip
+        os.environ.update(
+            HOOKSIM_EVENT=hook.event,
+            HOOKSIM_TURN=str(announced.get("turn", 0)),
+            HOOKSIM_NOW=f"{announced.get('now_ms', 0) / 1000:.3f}",
+        )
         started.clear()
         began = time.time()
         try:
@@ -95,25 +98,56 @@ def watch_hooks(spec: dict[str, Any]) -> None:
         finally:
             os.environ.clear()
             os.environ.update(received)
-        record = {
-            "id": found[0], "event": hook.event, "command": hook.command,
-            "argv": started.get("argv", []), "parent": [], "shell": [], "host_pid": os.getpid(),
-            "stdin": stdin_json, "env": received, "cwd": os.getcwd(),
-            "start": started.get("start", began), "end": time.time(),
-            "exit": result.get("returncode"), "stdout": result.get("stdout") or "",
-            "stderr": result.get("stderr") or "", "turn": int(announced.get("turn", 0)),
-            "step": "", "virtual_ms": announced.get("now_ms"), "pid": None, "watched": True,
-        }  # fmt: skip
-        if result.get("timed_out"):
-            record["killed"] = "timeout"
-        if result.get("error"):
-            record["spawn_error"] = result["error"]
+        began = started.get("start", began)
+        argv = started.get("argv", [])
+        record = _record(found[0], hook, stdin_json, received, argv=argv, start=began)
+        record.update(_outcome(result, announced))
         path = Path(spec["record_dir"]) / f"{time.time_ns()}-{os.getpid()}.json"
         path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
         return result
 
     shell_hooks.subprocess = Watched()
     shell_hooks._spawn = watched
+
+
+def _record(
+    hook_id: str, hook: Any, stdin_json: str, env: dict[str, str], *, argv: list[str], start: float
+) -> dict[str, Any]:
+    """What the recorder writes of a hook run as Hermes started it (``real.hook_recorder``'s
+    fields), in this process: its parent is Hermes."""
+    return {
+        "id": hook_id,
+        "event": hook.event,
+        "command": hook.command,
+        "argv": argv,
+        "parent": [],
+        "shell": [],
+        "host_pid": os.getpid(),
+        "stdin": stdin_json,
+        "env": env,
+        "cwd": os.getcwd(),
+        "start": start,
+        "end": time.time(),
+        "step": "",
+        "pid": None,
+        "watched": True,
+    }
+
+
+def _outcome(result: dict[str, Any], announced: dict[str, Any]) -> dict[str, Any]:
+    """How the run ended, as Hermes' ``_spawn`` returned it, at the turn announced."""
+    outcome = {
+        "exit": result.get("returncode"),
+        "stdout": result.get("stdout") or "",
+        "stderr": result.get("stderr") or "",
+        "turn": int(announced.get("turn", 0)),
+        "virtual_ms": announced.get("now_ms"),
+    }
+    if result.get("timed_out"):
+        outcome["killed"] = "timeout"
+    if result.get("error"):
+        outcome["spawn_error"] = result["error"]
+    return outcome
 
 
 def _announced(spec: dict[str, Any]) -> dict[str, Any]:

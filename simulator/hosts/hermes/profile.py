@@ -129,8 +129,11 @@ class Hermes(Host):
         """What the Hermes process has put in its own environment by then (hooks inherit it):
         ``HERMES_QUIET``, in the CLI ``HERMES_INTERACTIVE`` and its tools' settings, and the
         latest agent's ``HERMES_SESSION_ID``."""
-        return {k: str(v) for k, v in info.process.items()
-                if k.startswith("HERMES_") or k in CLI_TOOL_ENV or k == "TERMINAL_CWD"}  # fmt: skip
+        return {
+            k: str(v)
+            for k, v in info.process.items()
+            if k.startswith("HERMES_") or k in CLI_TOOL_ENV or k == "TERMINAL_CWD"
+        }
 
     def shell_tool_result(self, output: str, exit_code: int) -> str:
         """The terminal tool's JSON: its output (stderr merged in, stripped), the exit code and

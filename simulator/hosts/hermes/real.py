@@ -55,8 +55,14 @@ class HermesDriver(LineDriver):
         """A blocked call still fires post_tool_call, with the status ``blocked``."""
         if firing.event != host.events["pre_tool"]:
             return None
-        post = next((p for f, p in seen.later if f.turn == firing.turn
-                     and f.event == host.events["post_tool"]), None)  # fmt: skip
+        post = next(
+            (
+                p
+                for f, p in seen.later
+                if f.turn == firing.turn and f.event == host.events["post_tool"]
+            ),
+            None,
+        )
         extra = payload_of(post).get("extra") if post is not None else None
         return isinstance(extra, dict) and extra.get("status") == "blocked"
 
@@ -144,8 +150,15 @@ def _run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
     """A process of the check, in the throwaway HOME (no package of the working directory
     comes first on its path)."""
     try:
-        return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=env["HOME"],
-                              timeout=CHECK_TIMEOUT_S, check=False)  # fmt: skip
+        return subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=env["HOME"],
+            timeout=CHECK_TIMEOUT_S,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(argv, -1, "", f"no answer in {CHECK_TIMEOUT_S:g}s")
     except OSError as e:
@@ -201,9 +214,8 @@ def _verdict(stdout: str, consent_error: str | None) -> str:
 # see, with the arguments its schema requires (``real.tools``).
 OFFER = Offer(
     "0.19.0",
-    dict.fromkeys(("patch", "process", "read_file", "search_files", "terminal",
-                   "write_file"), ()),
+    dict.fromkeys(("patch", "process", "read_file", "search_files", "terminal", "write_file"), ()),
     checks_arguments=False,
-)  # fmt: skip
+)
 
 DRIVER = HermesDriver

@@ -176,9 +176,13 @@ class HermesSession(Session):
         else:
             calls, response = self._pre_verify(turn, calls + 1)
             self.history.append(
-                {"role": "assistant", "content": response, "reasoning": None,
-                 "finish_reason": "stop"}
-            )  # fmt: skip
+                {
+                    "role": "assistant",
+                    "content": response,
+                    "reasoning": None,
+                    "finish_reason": "stop",
+                }
+            )
         self.said.persisted()  # the turn's messages reach state.db before post_llm_call
         self.fire(
             "post_llm_call",
@@ -273,13 +277,17 @@ class HermesSession(Session):
                     "reasoning": None,
                     "finish_reason": "tool_calls",
                     "tool_calls": [
-                        {"id": i, "call_id": i, "response_item_id": "fc_" + i.removeprefix("call_"),
-                         "type": "function",
-                         "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                        {
+                            "id": i,
+                            "call_id": i,
+                            "response_item_id": "fc_" + i.removeprefix("call_"),
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": json.dumps(c.args)},
+                        }
                         for c, i in asked
                     ],
                 }
-            )  # fmt: skip
+            )
             for k, (call, call_id) in enumerate(asked):
                 self.said.called(call, call_id, same_response=k > 0)
             self.said.asked()
@@ -333,9 +341,14 @@ class HermesSession(Session):
             match=call.name,
         )
         self.history.append(
-            {"role": "tool", "name": call.name, "tool_name": call.name, "content": result,
-             "tool_call_id": call_id}
-        )  # fmt: skip
+            {
+                "role": "tool",
+                "name": call.name,
+                "tool_name": call.name,
+                "content": result,
+                "tool_call_id": call_id,
+            }
+        )
         self.said.returned(call, call_id, result, denied=pre.blocked)
 
     def _pre_verify(self, turn: Turn, calls: int) -> tuple[int, str]:
@@ -352,11 +365,15 @@ class HermesSession(Session):
             firing = self.fire(
                 "pre_verify",
                 self.payload(
-                    "pre_verify", platform=self.info.platform, model=self.info.model,
-                    coding=False, attempt=attempt, final_response=response,
+                    "pre_verify",
+                    platform=self.info.platform,
+                    model=self.info.model,
+                    coding=False,
+                    attempt=attempt,
+                    final_response=response,
                     changed_paths=changed,
                 ),
-            )  # fmt: skip
+            )
             if not firing.blocked:
                 return calls, response
             attempt += 1
@@ -366,9 +383,13 @@ class HermesSession(Session):
             )
             self.deliver(firing)
             self.history.append(
-                {"role": "assistant", "content": response, "reasoning": None,
-                 "finish_reason": "verify_hook_continue"}
-            )  # fmt: skip
+                {
+                    "role": "assistant",
+                    "content": response,
+                    "reasoning": None,
+                    "finish_reason": "verify_hook_continue",
+                }
+            )
             # The candidate answer is persisted; the hook's message follows it, as a user
             # message the durable transcript leaves out (conversation_loop.py, pre_verify).
             self.said.persisted()

@@ -83,10 +83,16 @@ class HermesStateDb(Transcript):
             db.execute(
                 "INSERT OR IGNORE INTO sessions (id, source, model, model_config, system_prompt,"
                 " started_at, cwd) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (self.info.session_id, self.info.platform, self.info.model, config,
-                 "(hooksim: Hermes' system prompt is not reproduced)", said.at_ms / 1000,
-                 self.info.cwd),
-            )  # fmt: skip
+                (
+                    self.info.session_id,
+                    self.info.platform,
+                    self.info.model,
+                    config,
+                    "(hooksim: Hermes' system prompt is not reproduced)",
+                    said.at_ms / 1000,
+                    self.info.cwd,
+                ),
+            )
 
     def store(self) -> sqlite3.Connection:
         assert self.path is not None
@@ -106,10 +112,13 @@ class HermesStateDb(Transcript):
 
     def on_call(self, said: Said) -> None:
         assert said.call is not None
-        call = {"id": said.call_id, "call_id": said.call_id,
-                "response_item_id": "fc_" + said.call_id.removeprefix("call_"),
-                "type": "function", "function": {"name": said.call.name,
-                                                 "arguments": json.dumps(said.call.args)}}  # fmt: skip
+        call = {
+            "id": said.call_id,
+            "call_id": said.call_id,
+            "response_item_id": "fc_" + said.call_id.removeprefix("call_"),
+            "type": "function",
+            "function": {"name": said.call.name, "arguments": json.dumps(said.call.args)},
+        }
         if self.waiting and self.waiting[-1][2].get("finish_reason") == "tool_calls":
             self.waiting[-1][2]["tool_calls"].append(call)  # one response asked for them all
         else:
@@ -132,23 +141,29 @@ class HermesStateDb(Transcript):
                 db.execute(
                     "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls,"
                     " tool_name, timestamp, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (self.info.session_id, role, content, columns.get("tool_call_id"),
-                     json.dumps(calls) if calls else None, columns.get("tool_name"), at,
-                     columns.get("finish_reason")),
-                )  # fmt: skip
+                    (
+                        self.info.session_id,
+                        role,
+                        content,
+                        columns.get("tool_call_id"),
+                        json.dumps(calls) if calls else None,
+                        columns.get("tool_name"),
+                        at,
+                        columns.get("finish_reason"),
+                    ),
+                )
             db.execute(
                 "UPDATE sessions SET message_count = (SELECT count(*) FROM messages WHERE"
                 " session_id = ?), tool_call_count = tool_call_count + ? WHERE id = ?",
-                (self.info.session_id, sum(r == "tool" for r, *_ in waiting),
-                 self.info.session_id),
-            )  # fmt: skip
+                (self.info.session_id, sum(r == "tool" for r, *_ in waiting), self.info.session_id),
+            )
             # What the first model response costs, as Hermes books it after that response.
             db.execute(
                 "UPDATE sessions SET billing_provider = ?, billing_base_url = ?,"
                 " estimated_cost_usd = 0.0, cost_status = 'unknown', cost_source = 'none'"
                 " WHERE id = ? AND billing_provider IS NULL",
                 ("custom", "", self.info.session_id),
-            )  # fmt: skip
+            )
 
     @classmethod
     def read(cls, path: Path) -> list[dict[str, Any]]:

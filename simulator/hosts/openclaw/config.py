@@ -66,17 +66,29 @@ def config_warnings(block: Any) -> list[str]:
     """What of a hooks block OpenClaw would not read, in words."""
     if not isinstance(block, dict):
         return ["hooks is not an object (the plugins and hooks of an openclaw.json); nothing loads"]
-    warnings = [f"{k!r} is not read here (OpenClaw's hooks are in plugins and hooks); ignored"
-                for k in block if k not in TOP_KEYS]  # fmt: skip
+    warnings = [
+        f"{k!r} is not read here (OpenClaw's hooks are in plugins and hooks); ignored"
+        for k in block
+        if k not in TOP_KEYS
+    ]
     plugins, hooks = block.get("plugins", {}), block.get("hooks", {})
     if not isinstance(plugins, dict) or not isinstance(hooks, dict):
         return [*warnings, "plugins and hooks must be objects; nothing loads"]
-    warnings += [f"plugins.{k} is not an OpenClaw plugins key; ignored"
-                 for k in plugins if k not in _PLUGIN_KEYS]  # fmt: skip
+    warnings += [
+        f"plugins.{k} is not an OpenClaw plugins key; ignored"
+        for k in plugins
+        if k not in _PLUGIN_KEYS
+    ]
     internal = hooks.get("internal", {})
-    warnings += [f"hooks.{k} is not read here (only hooks.internal is); ignored"
-                 for k in hooks if k != "internal"]  # fmt: skip
+    warnings += [
+        f"hooks.{k} is not read here (only hooks.internal is); ignored"
+        for k in hooks
+        if k != "internal"
+    ]
     if isinstance(internal, dict):
-        warnings += [f"hooks.internal.{k} is not an OpenClaw key; ignored"
-                     for k in internal if k not in _INTERNAL_KEYS]  # fmt: skip
+        warnings += [
+            f"hooks.internal.{k} is not an OpenClaw key; ignored"
+            for k in internal
+            if k not in _INTERNAL_KEYS
+        ]
     return warnings

@@ -32,8 +32,10 @@ STOPPING = "gateway stopping"
 NO_OUTPUT = "(no output)"  # an exec result without output
 # What the history holds for a tool result that was not written: OpenClaw repairs the
 # pairing (dist/tool-result-pairing-Bky0eubt.mjs:9, 70-80; observed).
-MISSING_RESULT = ("[openclaw] missing tool result in session history; inserted synthetic error"
-                  " result for transcript repair.")  # fmt: skip
+MISSING_RESULT = (
+    "[openclaw] missing tool result in session history; inserted synthetic error"
+    " result for transcript repair."
+)
 # What a failing before_tool_call makes the call throw (the gate fails closed,
 # dist/agent-tools.before-tool-call-D6M7yTR3.mjs:2756).
 TOOL_HOOK_FAILED = "Tool call blocked because before_tool_call hook failed"
@@ -53,11 +55,23 @@ API = "openai-completions"  # the model API a replayed turn's provider speaks
 CONTEXT_WINDOW = 128_000
 HARNESS = "openclaw"
 # The counts the model reported, on each assistant message (hooksim's model reports none).
-USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
-         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}  # fmt: skip
+USAGE = {
+    "input": 0,
+    "output": 0,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "totalTokens": 0,
+    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+}
 # A run's usage, summed over its model calls, as llm_output carries it (observed).
-RUN_USAGE = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0,
-             "cost": {"total": 0}}  # fmt: skip
+RUN_USAGE = {
+    "input": 0,
+    "output": 0,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "total": 0,
+    "cost": {"total": 0},
+}
 # The context OpenClaw adds after the prompt of every run, llm_input's last history message
 # (observed; the words as a real run without exec sessions or subagents writes them).
 RUNTIME_CONTEXT_BEGIN = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
@@ -130,8 +144,13 @@ def text_entry(role: str, text: str, now_ms: int, **extra: Any) -> dict[str, Any
 def user_entry(text: str, now_ms: int, run: str = "history") -> dict[str, Any]:
     """The prompt as OpenClaw writes it to the transcript: its text as a string, who sent it
     and the run's idempotency key (observed on before_message_write)."""
-    return {"role": USER, "content": text, "timestamp": now_ms,
-            "__openclaw": {"senderIsOwner": True}, "idempotencyKey": f"{run}:user"}  # fmt: skip
+    return {
+        "role": USER,
+        "content": text,
+        "timestamp": now_ms,
+        "__openclaw": {"senderIsOwner": True},
+        "idempotencyKey": f"{run}:user",
+    }
 
 
 def summary_entry(text: str, now_ms: int) -> dict[str, Any]:
@@ -151,8 +170,10 @@ def runtime_context(now_ms: int, *, for_model: bool = True) -> dict[str, Any]:
     quoted as conversation data; as the session keeps it, the fragments' plain text
     (projectRuntimeContextFragments, dist/builtin-openclaw-q1hiFm14.mjs:5882-5887;
     buildRuntimeContextCustomMessage, dist/runtime-context-prompt-Jr1ZDwll.mjs:34-57)."""
-    fragments = [{"kind": "conversation-data", "text": "Active exec sessions:\nnone"},
-                 {"kind": "conversation-data", "text": "## Active Subagents\nnone"}]  # fmt: skip
+    fragments = [
+        {"kind": "conversation-data", "text": "Active exec sessions:\nnone"},
+        {"kind": "conversation-data", "text": "## Active Subagents\nnone"},
+    ]
     content = (
         RUNTIME_CONTEXT
         if for_model
@@ -160,36 +181,74 @@ def runtime_context(now_ms: int, *, for_model: bool = True) -> dict[str, Any]:
             [RUNTIME_CONTEXT_BEGIN, "\n\n".join(f["text"] for f in fragments), RUNTIME_CONTEXT_END]
         )
     )
-    return {"role": "custom", "customType": "openclaw.runtime-context", "content": content,
-            "display": False, "details": {"source": "openclaw-runtime-context",
-                                          "runtimeContextCarrier": True, "fragments": fragments},
-            "timestamp": now_ms}  # fmt: skip
+    return {
+        "role": "custom",
+        "customType": "openclaw.runtime-context",
+        "content": content,
+        "display": False,
+        "details": {
+            "source": "openclaw-runtime-context",
+            "runtimeContextCarrier": True,
+            "fragments": fragments,
+        },
+        "timestamp": now_ms,
+    }
 
 
 # The state keys of a job that has not run yet, there with the value undefined (observed).
 _UNSET_JOB_STATE = (
-    "runningAtMs", "lastRunAtMs", "lastRunStatus", "lastError", "lastDurationMs", "lastDelivered",
-    "lastDeliveryStatus", "lastDeliveryError", "deliverySuppressionReason",
-    "lastFailureNotificationDelivered", "lastFailureNotificationDeliveryStatus",
-    "lastFailureNotificationDeliveryError", "streamStatus", "streamError",
-    "streamConsecutiveFailures", "streamRestartExhausted", "streamDroppedBatches",
-    "streamCoalescedBatches", "streamLastStartedAtMs", "streamLastExitAtMs",
-)  # fmt: skip
+    "runningAtMs",
+    "lastRunAtMs",
+    "lastRunStatus",
+    "lastError",
+    "lastDurationMs",
+    "lastDelivered",
+    "lastDeliveryStatus",
+    "lastDeliveryError",
+    "deliverySuppressionReason",
+    "lastFailureNotificationDelivered",
+    "lastFailureNotificationDeliveryStatus",
+    "lastFailureNotificationDeliveryError",
+    "streamStatus",
+    "streamError",
+    "streamConsecutiveFailures",
+    "streamRestartExhausted",
+    "streamDroppedBatches",
+    "streamCoalescedBatches",
+    "streamLastStartedAtMs",
+    "streamLastExitAtMs",
+)
 
 
 def monitors(now_ms: int) -> list[dict[str, Any]]:
     """The cron jobs a gateway adds for the main agent when it starts (observed): what each
     cron_changed event carries as ``job``."""
-    jobs = [("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
-            ("skill-collection-review-main", 604_800_000, "isolated",
-             {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS})]  # fmt: skip
-    return [{"id": f"cron-{name}", "agentId": "main", "name": name, "description": UNDEFINED,
-             "enabled": True,
-             "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
-             "sessionTarget": target, "wakeMode": "next-heartbeat", "payload": payload,
-             "state": {"nextRunAtMs": now_ms + every, **dict.fromkeys(_UNSET_JOB_STATE, UNDEFINED)},
-             "createdAtMs": now_ms, "updatedAtMs": now_ms}
-            for name, every, target, payload in jobs]  # fmt: skip
+    jobs = [
+        ("heartbeat-main", 1_800_000, "main", {"kind": "heartbeat"}),
+        (
+            "skill-collection-review-main",
+            604_800_000,
+            "isolated",
+            {"kind": "agentTurn", "message": SKILL_REVIEW, "toolsAllow": SKILL_REVIEW_TOOLS},
+        ),
+    ]
+    return [
+        {
+            "id": f"cron-{name}",
+            "agentId": "main",
+            "name": name,
+            "description": UNDEFINED,
+            "enabled": True,
+            "schedule": {"kind": "every", "everyMs": every, "anchorMs": now_ms % every},
+            "sessionTarget": target,
+            "wakeMode": "next-heartbeat",
+            "payload": payload,
+            "state": {"nextRunAtMs": now_ms + every, **dict.fromkeys(_UNSET_JOB_STATE, UNDEFINED)},
+            "createdAtMs": now_ms,
+            "updatedAtMs": now_ms,
+        }
+        for name, every, target, payload in jobs
+    ]
 
 
 def composed(prompt: str, *firings: Firing) -> str:
@@ -223,17 +282,62 @@ def js_values(value: Any) -> Any:
 # The channel fields of a turn without a channel are there, undefined
 # (buildAgentHookContextChannelFields, dist/hook-agent-context-C33rGaR3.mjs:52-64).
 _CHANNEL = ("channel", "messageProvider", "channelId", "chatId", "senderId")
-_TURN = ("runId", "agentId", "sessionKey", "sessionId", "workspaceDir", "activeProjectKeys",
-         "modelProviderId", "modelId", "trigger")  # fmt: skip
-_PROMPT = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir",
-           "activeProjectKeys", "modelProviderId", "modelId", "trigger", "inputProvenance",
-           *_CHANNEL)  # fmt: skip
-_HARNESS = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir",
-            "modelProviderId", "modelId", "trigger")  # fmt: skip
-_LLM = ("runId", "trace", "agentId", "sessionKey", "sessionId", "workspaceDir", "trigger",
-        *_CHANNEL)  # fmt: skip
-_MODEL_CALL = ("runId", "trace", "sessionKey", "sessionId", "modelProviderId", "modelId",
-               "contextTokenBudget", "contextWindowSource")  # fmt: skip
+_TURN = (
+    "runId",
+    "agentId",
+    "sessionKey",
+    "sessionId",
+    "workspaceDir",
+    "activeProjectKeys",
+    "modelProviderId",
+    "modelId",
+    "trigger",
+)
+_PROMPT = (
+    "runId",
+    "trace",
+    "agentId",
+    "sessionKey",
+    "sessionId",
+    "workspaceDir",
+    "activeProjectKeys",
+    "modelProviderId",
+    "modelId",
+    "trigger",
+    "inputProvenance",
+    *_CHANNEL,
+)
+_HARNESS = (
+    "runId",
+    "trace",
+    "agentId",
+    "sessionKey",
+    "sessionId",
+    "workspaceDir",
+    "modelProviderId",
+    "modelId",
+    "trigger",
+)
+_LLM = (
+    "runId",
+    "trace",
+    "agentId",
+    "sessionKey",
+    "sessionId",
+    "workspaceDir",
+    "trigger",
+    *_CHANNEL,
+)
+_MODEL_CALL = (
+    "runId",
+    "trace",
+    "sessionKey",
+    "sessionId",
+    "modelProviderId",
+    "modelId",
+    "contextTokenBudget",
+    "contextWindowSource",
+)
 _COMPACTION = ("sessionId", "agentId", "sessionKey", "workspaceDir", "messageProvider")
 _SESSION = ("sessionId", "sessionKey", "agentId")
 CONTEXTS: dict[str, tuple[str, ...]] = {
@@ -303,9 +407,22 @@ PRESENT: dict[str, dict[str, Any]] = {
 }
 # The diagnostic trace a run's hooks carry in ctx.trace (freezeDiagnosticTraceContext; its ids
 # are the run's own: hooksim's are fixed).
-TRACE = {"traceId": "0" * 31 + "1", "spanId": "0" * 15 + "1", "parentSpanId": "0" * 16,
-         "traceFlags": "01"}  # fmt: skip
+TRACE = {
+    "traceId": "0" * 31 + "1",
+    "spanId": "0" * 15 + "1",
+    "parentSpanId": "0" * 16,
+    "traceFlags": "01",
+}
 # Under `agent --local` a run's trace is a root, without a parent span; its model and tool
 # calls are spans of their own, under the run's (observed: a gateway's run hooks have one).
-RUN_HOOKS = frozenset({"agent_turn_prepare", "before_prompt_build", "before_agent_run",
-                       "llm_input", "before_agent_finalize", "agent_end", "llm_output"})  # fmt: skip
+RUN_HOOKS = frozenset(
+    {
+        "agent_turn_prepare",
+        "before_prompt_build",
+        "before_agent_run",
+        "llm_input",
+        "before_agent_finalize",
+        "agent_end",
+        "llm_output",
+    }
+)

@@ -109,11 +109,28 @@ class OpenClaw(Host):
     parallel = False
     default_timeout_s = 0.0  # none: most hooks have no budget unless configured
     event_timeouts_s = {name: ms / 1000 for name, ms in BUDGETS_MS.items()}
-    blocking = frozenset({"before_tool_call", "before_agent_run", "before_agent_reply",
-                          "before_message_write", "before_install"})  # fmt: skip
-    not_awaited = frozenset({"after_tool_call", "llm_input", "llm_output", "agent_end",
-                             "model_call_started", "model_call_ended", "session_start",
-                             "session_end", "before_reset"})  # fmt: skip
+    blocking = frozenset(
+        {
+            "before_tool_call",
+            "before_agent_run",
+            "before_agent_reply",
+            "before_message_write",
+            "before_install",
+        }
+    )
+    not_awaited = frozenset(
+        {
+            "after_tool_call",
+            "llm_input",
+            "llm_output",
+            "agent_end",
+            "model_call_started",
+            "model_call_ended",
+            "session_start",
+            "session_end",
+            "before_reset",
+        }
+    )
     stop_can_continue = True
     stop_cap = 3  # docs/plugins/hooks/prompt-and-session.md:301
     stop_cap_unit = "revisions (`before_agent_finalize`)"
@@ -239,10 +256,14 @@ class OpenClaw(Host):
         warnings = config_warnings(block)
         if not isinstance(block, dict) or any(w.endswith("nothing loads") for w in warnings):
             return [], warnings
-        paths = strings(section(block, "plugins", "load").get("paths"), "plugins.load.paths",
-                         warnings)  # fmt: skip
-        dirs = strings(section(block, "hooks", "internal", "load").get("extraDirs"),
-                        "hooks.internal.load.extraDirs", warnings)  # fmt: skip
+        paths = strings(
+            section(block, "plugins", "load").get("paths"), "plugins.load.paths", warnings
+        )
+        dirs = strings(
+            section(block, "hooks", "internal", "load").get("extraDirs"),
+            "hooks.internal.load.extraDirs",
+            warnings,
+        )
         specs = [HookSpec("(plugin)", p) for p in paths]
         specs += [HookSpec("(HOOK.md)", d) for d in dirs]
         return specs, warnings
@@ -324,8 +345,11 @@ class OpenClaw(Host):
             )
         read = READ_KEYS.get(self.merges.get(event, ""))
         unknown = [k for k in value if read is not None and k not in read]
-        parts = [_field(event, key, item) for key, item in value.items()
-                 if item is not None and key not in unknown]  # fmt: skip
+        parts = [
+            _field(event, key, item)
+            for key, item in value.items()
+            if item is not None and key not in unknown
+        ]
         said = "; ".join(p for p in parts if p)
         if unknown:
             close = [m for k in unknown if (m := _meant(k, read or ()))]
@@ -381,8 +405,13 @@ class OpenClaw(Host):
                 firing.reason = block_message(decision, str(result.get("pluginId") or "unknown"))
                 firing.shown.append(firing.reason)
         elif event in ("before_prompt_build", "agent_turn_prepare"):
-            keys = ("systemPrompt", "prependSystemContext", "appendSystemContext",
-                    "prependContext", "appendContext")  # fmt: skip
+            keys = (
+                "systemPrompt",
+                "prependSystemContext",
+                "appendSystemContext",
+                "prependContext",
+                "appendContext",
+            )
             firing.context += [
                 str(result[k]) for k in keys if isinstance(result.get(k), str) and result[k]
             ]

@@ -107,14 +107,25 @@ class OpenClawSession(Session):
         gives that hook (``CONTEXTS``), from what the session knows and ``extra`` (the run, the
         tool call); a hook it has no table for gets the turn's."""
         known = {
-            "agentId": "main", "sessionKey": self.key, "sessionId": self.info.session_id,
-            "workspaceDir": self.info.cwd, "trigger": "user", "trace": TRACE,
-            "activeProjectKeys": [f"path:{self.info.cwd}"], "modelProviderId": self.provider,
-            "modelId": self.model, "contextTokenBudget": CONTEXT_WINDOW,
-            "contextWindowSource": "modelsConfig", "abortSignal": ABORT_SIGNAL,
-            "requester": {"senderIsOwner": True}, "port": GATEWAY_PORT, "config": {},
-            "getCron": FUNCTION, "childSessionKey": self.key, **extra,
-        }  # fmt: skip
+            "agentId": "main",
+            "sessionKey": self.key,
+            "sessionId": self.info.session_id,
+            "workspaceDir": self.info.cwd,
+            "trigger": "user",
+            "trace": TRACE,
+            "activeProjectKeys": [f"path:{self.info.cwd}"],
+            "modelProviderId": self.provider,
+            "modelId": self.model,
+            "contextTokenBudget": CONTEXT_WINDOW,
+            "contextWindowSource": "modelsConfig",
+            "abortSignal": ABORT_SIGNAL,
+            "requester": {"senderIsOwner": True},
+            "port": GATEWAY_PORT,
+            "config": {},
+            "getCron": FUNCTION,
+            "childSessionKey": self.key,
+            **extra,
+        }
         if self.local and event in RUN_HOOKS:
             known["trace"] = {k: v for k, v in TRACE.items() if k != "parentSpanId"}
         keys = CONTEXTS.get(event, CONTEXTS["before_agent_reply"])
@@ -127,9 +138,14 @@ class OpenClawSession(Session):
         return {"event": fields, "ctx": self.ctx(event)}
 
     def hook(
-        self, event: str, fields: dict[str, Any], *, wait: bool = True, tool: str | None = None,
+        self,
+        event: str,
+        fields: dict[str, Any],
+        *,
+        wait: bool = True,
+        tool: str | None = None,
         **ctx: Any,
-    ) -> Firing:  # fmt: skip
+    ) -> Firing:
         """Fire a typed hook: its event has the keys OpenClaw always writes (``PRESENT``), and
         its context the hook's own keys."""
         fields = {**fields, **{k: v for k, v in PRESENT.get(event, {}).items() if k not in fields}}
@@ -151,8 +167,9 @@ class OpenClawSession(Session):
         them (the prompt's text in a content list, a tool result with its details, no
         bookkeeping). Observed on before_prompt_build and agent_end (``stored``: the agent_end
         of a run before_agent_run blocked)."""
-        before = [m if stored else {k: v for k, v in m.items() if k != "details"}
-                  for m in self.before_run]  # fmt: skip
+        before = [
+            m if stored else {k: v for k, v in m.items() if k != "details"} for m in self.before_run
+        ]
         return [*before, *self.run_messages] if run else before
 
     def _reply(self, content: str | list[dict[str, Any]], stop: str) -> dict[str, Any]:
@@ -160,9 +177,17 @@ class OpenClawSession(Session):
         from, what it cost and why it stopped (observed on before_message_write)."""
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
-        return {"role": ASSISTANT, "content": content, "api": API, "provider": self.provider,
-                "model": self.model, "usage": USAGE, "stopReason": stop,
-                "timestamp": self.info.now_ms(), "responseId": "response"}  # fmt: skip
+        return {
+            "role": ASSISTANT,
+            "content": content,
+            "api": API,
+            "provider": self.provider,
+            "model": self.model,
+            "usage": USAGE,
+            "stopReason": stop,
+            "timestamp": self.info.now_ms(),
+            "responseId": "response",
+        }
 
     def cap_of(self, firing: Firing, cap: int | None) -> int | None:
         """``stop_cap`` revisions are allowed: the one after them is ignored."""
@@ -200,13 +225,24 @@ class OpenClawSession(Session):
         # skill review (claws-monitors-D6BUlzfu.mjs:24-25; observed), then the gateway
         # reconciles it (dist/server-start-BG4nMCFD.mjs:1047-1066).
         for job in monitors(self.info.now_ms()):
-            self.fire("cron_changed", {"event": {"action": "added", "jobId": job["id"], "job": job,
-                                                 "sessionTarget": job["sessionTarget"],
-                                                 "agentId": "main",
-                                                 "nextRunAtMs": job["state"]["nextRunAtMs"]},
-                                       "ctx": self.ctx("cron_changed")})  # fmt: skip
-        self.fire("cron_reconciled", {"event": {"reason": "startup", "enabled": True},
-                                      "ctx": self.ctx("cron_reconciled")})  # fmt: skip
+            self.fire(
+                "cron_changed",
+                {
+                    "event": {
+                        "action": "added",
+                        "jobId": job["id"],
+                        "job": job,
+                        "sessionTarget": job["sessionTarget"],
+                        "agentId": "main",
+                        "nextRunAtMs": job["state"]["nextRunAtMs"],
+                    },
+                    "ctx": self.ctx("cron_changed"),
+                },
+            )
+        self.fire(
+            "cron_reconciled",
+            {"event": {"reason": "startup", "enabled": True}, "ctx": self.ctx("cron_reconciled")},
+        )
 
     def _session_start(self, resumed_from: str | None) -> None:
         self.started = True
@@ -215,15 +251,23 @@ class OpenClawSession(Session):
             return
         self.announced = True  # a gateway that stops ends the sessions it started
         event = {"sessionId": self.info.session_id, "sessionKey": self.key}
-        self.hook("session_start", {**event, **({"resumedFrom": resumed_from} if resumed_from else {})},
-                  wait=False)  # fmt: skip
+        self.hook(
+            "session_start",
+            {**event, **({"resumedFrom": resumed_from} if resumed_from else {})},
+            wait=False,
+        )
 
     def _done(self) -> None:
         """The end of one ``openclaw agent --local`` run: the process exits."""
         if self.local:
-            self.fire(PROCESS_EXIT, {"effect": "openclaw agent --local exits once the hook work"
-                                               " it started has ended; the next run loads the"
-                                               " plugins anew"})  # fmt: skip
+            self.fire(
+                PROCESS_EXIT,
+                {
+                    "effect": "openclaw agent --local exits once the hook work"
+                    " it started has ended; the next run loads the"
+                    " plugins anew"
+                },
+            )
 
     # --- a turn ---------------------------------------------------------------------------
     def turn(self, turn: Turn) -> None:
@@ -241,13 +285,7 @@ class OpenClawSession(Session):
             self._write(run, user_entry(turn.user, self.info.now_ms(), run))
         if self._claimed(run, turn) or self._prepared(run, turn):
             return self._done()
-        self.hook("llm_input", {"runId": run, "sessionId": self.info.session_id,
-                                "provider": self.provider, "model": self.model,
-                                "systemPrompt": SYSTEM_PROMPT,
-                                "prompt": stamped_prompt(self.prompt, self.info.now_ms()),
-                                "historyMessages": self._model_history(),
-                                "imagesCount": 0, "tools": TOOLS},
-                  wait=False, runId=run)  # fmt: skip
+        self._llm_input(run)
         if self.local:  # --local writes the prompt down only now (observed)
             self._write(run, user_entry(turn.user, self.info.now_ms(), run))
         calls = self._tools(run, turn)
@@ -270,27 +308,74 @@ class OpenClawSession(Session):
 
         self.stop_loop(fire_stop, self.host.stop_cap)
         self._agent_end(run, success=True)
-        self.hook("llm_output", {"runId": run, "sessionId": self.info.session_id,
-                                 "provider": self.provider, "model": self.model,
-                                 "contextTokenBudget": CONTEXT_WINDOW,
-                                 "contextWindowSource": "modelsConfig",
-                                 "resolvedRef": f"{self.provider}/{self.model}",
-                                 "harnessId": HARNESS, "assistantTexts": texts,
-                                 "lastAssistant": self.run_messages[-1], "usage": RUN_USAGE},
-                  wait=False, runId=run)  # fmt: skip
+        self._llm_output(run, texts)
         self._done()
+
+    def _llm_input(self, run: str) -> None:
+        """llm_input, not awaited: what the run is about to send the model."""
+        self.hook(
+            "llm_input",
+            {
+                "runId": run,
+                "sessionId": self.info.session_id,
+                "provider": self.provider,
+                "model": self.model,
+                "systemPrompt": SYSTEM_PROMPT,
+                "prompt": stamped_prompt(self.prompt, self.info.now_ms()),
+                "historyMessages": self._model_history(),
+                "imagesCount": 0,
+                "tools": TOOLS,
+            },
+            wait=False,
+            runId=run,
+        )
+
+    def _llm_output(self, run: str, texts: list[str]) -> None:
+        """llm_output, not awaited: the run's replies, after agent_end."""
+        self.hook(
+            "llm_output",
+            {
+                "runId": run,
+                "sessionId": self.info.session_id,
+                "provider": self.provider,
+                "model": self.model,
+                "contextTokenBudget": CONTEXT_WINDOW,
+                "contextWindowSource": "modelsConfig",
+                "resolvedRef": f"{self.provider}/{self.model}",
+                "harnessId": HARNESS,
+                "assistantTexts": texts,
+                "lastAssistant": self.run_messages[-1],
+                "usage": RUN_USAGE,
+            },
+            wait=False,
+            runId=run,
+        )
 
     def _finalize(self, run: str, text: str, *, again: bool) -> Firing:
         """before_agent_finalize on the model's reply: the transcript path is
         attempt.sessionFile, which names the session's key (observed), and the messages the
         session's, not the model's projection of them (dist/builtin-openclaw-q1hiFm14.mjs:13338,
         13355-13368)."""
-        return self.hook("before_agent_finalize", {
-            "runId": run, "sessionId": self.info.session_id, "sessionKey": self.key,
-            "provider": self.provider, "model": self.model, "cwd": self.info.cwd,
-            "transcriptPath": self.key, "stopHookActive": again, "lastAssistantMessage": text,
-            "messages": [*self.messages(), runtime_context(self.info.now_ms(), for_model=False),
-                         *self.run_messages]}, runId=run)  # fmt: skip
+        return self.hook(
+            "before_agent_finalize",
+            {
+                "runId": run,
+                "sessionId": self.info.session_id,
+                "sessionKey": self.key,
+                "provider": self.provider,
+                "model": self.model,
+                "cwd": self.info.cwd,
+                "transcriptPath": self.key,
+                "stopHookActive": again,
+                "lastAssistantMessage": text,
+                "messages": [
+                    *self.messages(),
+                    runtime_context(self.info.now_ms(), for_model=False),
+                    *self.run_messages,
+                ],
+            },
+            runId=run,
+        )
 
     def _claimed(self, run: str, turn: Turn) -> bool:
         """before_agent_reply: a handler that claims the turn answers it; no model call."""
@@ -317,17 +402,26 @@ class OpenClawSession(Session):
             self.provider = resolved.result.get("providerOverride") or self.provider
         self.internal("agent:bootstrap", self._bootstrap())
         messages = self.messages()
-        prepare = self.hook("agent_turn_prepare", {"prompt": turn.user, "messages": messages,
-                                                   "queuedInjections": []}, runId=run)  # fmt: skip
+        prepare = self.hook(
+            "agent_turn_prepare",
+            {"prompt": turn.user, "messages": messages, "queuedInjections": []},
+            runId=run,
+        )
         build = self.hook(
             "before_prompt_build", {"prompt": turn.user, "messages": messages}, runId=run
         )
         self.said.prompt(turn.user)
         self.prompt = composed(turn.user, prepare, build)
-        gate = self.hook("before_agent_run", {"prompt": self.prompt,
-                                              "messages": self._model_history(),
-                                              "systemPrompt": SYSTEM_PROMPT, "senderIsOwner": True},
-                         runId=run)  # fmt: skip
+        gate = self.hook(
+            "before_agent_run",
+            {
+                "prompt": self.prompt,
+                "messages": self._model_history(),
+                "systemPrompt": SYSTEM_PROMPT,
+                "senderIsOwner": True,
+            },
+            runId=run,
+        )
         if not gate.blocked:
             for firing in (prepare, build):
                 for text in firing.context:
@@ -336,10 +430,18 @@ class OpenClawSession(Session):
         for firing in (prepare, build):
             if firing.context:
                 firing.context = []
-                firing.effect = "; ".join(filter(None, [firing.effect, "its context never"
-                                                        " reaches a model: the run is blocked"]))  # fmt: skip
-        gate.effect = "; ".join(filter(None, [gate.effect, "the run is blocked: the model is not"
-                                              " called, the user is shown why"]))  # fmt: skip
+                firing.effect = "; ".join(
+                    filter(
+                        None,
+                        [firing.effect, "its context never reaches a model: the run is blocked"],
+                    )
+                )
+        gate.effect = "; ".join(
+            filter(
+                None,
+                [gate.effect, "the run is blocked: the model is not called, the user is shown why"],
+            )
+        )
         self._blocked_run(run, gate.reason)
         return True
 
@@ -347,9 +449,12 @@ class OpenClawSession(Session):
         """The session's messages as the model is sent them, before_agent_run's ``messages``:
         each prompt in the envelope of its time, then the runtime context (observed)."""
         now = self.info.now_ms()
-        stamped = [{**m, "content": stamped_prompt(m["content"], m.get("timestamp", now))}
-                   if m.get("role") == USER and isinstance(m.get("content"), str) else m
-                   for m in self.messages()]  # fmt: skip
+        stamped = [
+            {**m, "content": stamped_prompt(m["content"], m.get("timestamp", now))}
+            if m.get("role") == USER and isinstance(m.get("content"), str)
+            else m
+            for m in self.messages()
+        ]
         return [*stamped, runtime_context(now)]
 
     def _blocked_run(self, run: str, reason: str) -> None:
@@ -357,9 +462,13 @@ class OpenClawSession(Session):
         place of the prompt (the run's only message on agent_end; observed, its idempotency key
         and bookkeeping as OpenClaw writes them)."""
         now = self.info.now_ms()
-        notice = {**text_entry(USER, reason, now), "idempotencyKey": f"hook-block:before_agent_run:user:{run}",
-                  "__openclaw": {"beforeAgentRunBlocked": {"blockedBy": "before_agent_run",
-                                                           "blockedAt": now}}}  # fmt: skip
+        notice = {
+            **text_entry(USER, reason, now),
+            "idempotencyKey": f"hook-block:before_agent_run:user:{run}",
+            "__openclaw": {
+                "beforeAgentRunBlocked": {"blockedBy": "before_agent_run", "blockedAt": now}
+            },
+        }
         self.run_messages = [notice]
         self._write(run, notice)
         self._agent_end(run, success=False, error=reason, stored=True)
@@ -382,8 +491,9 @@ class OpenClawSession(Session):
                 (root / name).write_text(f"{TEMPLATE}\n", encoding="utf-8")
         git = shutil.which("git")
         if brand_new and git and not (root / ".git").exists():
-            subprocess.run([git, "init", "-q"], cwd=root, capture_output=True, check=False,
-                           timeout=10)  # fmt: skip
+            subprocess.run(
+                [git, "init", "-q"], cwd=root, capture_output=True, check=False, timeout=10
+            )
 
     def _bootstrap(self) -> dict[str, Any]:
         """agent:bootstrap's context: the workspace's bootstrap files, with their text (the
@@ -398,30 +508,54 @@ class OpenClawSession(Session):
             except OSError:
                 entry = {"missing": True}
             files.append({"name": name, "path": str(path), **entry})
-        return {"workspaceDir": self.info.cwd, "bootstrapFiles": files, "cfg": {},
-                "sessionKey": self.key, "sessionId": self.info.session_id, "agentId": "main"}  # fmt: skip
+        return {
+            "workspaceDir": self.info.cwd,
+            "bootstrapFiles": files,
+            "cfg": {},
+            "sessionKey": self.key,
+            "sessionId": self.info.session_id,
+            "agentId": "main",
+        }
 
     def _model_call(self, run: str, n: int, outcome: str) -> None:
         """One request to the model, observed by model_call_started and model_call_ended
         (modelCallHookEventBase, dist/attempt.model-diagnostic-events-B1vBuHmP.mjs:259-273); a
         compaction's summariser names no context window source (observed)."""
-        call = {"runId": run, "callId": f"{run}:model:{n}", "sessionKey": self.key,
-                "sessionId": self.info.session_id, "provider": self.provider, "model": self.model,
-                "api": API, "transport": "auto", "contextTokenBudget": CONTEXT_WINDOW,
-                "contextWindowSource": "modelsConfig"}  # fmt: skip
+        call = {
+            "runId": run,
+            "callId": f"{run}:model:{n}",
+            "sessionKey": self.key,
+            "sessionId": self.info.session_id,
+            "provider": self.provider,
+            "model": self.model,
+            "api": API,
+            "transport": "auto",
+            "contextTokenBudget": CONTEXT_WINDOW,
+            "contextWindowSource": "modelsConfig",
+        }
         ctx = self.ctx("model_call_started", runId=run)
         if run == "compaction":
             del call["contextWindowSource"], ctx["contextWindowSource"]
         self.fire("model_call_started", {"event": call, "ctx": ctx, "wait": False})
-        ended = {**call, "durationMs": 0, "outcome": outcome, "requestPayloadBytes": 0,
-                 "responseStreamBytes": 0, "timeToFirstByteMs": 0}  # fmt: skip
+        ended = {
+            **call,
+            "durationMs": 0,
+            "outcome": outcome,
+            "requestPayloadBytes": 0,
+            "responseStreamBytes": 0,
+            "timeToFirstByteMs": 0,
+        }
         self.fire("model_call_ended", {"event": ended, "ctx": ctx, "wait": False})
 
     def _agent_end(
         self, run: str, *, success: bool, error: str | None = None, stored: bool = False
     ) -> None:
-        event = {"messages": self.messages(run=True, stored=stored), "success": success,
-                 "durationMs": 0, "runId": run}  # fmt: skip
+        event = {
+            "messages": self.messages(run=True, stored=stored),
+            "success": success,
+            "durationMs": 0,
+            "runId": run,
+        }
         self.hook(
             "agent_end", {**event, **({"error": error} if error else {})}, wait=False, runId=run
         )
@@ -436,8 +570,13 @@ class OpenClawSession(Session):
         if result.get("block"):
             firing.effect = "the message is not written to the transcript"
             if paired is not None:  # the history pairs each call with a result
-                self.history.append({**text_entry("toolResult", MISSING_RESULT, self.info.now_ms()),
-                                     **paired, "isError": True})  # fmt: skip
+                self.history.append(
+                    {
+                        **text_entry("toolResult", MISSING_RESULT, self.info.now_ms()),
+                        **paired,
+                        "isError": True,
+                    }
+                )
             return firing
         if isinstance(result.get("message"), dict) and result["message"] != message:
             firing.effect = "a handler rewrote the message written to the transcript"
@@ -457,8 +596,18 @@ class OpenClawSession(Session):
         responses = turn.responses(self.host.calls_in_one_response)
         for asking, calls in enumerate(responses, 1):
             self._model_call(run, asking, "completed")
-            asked = self._reply([{"type": "toolCall", "id": c.id or f"call{n}", "name": c.name,
-                                  "arguments": c.args} for n, c in calls], "toolUse")  # fmt: skip
+            asked = self._reply(
+                [
+                    {
+                        "type": "toolCall",
+                        "id": c.id or f"call{n}",
+                        "name": c.name,
+                        "arguments": c.args,
+                    }
+                    for n, c in calls
+                ],
+                "toolUse",
+            )
             self.run_messages.append(asked)
             self._write(run, asked)
             # The calls of one response run side by side: each is prepared (before_tool_call)
@@ -466,8 +615,10 @@ class OpenClawSession(Session):
             # (executeToolCallGroups, dist/agent-core-DG5aPUnb.mjs:751-822). after_tool_call
             # fires as each call ends, which the replay takes in the calls' order too.
             prepared = [self._prepare(run, n, call) for n, call in calls]
-            for done in [self._finish(n, call, fields, pre) for (n, call), (fields, pre)
-                         in zip(calls, prepared, strict=True)]:  # fmt: skip
+            for done in [
+                self._finish(n, call, fields, pre)
+                for (n, call), (fields, pre) in zip(calls, prepared, strict=True)
+            ]:
                 self._persist(run, *done)
         return len(responses) + 1
 
@@ -476,13 +627,21 @@ class OpenClawSession(Session):
         the fields its later hooks share."""
         call_id = call.id or f"call{n}"
         self.said.called(call, call_id)
-        fields = {"toolName": call.name, "params": dict(call.args), "runId": run,
-                  "toolCallId": call_id}  # fmt: skip
+        fields = {
+            "toolName": call.name,
+            "params": dict(call.args),
+            "runId": run,
+            "toolCallId": call_id,
+        }
         if call.name == self.host.shell_tool:
             self._exec_env()
         derived = derived_paths(call, self.info.cwd)
-        pre = self.hook("before_tool_call", {**fields, **({"derivedPaths": derived} if derived else {})},
-                        tool=call.name, **self._ids(fields))  # fmt: skip
+        pre = self.hook(
+            "before_tool_call",
+            {**fields, **({"derivedPaths": derived} if derived else {})},
+            tool=call.name,
+            **self._ids(fields),
+        )
         return fields, pre
 
     @staticmethod
@@ -506,8 +665,10 @@ class OpenClawSession(Session):
             )
             extra = self._exec_details(call, ran.result)
             text = extra["details"]["aggregated"] or NO_OUTPUT if extra else ran.result
-            result = given(ran, self.tool_run) or {"content": [{"type": "text", "text": text}],
-                                                   **extra}  # fmt: skip
+            result = given(ran, self.tool_run) or {
+                "content": [{"type": "text", "text": text}],
+                **extra,
+            }
             after = {"params": dict(ran.args), "durationMs": int(call.duration_s * 1000)}
             error_text = thrown(ran, self.tool_run)
             if error_text is not None:
@@ -518,8 +679,13 @@ class OpenClawSession(Session):
         # The agent loop copies the result with the terminate flag its after-call step gave,
         # undefined unless a tool ends the run (dist/agent-core-DG5aPUnb.mjs:1211-1216).
         seen = {**result, "terminate": UNDEFINED}
-        self.hook("after_tool_call", {**fields, "result": seen, **after}, wait=False,
-                  tool=call.name, **self._ids(fields))  # fmt: skip
+        self.hook(
+            "after_tool_call",
+            {**fields, "result": seen, **after},
+            wait=False,
+            tool=call.name,
+            **self._ids(fields),
+        )
         return call, self._ids(fields), result, error
 
     def _refused(
@@ -529,11 +695,22 @@ class OpenClawSession(Session):
         that failed makes the call throw, and the model gets the error as JSON (observed). The
         result, and what after_tool_call adds. A block's details carry its reason
         (buildBlockedToolResult, dist/agent-tools.before-tool-call-D6M7yTR3.mjs:3381-3393)."""
-        pre.effect = "; ".join(filter(None, [pre.effect, f"the {call.name} call is blocked;"
-                                             " the reason goes to the model as its error"
-                                             " result"]))  # fmt: skip
-        details: dict[str, Any] = {"status": "blocked", "deniedReason": "plugin-before-tool-call",
-                                   "reason": pre.reason}  # fmt: skip
+        pre.effect = "; ".join(
+            filter(
+                None,
+                [
+                    pre.effect,
+                    f"the {call.name} call is blocked;"
+                    " the reason goes to the model as its error"
+                    " result",
+                ],
+            )
+        )
+        details: dict[str, Any] = {
+            "status": "blocked",
+            "deniedReason": "plugin-before-tool-call",
+            "reason": pre.reason,
+        }
         after: dict[str, Any] = {"error": pre.reason}
         result: dict[str, Any] = {
             "content": [{"type": "text", "text": pre.reason}],
@@ -547,18 +724,31 @@ class OpenClawSession(Session):
         self.said.returned(call, call_id, pre.reason, denied=True)
         return result, after
 
-    def _persist(self, run: str, call: ToolCall, ids: dict[str, Any], result: dict[str, Any],
-                 error: bool) -> None:  # fmt: skip
+    def _persist(
+        self, run: str, call: ToolCall, ids: dict[str, Any], result: dict[str, Any], error: bool
+    ) -> None:
         """The tool result is written down: tool_result_persist may rewrite it, then
         before_message_write."""
         call_id = ids["toolCallId"]
-        message = {**text_entry("toolResult", result["content"][0]["text"], self.info.now_ms()),
-                   "toolCallId": call_id, "toolName": call.name,
-                   **{k: v for k, v in result.items() if k == "details"}, "isError": error}  # fmt: skip
+        message = {
+            **text_entry("toolResult", result["content"][0]["text"], self.info.now_ms()),
+            "toolCallId": call_id,
+            "toolName": call.name,
+            **{k: v for k, v in result.items() if k == "details"},
+            "isError": error,
+        }
         self.run_messages.append(message)
-        persisted = self.hook("tool_result_persist", {"toolName": call.name, "toolCallId": call_id,
-                                                      "message": message, "isSynthetic": False},
-                              tool=call.name, **ids)  # fmt: skip
+        persisted = self.hook(
+            "tool_result_persist",
+            {
+                "toolName": call.name,
+                "toolCallId": call_id,
+                "message": message,
+                "isSynthetic": False,
+            },
+            tool=call.name,
+            **ids,
+        )
         result_message = (
             persisted.result.get("message") if isinstance(persisted.result, dict) else None
         )
@@ -571,8 +761,9 @@ class OpenClawSession(Session):
         """resolve_exec_env: before an exec call's before_tool_call, OpenClaw asks the plugins
         for the command's environment (prepareParamsWithResolvedExecEnv,
         dist/bash-tools-B2oth0P7.mjs:2934-2962; observed right before before_tool_call)."""
-        self.hook("resolve_exec_env", {"sessionKey": self.key, "toolName": "exec",
-                                       "host": "gateway"})  # fmt: skip
+        self.hook(
+            "resolve_exec_env", {"sessionKey": self.key, "toolName": "exec", "host": "gateway"}
+        )
 
     def _exec_details(self, call: ToolCall, text: str) -> dict[str, Any]:
         """What an exec call's result carries beside its text (its ``details``,
@@ -581,10 +772,18 @@ class OpenClawSession(Session):
         (dist/bash-tools.exec-output-Cei3R_ZV.mjs:2-7)."""
         if call.name != self.host.shell_tool:
             return {}
-        return {"details": {"status": "completed", "exitCode": 0, "exitSignal": None,
-                            "exitReason": "exit", "durationMs": int(call.duration_s * 1000),
-                            "aggregated": text.strip(), "noOutputTimedOut": False,
-                            "cwd": self.info.cwd}}  # fmt: skip
+        return {
+            "details": {
+                "status": "completed",
+                "exitCode": 0,
+                "exitSignal": None,
+                "exitReason": "exit",
+                "durationMs": int(call.duration_s * 1000),
+                "aggregated": text.strip(),
+                "noOutputTimedOut": False,
+                "cwd": self.info.cwd,
+            }
+        }
 
     # --- compaction, /new, quitting -------------------------------------------------------
     def compact(self, step: Compact) -> None:
@@ -595,8 +794,13 @@ class OpenClawSession(Session):
         stops after before_compaction, then compacts before the next turn's request
         (observed, as the real runs count them: at the compaction step)."""
         if self.local and step.trigger == "manual":
-            self.fire(f"(compact {step.trigger})", {"effect": "openclaw agent --local has no"
-                      " manual compaction (/compact is rejected; it needs a gateway)"})  # fmt: skip
+            self.fire(
+                f"(compact {step.trigger})",
+                {
+                    "effect": "openclaw agent --local has no"
+                    " manual compaction (/compact is rejected; it needs a gateway)"
+                },
+            )
             return
         self._launch()
         if self.local:
@@ -611,19 +815,37 @@ class OpenClawSession(Session):
         last = next((m for m in reversed(self.history) if m.get("role") == ASSISTANT), None)
         self.history = [summary_entry(summary, self.info.now_ms()), *([last] if last else [])]
         # The store keeps what came before and marks the compaction (observed on before_reset).
-        self.transcript.append({"role": "system", "timestamp": self.info.now_ms(),
-                                "content": [{"type": "text", "text": "Compaction"}]})  # fmt: skip
+        self.transcript.append(
+            {
+                "role": "system",
+                "timestamp": self.info.now_ms(),
+                "content": [{"type": "text", "text": "Compaction"}],
+            }
+        )
         # The after events carry the kept count (observed).
-        self.internal("session:compact:after", {
-            "sessionId": self.info.session_id, "missingSessionKey": False,
-            "messageCount": len(kept), "compactedCount": count - len(kept),
-            "summaryLength": len(summary), "tokensBefore": tokens,
-            "firstKeptEntryId": "kept"})  # fmt: skip
+        self.internal(
+            "session:compact:after",
+            {
+                "sessionId": self.info.session_id,
+                "missingSessionKey": False,
+                "messageCount": len(kept),
+                "compactedCount": count - len(kept),
+                "summaryLength": len(summary),
+                "tokensBefore": tokens,
+                "firstKeptEntryId": "kept",
+            },
+        )
         # An automatic compaction also counts the tokens left (observed; a manual one does not).
         left = {"tokenCount": 28 * len(kept)} if step.trigger == "auto" else {}
-        self.hook("after_compaction", {"messageCount": len(kept), **left,
-                                       "compactedCount": count - len(kept),
-                                       "sessionFile": self.session_file})  # fmt: skip
+        self.hook(
+            "after_compaction",
+            {
+                "messageCount": len(kept),
+                **left,
+                "compactedCount": count - len(kept),
+                "sessionFile": self.session_file,
+            },
+        )
 
     def _compaction_started(self) -> tuple[int, int]:
         """The summariser's run starts: its bootstrap, then the before events (no transcript
@@ -636,9 +858,14 @@ class OpenClawSession(Session):
         return count, tokens
 
     def _compaction_stats(self, count: int, tokens: int) -> dict[str, Any]:
-        return {"sessionId": self.info.session_id, "missingSessionKey": False,
-                "messageCount": count, "tokenCount": tokens, "messageCountOriginal": count,
-                "tokenCountOriginal": tokens}  # fmt: skip
+        return {
+            "sessionId": self.info.session_id,
+            "missingSessionKey": False,
+            "messageCount": count,
+            "tokenCount": tokens,
+            "messageCountOriginal": count,
+            "tokenCountOriginal": tokens,
+        }
 
     @property
     def store_path(self) -> str:
@@ -665,24 +892,52 @@ class OpenClawSession(Session):
             return
         self._launch()
         sid = self.info.session_id
-        reset = self.internal("command:new", {
-            "agentId": "main", "sessionEntry": {"sessionId": sid},
-            "previousSessionEntry": {"sessionId": sid}, "commandSource": "gateway:sessions.reset",
-            "cfg": {}, "storePath": self.store_path, "workspaceDir": self.info.cwd})  # fmt: skip
+        reset = self.internal(
+            "command:new",
+            {
+                "agentId": "main",
+                "sessionEntry": {"sessionId": sid},
+                "previousSessionEntry": {"sessionId": sid},
+                "commandSource": "gateway:sessions.reset",
+                "cfg": {},
+                "storePath": self.store_path,
+                "workspaceDir": self.info.cwd,
+            },
+        )
         self._unsent(reset)
-        self.hook("before_reset", {"sessionFile": self.session_file,
-                                   "messages": self.transcript, "reason": "new"},
-                  wait=False)  # fmt: skip
+        self.hook(
+            "before_reset",
+            {"sessionFile": self.session_file, "messages": self.transcript, "reason": "new"},
+            wait=False,
+        )
         # buildSessionEndHookPayload, dist/active-sessions-shutdown-tracker-BFQRb1PT.mjs:32-51.
-        self.hook("session_end", {"sessionId": sid, "sessionKey": self.key, "messageCount": 0,
-                                  "reason": "new", "nextSessionId": sid}, wait=False)  # fmt: skip
+        self.hook(
+            "session_end",
+            {
+                "sessionId": sid,
+                "sessionKey": self.key,
+                "messageCount": 0,
+                "reason": "new",
+                "nextSessionId": sid,
+            },
+            wait=False,
+        )
         self.transcript, self.history = [], []
         self._session_start(sid)
         # emitSessionUnboundLifecycleEvent, dist/session-reset-service-z65ES5vD.mjs:419-433.
-        self.fire("subagent_ended", {"event": {"targetSessionKey": self.key, "targetKind": "acp",
-                                               "reason": "session-reset", "sendFarewell": True,
-                                               "outcome": "reset"},
-                                     "ctx": self.ctx("subagent_ended")})  # fmt: skip
+        self.fire(
+            "subagent_ended",
+            {
+                "event": {
+                    "targetSessionKey": self.key,
+                    "targetKind": "acp",
+                    "reason": "session-reset",
+                    "sendFarewell": True,
+                    "outcome": "reset",
+                },
+                "ctx": self.ctx("subagent_ended"),
+            },
+        )
 
     def _unsent(self, reset: Firing) -> None:
         """What command:new's handlers push to ``event.messages`` reaches no one from a
@@ -690,8 +945,15 @@ class OpenClawSession(Session):
         (emitResetCommandHooks, dist/commands-reset-hooks-hwpOXaFJ.mjs:59-80)."""
         if reset.shown:
             reset.shown.clear()
-            reset.effect = "; ".join(filter(None, [reset.effect, "its messages reach no one: a"
-                                     " gateway's reset replies to no chat"]))  # fmt: skip
+            reset.effect = "; ".join(
+                filter(
+                    None,
+                    [
+                        reset.effect,
+                        "its messages reach no one: a gateway's reset replies to no chat",
+                    ],
+                )
+            )
 
     def exit(self) -> None:
         """The gateway is stopped (SIGTERM), after the last step of every session:
@@ -712,12 +974,24 @@ class OpenClawSession(Session):
                 "gateway_stop", {"event": {"reason": STOPPING}, "ctx": self.ctx("gateway_stop")}
             )
         if self.announced:  # not a session --local runs started (observed)
-            self.hook("session_end", {"sessionId": self.info.session_id, "sessionKey": self.key,
-                                      "messageCount": 0, "reason": "shutdown"})  # fmt: skip
+            self.hook(
+                "session_end",
+                {
+                    "sessionId": self.info.session_id,
+                    "sessionKey": self.key,
+                    "messageCount": 0,
+                    "reason": "shutdown",
+                },
+            )
         if exits:
-            self.fire(GATEWAY_EXIT, {"effect": "the gateway process exits once the work its hooks"
-                                               " still run has ended, within its shutdown"
-                                               " budget"})  # fmt: skip
+            self.fire(
+                GATEWAY_EXIT,
+                {
+                    "effect": "the gateway process exits once the work its hooks"
+                    " still run has ended, within its shutdown"
+                    " budget"
+                },
+            )
 
     def step(self, step: Step) -> None:
         """A step; one that says ``launch`` first runs OpenClaw the other way: the gateway is

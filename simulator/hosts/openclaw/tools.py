@@ -50,8 +50,10 @@ def given(call: ToolCall, done: ToolRun) -> dict[str, Any] | None:
         before, after = next(iter(done.files.values()))
         size = len(str(after).encode("utf-8"))
         if before == after:  # dist/tools-COqmKCvp.mjs:4256
-            return _result(f"No changes made to {path}. The file already has identical content.",
-                           {"changed": False})  # fmt: skip
+            return _result(
+                f"No changes made to {path}. The file already has identical content.",
+                {"changed": False},
+            )
         # successfulWriteResult and resolveWriteDetails, dist/tools-COqmKCvp.mjs:4162-4213, 4228.
         details = {"changed": True, "created": before is None, **_changes(path, before, after)}
         return _result(f"Successfully wrote {size} bytes to {path}", details)
@@ -59,8 +61,10 @@ def given(call: ToolCall, done: ToolRun) -> dict[str, Any] | None:
         before, after = next(iter(done.files.values()))
         edits = [e for e in call.args.get("edits", []) if e.get("oldText") != e.get("newText")]
         # dist/tools-COqmKCvp.mjs:2393-2408.
-        return _result(f"Successfully replaced {len(edits)} block(s) in {path}.",
-                       {"changed": True, **_changes(path, before, after)})  # fmt: skip
+        return _result(
+            f"Successfully replaced {len(edits)} block(s) in {path}.",
+            {"changed": True, **_changes(path, before, after)},
+        )
     if call.name == "apply_patch":
         return _patched(done.files)
     return None
@@ -117,8 +121,11 @@ def _patched(files: dict[str, tuple[str | None, str | None]]) -> dict[str, Any]:
         kind = "added" if before is None else "deleted" if after is None else "modified"
         summary[kind].append(shown)
     lines = ["Success. Updated the following files:"]
-    lines += [f"{mark} {shown}" for mark, kind in (("A", "added"), ("M", "modified"),
-              ("D", "deleted")) for shown in summary[kind]]  # fmt: skip
+    lines += [
+        f"{mark} {shown}"
+        for mark, kind in (("A", "added"), ("M", "modified"), ("D", "deleted"))
+        for shown in summary[kind]
+    ]
     return _result("\n".join(lines), {"summary": summary})
 
 
@@ -131,12 +138,17 @@ def _changes(path: str, before: str | None, after: str | None) -> dict[str, Any]
     patch = [f"--- {path}", f"+++ {path}"]
     for old_start, old_count, new_start, new_count, lines in hunks:
         # An empty side is numbered one lower in the header (the diff package's formatPatch).
-        patch.append(f"@@ -{old_start - (old_count == 0)},{old_count}"
-                     f" +{new_start - (new_count == 0)},{new_count} @@")  # fmt: skip
+        patch.append(
+            f"@@ -{old_start - (old_count == 0)},{old_count}"
+            f" +{new_start - (new_count == 0)},{new_count} @@"
+        )
         patch += lines
     diff, first = _numbered(old, new, hunks)
-    return {"diff": diff, "patch": "\n".join(patch) + "\n",
-            **({"firstChangedLine": first} if first is not None else {})}  # fmt: skip
+    return {
+        "diff": diff,
+        "patch": "\n".join(patch) + "\n",
+        **({"firstChangedLine": first} if first is not None else {}),
+    }
 
 
 Hunk = tuple[int, int, int, int, list[str]]
@@ -153,9 +165,11 @@ def _hunks(old: str, new: str) -> list[Hunk]:
     ):
         lines: list[str] = []
         for tag, i1, i2, j1, j2 in group:
-            marked = [(" ", line) for line in a[i1:i2]] if tag == "equal" else [
-                *[("-", line) for line in a[i1:i2]], *[("+", line) for line in b[j1:j2]]
-            ]  # fmt: skip
+            marked = (
+                [(" ", line) for line in a[i1:i2]]
+                if tag == "equal"
+                else [*[("-", line) for line in a[i1:i2]], *[("+", line) for line in b[j1:j2]]]
+            )
             for mark, line in marked:
                 lines.append(mark + line.removesuffix("\n"))
                 if not line.endswith("\n"):

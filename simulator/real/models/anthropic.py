@@ -53,8 +53,10 @@ class Anthropic(Dialect):
 
     def error(self, reply: Reply) -> dict[str, Any]:
         kind = "overloaded_error" if reply.status == 529 else "api_error"
-        return {"type": "error", "error": reply.error or {"type": kind,
-                "message": f"scripted error {reply.status}"}}  # fmt: skip
+        return {
+            "type": "error",
+            "error": reply.error or {"type": kind, "message": f"scripted error {reply.status}"},
+        }
 
     def plain(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
         content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}]
@@ -63,40 +65,61 @@ class Anthropic(Dialect):
             for c in reply.tool_calls
         ]
         return {
-            "id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
-            "model": str(body.get("model", "claude")), "content": content,
-            "stop_reason": "tool_use" if reply.tool_calls else "end_turn", "stop_sequence": None,
+            "id": f"msg_{uuid.uuid4().hex[:24]}",
+            "type": "message",
+            "role": "assistant",
+            "model": str(body.get("model", "claude")),
+            "content": content,
+            "stop_reason": "tool_use" if reply.tool_calls else "end_turn",
+            "stop_sequence": None,
             "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1},
-        }  # fmt: skip
+        }
 
     def stream(self, reply: Reply, body: dict[str, Any]) -> Iterator[bytes]:
         model = str(body.get("model", "claude"))
         usage = {"input_tokens": reply.input_tokens, "output_tokens": 1}
         message: dict[str, Any] = {
-            "id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
-            "model": model, "content": [], "stop_reason": None, "stop_sequence": None,
+            "id": f"msg_{uuid.uuid4().hex[:24]}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
             "usage": usage,
-        }  # fmt: skip
+        }
         yield sse("message_start", {"type": "message_start", "message": message})
-        index = 0
+        blocks: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
         if reply.text or not reply.tool_calls:
-            yield sse("content_block_start", {"type": "content_block_start", "index": index,
-                                               "content_block": {"type": "text", "text": ""}})  # fmt: skip
-            if reply.text:
-                yield sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                   "delta": {"type": "text_delta", "text": reply.text}})  # fmt: skip
-            yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
-            index += 1
+            text = {"type": "text_delta", "text": reply.text} if reply.text else None
+            blocks.append(({"type": "text", "text": ""}, text))
         for call in reply.tool_calls:
-            yield sse("content_block_start", {"type": "content_block_start", "index": index,
-                       "content_block": {"type": "tool_use", "id": call.call_id, "name": call.name,
-                                         "input": {}}})  # fmt: skip
-            yield sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                       "delta": {"type": "input_json_delta", "partial_json": json.dumps(call.args)}})  # fmt: skip
-            yield sse("content_block_stop", {"type": "content_block_stop", "index": index})
-            index += 1
+            tool = {"type": "tool_use", "id": call.call_id, "name": call.name, "input": {}}
+            blocks.append(
+                (tool, {"type": "input_json_delta", "partial_json": json.dumps(call.args)})
+            )
+        for index, (block, delta) in enumerate(blocks):
+            yield from _content_block(index, block, delta)
         stop = "tool_use" if reply.tool_calls else "end_turn"
-        yield sse("message_delta", {"type": "message_delta",
-                                     "delta": {"stop_reason": stop, "stop_sequence": None},
-                                     "usage": {"output_tokens": 1}})  # fmt: skip
+        yield sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 1},
+            },
+        )
         yield sse("message_stop", {"type": "message_stop"})
+
+
+def _content_block(
+    index: int, block: dict[str, Any], delta: dict[str, Any] | None
+) -> Iterator[bytes]:
+    """One content block of a streamed message: its start, its one delta, its stop."""
+    start = {"type": "content_block_start", "index": index, "content_block": block}
+    yield sse("content_block_start", start)
+    if delta is not None:
+        yield sse(
+            "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        )
+    yield sse("content_block_stop", {"type": "content_block_stop", "index": index})

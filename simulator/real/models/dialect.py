@@ -59,8 +59,10 @@ class Dialect:
 
     def error(self, reply: Reply) -> dict[str, Any]:
         """The body of a reply with an error status."""
-        return {"error": reply.error or {"message": f"scripted error {reply.status}",
-                                         "code": reply.status}}  # fmt: skip
+        return {
+            "error": reply.error
+            or {"message": f"scripted error {reply.status}", "code": reply.status}
+        }
 
 
 def text_of(value: Any) -> str:

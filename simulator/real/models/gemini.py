@@ -65,5 +65,11 @@ class Gemini(Dialect):
         return self._candidate(reply)
 
     def error(self, reply: Reply) -> dict[str, Any]:
-        return {"error": reply.error or {"code": reply.status,
-                "message": f"scripted error {reply.status}", "status": "INTERNAL"}}  # fmt: skip
+        return {
+            "error": reply.error
+            or {
+                "code": reply.status,
+                "message": f"scripted error {reply.status}",
+                "status": "INTERNAL",
+            }
+        }

@@ -39,35 +39,56 @@ class OpenAIChat(Dialect):
         message: dict[str, Any] = {"role": "assistant", "content": reply.text}
         if reply.tool_calls:
             message["tool_calls"] = [
-                {"id": c.call_id, "type": "function",
-                 "function": {"name": c.name, "arguments": json.dumps(c.args)}}
+                {
+                    "id": c.call_id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": json.dumps(c.args)},
+                }
                 for c in reply.tool_calls
-            ]  # fmt: skip
+            ]
         return message
 
     def _usage(self, reply: Reply) -> dict[str, int]:
-        return {"prompt_tokens": reply.input_tokens, "completion_tokens": 1,
-                "total_tokens": reply.input_tokens + 1}  # fmt: skip
+        return {
+            "prompt_tokens": reply.input_tokens,
+            "completion_tokens": 1,
+            "total_tokens": reply.input_tokens + 1,
+        }
 
     def stream(self, reply: Reply, body: dict[str, Any]) -> Iterator[bytes]:
-        base = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion.chunk",
-                "created": int(time.time()), "model": str(body.get("model", "gpt"))}  # fmt: skip
+        base = {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": str(body.get("model", "gpt")),
+        }
         message = self._message(reply)
         if "tool_calls" in message:
             message["tool_calls"] = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
         finish = "tool_calls" if reply.tool_calls else "stop"
-        yield sse(None, {**base, "choices": [{"index": 0, "delta": message,
-                                               "finish_reason": None}]})  # fmt: skip
-        yield sse(None, {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
-                          "usage": self._usage(reply)})  # fmt: skip
+        yield sse(
+            None, {**base, "choices": [{"index": 0, "delta": message, "finish_reason": None}]}
+        )
+        yield sse(
+            None,
+            {
+                **base,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                "usage": self._usage(reply),
+            },
+        )
         yield b"data: [DONE]\n\n"
 
     def plain(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
         finish = "tool_calls" if reply.tool_calls else "stop"
-        return {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion",
-                "created": int(time.time()), "model": str(body.get("model", "gpt")),
-                "choices": [{"index": 0, "message": self._message(reply), "finish_reason": finish}],
-                "usage": self._usage(reply)}  # fmt: skip
+        return {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": str(body.get("model", "gpt")),
+            "choices": [{"index": 0, "message": self._message(reply), "finish_reason": finish}],
+            "usage": self._usage(reply),
+        }
 
 
 def invalid_request(message: str, code: str | None = None) -> dict[str, Any]:

@@ -42,8 +42,10 @@ class Responses(Dialect):
             return beside(text_of(item))
         kind, role, text = item.get("type"), item.get("role"), text_of(item.get("content"))
         if kind in ("function_call", "custom_tool_call"):
-            return Message(ASSISTANT, f"{item.get('name')} {text_of(item.get('arguments'))}"
-                           f"{text_of(item.get('input'))}")  # fmt: skip
+            return Message(
+                ASSISTANT,
+                f"{item.get('name')} {text_of(item.get('arguments'))}{text_of(item.get('input'))}",
+            )
         if kind in ("function_call_output", "custom_tool_call_output"):
             return Message(TOOL, text_of(item.get("output")))
         if kind == "message" and role == USER and not text.startswith(_OWN_CONTEXT):
@@ -54,39 +56,81 @@ class Responses(Dialect):
 
     def stream(self, reply: Reply, body: dict[str, Any]) -> Iterator[bytes]:
         rid = f"resp_{uuid.uuid4().hex[:24]}"
-        base = {"id": rid, "object": "response", "created_at": int(time.time()),
-                "model": str(body.get("model", "gpt")), "status": "in_progress", "output": []}  # fmt: skip
+        base = {
+            "id": rid,
+            "object": "response",
+            "created_at": int(time.time()),
+            "model": str(body.get("model", "gpt")),
+            "status": "in_progress",
+            "output": [],
+        }
         yield sse("response.created", {"type": "response.created", "response": base})
         output: list[dict[str, Any]] = []
         if reply.text or not reply.tool_calls:
-            item = {"type": "message", "id": f"msg_{uuid.uuid4().hex[:16]}", "role": "assistant",
-                    "status": "completed",
-                    "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}  # fmt: skip
-            n = len(output)
-            yield sse("response.output_item.added", {"type": "response.output_item.added",
-                       "output_index": n, "item": {**item, "content": [], "status": "in_progress"}})  # fmt: skip
-            if reply.text:
-                yield sse("response.output_text.delta", {"type": "response.output_text.delta",
-                           "item_id": item["id"], "output_index": n, "content_index": 0,
-                           "delta": reply.text})  # fmt: skip
-            yield sse("response.output_item.done", {"type": "response.output_item.done",
-                                                     "output_index": n, "item": item})  # fmt: skip
-            output.append(item)
+            yield from _message_item(reply.text, len(output), output)
         custom = custom_tools(body)
         for call in reply.tool_calls:
             item = tool_call_item(call, custom)
             n = len(output)
-            yield sse("response.output_item.added", {"type": "response.output_item.added",
-                                                      "output_index": n, "item": item})  # fmt: skip
-            yield sse("response.output_item.done", {"type": "response.output_item.done",
-                                                     "output_index": n, "item": item})  # fmt: skip
+            yield sse(
+                "response.output_item.added",
+                {"type": "response.output_item.added", "output_index": n, "item": item},
+            )
+            yield sse(
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": n, "item": item},
+            )
             output.append(item)
         total = reply.input_tokens + 1
-        done = {**base, "status": "completed", "output": output,
-                "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1,
-                          "total_tokens": total, "input_tokens_details": {"cached_tokens": 0},
-                          "output_tokens_details": {"reasoning_tokens": 0}}}  # fmt: skip
+        done = {
+            **base,
+            "status": "completed",
+            "output": output,
+            "usage": {
+                "input_tokens": reply.input_tokens,
+                "output_tokens": 1,
+                "total_tokens": total,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": 0},
+            },
+        }
         yield sse("response.completed", {"type": "response.completed", "response": done})
+
+
+def _message_item(text: str, n: int, output: list[dict[str, Any]]) -> Iterator[bytes]:
+    """The reply's text as the output item at index ``n``: added, its one delta, done; the
+    finished item is appended to ``output``."""
+    item = {
+        "type": "message",
+        "id": f"msg_{uuid.uuid4().hex[:16]}",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    yield sse(
+        "response.output_item.added",
+        {
+            "type": "response.output_item.added",
+            "output_index": n,
+            "item": {**item, "content": [], "status": "in_progress"},
+        },
+    )
+    if text:
+        yield sse(
+            "response.output_text.delta",
+            {
+                "type": "response.output_text.delta",
+                "item_id": item["id"],
+                "output_index": n,
+                "content_index": 0,
+                "delta": text,
+            },
+        )
+    yield sse(
+        "response.output_item.done",
+        {"type": "response.output_item.done", "output_index": n, "item": item},
+    )
+    output.append(item)
 
 
 def custom_tools(body: dict[str, Any]) -> set[str]:
@@ -94,17 +138,30 @@ def custom_tools(body: dict[str, Any]) -> set[str]:
     tools = body.get("tools")
     if not isinstance(tools, list):
         return set()
-    return {t["name"] for t in tools
-            if isinstance(t, dict) and t.get("type") == "custom" and isinstance(t.get("name"), str)}  # fmt: skip
+    return {
+        t["name"]
+        for t in tools
+        if isinstance(t, dict) and t.get("type") == "custom" and isinstance(t.get("name"), str)
+    }
 
 
 def tool_call_item(call: ToolUse, custom: set[str]) -> dict[str, Any]:
     """One tool call as a response output item: a custom tool's with its text (the call's one
     ``input`` argument), any other tool's with its arguments as JSON."""
     if call.name in custom:
-        return {"type": "custom_tool_call", "id": f"ctc_{uuid.uuid4().hex[:16]}",
-                "call_id": call.call_id, "name": call.name,
-                "input": str(call.args.get("input", "")), "status": "completed"}  # fmt: skip
-    return {"type": "function_call", "id": f"fc_{uuid.uuid4().hex[:16]}",
-            "call_id": call.call_id, "name": call.name,
-            "arguments": json.dumps(call.args), "status": "completed"}  # fmt: skip
+        return {
+            "type": "custom_tool_call",
+            "id": f"ctc_{uuid.uuid4().hex[:16]}",
+            "call_id": call.call_id,
+            "name": call.name,
+            "input": str(call.args.get("input", "")),
+            "status": "completed",
+        }
+    return {
+        "type": "function_call",
+        "id": f"fc_{uuid.uuid4().hex[:16]}",
+        "call_id": call.call_id,
+        "name": call.name,
+        "arguments": json.dumps(call.args),
+        "status": "completed",
+    }

@@ -134,8 +134,15 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the request log is the record."""
 
     def do_GET(self) -> None:
-        self.fake.record({"method": "GET", "path": self.path, "turn": self.fake.script.turn,
-                          "kind": "other", "at": time.time()})  # fmt: skip
+        self.fake.record(
+            {
+                "method": "GET",
+                "path": self.path,
+                "turn": self.fake.script.turn,
+                "kind": "other",
+                "at": time.time(),
+            }
+        )
         self._json(*self.fake.listing(self.path))
 
     def do_HEAD(self) -> None:
@@ -147,12 +154,22 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._body()
         kind, reply = self.fake.answer(self.path, body)
         held = {"held": True} if reply.held_s else {}
-        self.fake.record({
-            "method": "POST", "path": self.path, "turn": self.fake.script.turn,
-            "kind": kind, "at": time.time(), "status": reply.status, "body": body,
-            "reply": {"text": reply.text, "tool_calls": [c.name for c in reply.tool_calls],
-                      **held},
-        })  # fmt: skip
+        self.fake.record(
+            {
+                "method": "POST",
+                "path": self.path,
+                "turn": self.fake.script.turn,
+                "kind": kind,
+                "at": time.time(),
+                "status": reply.status,
+                "body": body,
+                "reply": {
+                    "text": reply.text,
+                    "tool_calls": [c.name for c in reply.tool_calls],
+                    **held,
+                },
+            }
+        )
         if reply.held_s:
             self.fake.hold(reply)
             self.close_connection = True

@@ -80,12 +80,18 @@ class ClaudeHyphenIsRegex(ClaudeCode):
 
 class _PostCompactFirst(ClaudeSession):
     def compact(self, step: Compact) -> None:
-        pre = self.fire("PreCompact", self.payload("PreCompact", trigger=step.trigger,
-                        custom_instructions=step.instructions), match=step.trigger)  # fmt: skip
+        pre = self.fire(
+            "PreCompact",
+            self.payload("PreCompact", trigger=step.trigger, custom_instructions=step.instructions),
+            match=step.trigger,
+        )
         if pre.blocked:
             return
-        self.fire("PostCompact", self.payload("PostCompact", trigger=step.trigger,
-                  compact_summary="s"), match=step.trigger)  # fmt: skip
+        self.fire(
+            "PostCompact",
+            self.payload("PostCompact", trigger=step.trigger, compact_summary="s"),
+            match=step.trigger,
+        )
         self._start("compact")
 
 

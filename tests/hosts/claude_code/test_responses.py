@@ -44,33 +44,50 @@ def test_post_tool_batch_follows_each_response(tmp_path: Path) -> None:
     """Two calls in one response, then one: PostToolBatch after each response's calls, with
     those calls (real 2.1.332 run with these responses)."""
     one, two, three = (CALL.format(w) for w in ("one", "two", "three"))
-    records = run(tmp_path, f"""\
+    records = run(
+        tmp_path,
+        f"""\
       - user: look around
         responses:
           - tools: [{one}, {two}]
           - tools: [{three}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     assert seen(records) == [
-        "PreToolUse one", "PostToolUse one", "PreToolUse two", "PostToolUse two",
-        "PostToolBatch one two", "PreToolUse three", "PostToolUse three",
-        "PostToolBatch three", "Stop",
-    ]  # fmt: skip
+        "PreToolUse one",
+        "PostToolUse one",
+        "PreToolUse two",
+        "PostToolUse two",
+        "PostToolBatch one two",
+        "PreToolUse three",
+        "PostToolUse three",
+        "PostToolBatch three",
+        "Stop",
+    ]
 
 
 def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) -> None:
     """``tools:`` is one call per response, as the real driver serves them: PostToolBatch after
     each call (real 2.1.332)."""
     one, two = (CALL.format(w) for w in ("one", "two"))
-    records = run(tmp_path, f"""\
+    records = run(
+        tmp_path,
+        f"""\
       - user: look around
         tools: [{one}, {two}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     assert seen(records) == [
-        "PreToolUse one", "PostToolUse one", "PostToolBatch one",
-        "PreToolUse two", "PostToolUse two", "PostToolBatch two", "Stop",
-    ]  # fmt: skip
+        "PreToolUse one",
+        "PostToolUse one",
+        "PostToolBatch one",
+        "PreToolUse two",
+        "PostToolUse two",
+        "PostToolBatch two",
+        "Stop",
+    ]
 
 
 def test_one_response_is_one_message_in_the_transcript(tmp_path: Path) -> None:
@@ -78,13 +95,16 @@ def test_one_response_is_one_message_in_the_transcript(tmp_path: Path) -> None:
     record of that response's message (its id, request, and the block's index); each result
     points at its own call's record (real 2.1.332's JSONL)."""
     one, two, three = (CALL.format(w) for w in ("one", "two", "three"))
-    records = run(tmp_path, f"""\
+    records = run(
+        tmp_path,
+        f"""\
       - user: look around
         responses:
           - tools: [{one}, {two}]
           - tools: [{three}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     first = [r for r in records[0]["records"] if r["type"] == "assistant"]
     assert [r["message"]["content"][0]["input"]["command"] for r in first] == ["one", "two"]
     final = records[-1]["records"]
@@ -109,11 +129,20 @@ def test_a_denied_call_is_in_its_batch_with_the_denial(tmp_path: Path) -> None:
     hook.write_text(TRANSCRIPT)
     out = tmp_path / "records.jsonl"
     record = json.dumps(f"{sys.executable} {hook}")
-    deny = json.dumps(json.dumps({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny",
-        "permissionDecisionReason": "not in this repo"}}))  # fmt: skip
+    deny = json.dumps(
+        json.dumps(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "not in this repo",
+                }
+            }
+        )
+    )
     path = tmp_path / "s.yaml"
-    path.write_text(textwrap.dedent(f"""\
+    path.write_text(
+        textwrap.dedent(f"""\
         name: t
         tool: claude-code
         env: {{RECORD_TO: {json.dumps(str(out))}}}
@@ -124,7 +153,8 @@ def test_a_denied_call_is_in_its_batch_with_the_denial(tmp_path: Path) -> None:
           - user: clean
             tools: [{CALL.format("rm")}]
             assistant: done
-    """))  # fmt: skip
+    """)
+    )
     run_scenario(load_scenario(path), workdir_root=tmp_path)
     (batch,) = [json.loads(line)["payload"] for line in out.read_text().splitlines()]
     assert [c["tool_response"] for c in batch["tool_calls"]] == [

@@ -182,11 +182,19 @@ def test_codex_puts_its_aliases_first_on_path_unless_its_home_is_temporary(
     """arg0/src/lib.rs: Codex refuses to make its alias folder when CODEX_HOME is under the
     temporary folder (TMPDIR, else /tmp), and a hook's PATH then starts with its rg folder."""
     scenario = tmp_path / "s.yaml"
-    scenario.write_text(json.dumps({
-        "name": "path", "tool": "codex", "env": env,
-        "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo $PATH"}]}]},
-        "turns": [{"user": "hi", "assistant": "hello"}],
-    }))  # fmt: skip
+    scenario.write_text(
+        json.dumps(
+            {
+                "name": "path",
+                "tool": "codex",
+                "env": env,
+                "hooks": {
+                    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo $PATH"}]}]
+                },
+                "turns": [{"user": "hi", "assistant": "hello"}],
+            }
+        )
+    )
     result = run_scenario(load_scenario(scenario))
     first = result.runs[0].stdout.split(":")[0]
     assert ("/codex-arg0" in first) is aliases, first

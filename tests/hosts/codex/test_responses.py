@@ -44,8 +44,11 @@ def test_a_response_is_its_calls_then_its_usage(tmp_path: Path) -> None:
     """Before the first call's PreToolUse, the rollout holds the response's two calls and one
     usage record (real 0.171.0 with these responses)."""
     records = run(tmp_path, RESPONSES)
-    assert kinds(records[0]) == ["function_call call_1", "function_call call_2",
-                                 "token_usage_record"]  # fmt: skip
+    assert kinds(records[0]) == [
+        "function_call call_1",
+        "function_call call_2",
+        "token_usage_record",
+    ]
 
 
 def test_each_response_has_one_usage_and_one_token_count(tmp_path: Path) -> None:
@@ -54,26 +57,45 @@ def test_each_response_has_one_usage_and_one_token_count(tmp_path: Path) -> None
     run, side by side; hooksim runs them one after the other)."""
     records = run(tmp_path, RESPONSES)
     assert kinds(records[-1]) == [
-        "function_call call_1", "function_call call_2", "token_usage_record",
-        "function_call_output call_1", "function_call_output call_2", "token_count",
-        "function_call call_3", "token_usage_record", "function_call_output call_3",
-        "token_count", "reply", "token_usage_record", "token_count",
-    ]  # fmt: skip
+        "function_call call_1",
+        "function_call call_2",
+        "token_usage_record",
+        "function_call_output call_1",
+        "function_call_output call_2",
+        "token_count",
+        "function_call call_3",
+        "token_usage_record",
+        "function_call_output call_3",
+        "token_count",
+        "reply",
+        "token_usage_record",
+        "token_count",
+    ]
 
 
 def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) -> None:
     """``tools:`` is one call per response, as the real driver serves them."""
-    records = run(tmp_path, textwrap.dedent("""\
+    records = run(
+        tmp_path,
+        textwrap.dedent("""\
       - user: look around
         tools: [{shell: echo one}, {shell: echo two}]
         assistant: Looked.
-    """))  # fmt: skip
+    """),
+    )
     assert kinds(records[-1]) == [
-        "function_call call_1", "token_usage_record", "function_call_output call_1",
-        "token_count", "function_call call_2", "token_usage_record",
-        "function_call_output call_2", "token_count", "reply", "token_usage_record",
+        "function_call call_1",
+        "token_usage_record",
+        "function_call_output call_1",
         "token_count",
-    ]  # fmt: skip
+        "function_call call_2",
+        "token_usage_record",
+        "function_call_output call_2",
+        "token_count",
+        "reply",
+        "token_usage_record",
+        "token_count",
+    ]
 
 
 def test_a_full_context_compacts_after_the_responses_calls(tmp_path: Path) -> None:
@@ -93,6 +115,11 @@ def test_a_full_context_compacts_after_the_responses_calls(tmp_path: Path) -> No
     )
     fired = [r["payload"] for r in records]
     assert [" ".join([p["hook_event_name"], *p.get("tool_input", {}).values()]) for p in fired] == [
-        "PreToolUse echo one", "PostToolUse echo one", "PreToolUse echo two",
-        "PostToolUse echo two", "PreCompact", "PreToolUse echo three", "PostToolUse echo three",
-    ]  # fmt: skip
+        "PreToolUse echo one",
+        "PostToolUse echo one",
+        "PreToolUse echo two",
+        "PostToolUse echo two",
+        "PreCompact",
+        "PreToolUse echo three",
+        "PostToolUse echo three",
+    ]

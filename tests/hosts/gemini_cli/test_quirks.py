@@ -178,8 +178,9 @@ class GeminiHeadlessAsInteractive(GeminiCli):
 
 class GeminiUntypedHooksRun(GeminiCli):
     def parse_hooks(self, block: Any) -> Any:
-        return parse_matcher_groups(block, events=GEMINI_EVENTS,
-                                    matcher_events=GEMINI_MATCHER_EVENTS, timeout_unit_s=0.001)  # fmt: skip
+        return parse_matcher_groups(
+            block, events=GEMINI_EVENTS, matcher_events=GEMINI_MATCHER_EVENTS, timeout_unit_s=0.001
+        )
 
 
 class GeminiNoDedupe(GeminiCli):

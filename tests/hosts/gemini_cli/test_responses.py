@@ -9,8 +9,14 @@ from typing import Any
 
 from ..recording import recorded
 
-EVENTS = ("BeforeModel", "BeforeToolSelection", "AfterModel", "BeforeTool", "AfterTool",
-          "AfterAgent")  # fmt: skip
+EVENTS = (
+    "BeforeModel",
+    "BeforeToolSelection",
+    "AfterModel",
+    "BeforeTool",
+    "AfterTool",
+    "AfterAgent",
+)
 
 
 def run(tmp_path: Path, turns: str) -> list[dict[str, Any]]:
@@ -34,57 +40,90 @@ MODEL = ["BeforeModel", "BeforeToolSelection", "AfterModel"]
 def test_one_request_per_response(tmp_path: Path) -> None:
     """Two calls in one response, then one: three requests, not four (real 0.61.0 with these
     responses: BeforeModel, BeforeToolSelection and AfterModel three times)."""
-    records = run(tmp_path, """\
+    records = run(
+        tmp_path,
+        """\
       - user: look around
         responses:
           - tools: [{shell: echo one}, {shell: echo two}]
           - tools: [{shell: echo three}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     assert seen(records) == [
-        *MODEL, "BeforeTool echo one", "AfterTool echo one", "BeforeTool echo two",
-        "AfterTool echo two", *MODEL, "BeforeTool echo three", "AfterTool echo three", *MODEL,
+        *MODEL,
+        "BeforeTool echo one",
+        "AfterTool echo one",
+        "BeforeTool echo two",
+        "AfterTool echo two",
+        *MODEL,
+        "BeforeTool echo three",
+        "AfterTool echo three",
+        *MODEL,
         "AfterAgent",
-    ]  # fmt: skip
+    ]
 
 
 def test_without_responses_each_call_is_a_response_of_its_own(tmp_path: Path) -> None:
     """``tools:`` is one call per response, as the real driver serves them: a request after
     each call."""
-    records = run(tmp_path, """\
+    records = run(
+        tmp_path,
+        """\
       - user: look around
         tools: [{shell: echo one}, {shell: echo two}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     assert seen(records) == [
-        *MODEL, "BeforeTool echo one", "AfterTool echo one", *MODEL, "BeforeTool echo two",
-        "AfterTool echo two", *MODEL, "AfterAgent",
-    ]  # fmt: skip
+        *MODEL,
+        "BeforeTool echo one",
+        "AfterTool echo one",
+        *MODEL,
+        "BeforeTool echo two",
+        "AfterTool echo two",
+        *MODEL,
+        "AfterAgent",
+    ]
 
 
 def test_the_chat_file_keeps_a_response_as_one_message(tmp_path: Path) -> None:
     """A response's calls are one gemini message, given its tool calls once they are all done,
     and their results go back as one user message with the next request (real 0.61.0's chat
     file)."""
-    records = run(tmp_path, """\
+    records = run(
+        tmp_path,
+        """\
       - user: look around
         responses:
           - tools: [{shell: echo one}, {shell: echo two}]
           - tools: [{shell: echo three}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
 
     def messages(at: int) -> list[tuple[str, list[str], list[str]]]:
         said = [r for r in records[at]["records"] if r.get("type") in ("user", "gemini")]
-        return [(m["type"], [c["id"] for c in m.get("toolCalls", [])],
-                 [p["functionResponse"]["id"] for p in m["content"]
-                  if isinstance(m["content"], list) and "functionResponse" in p])
-                for m in said]  # fmt: skip
+        return [
+            (
+                m["type"],
+                [c["id"] for c in m.get("toolCalls", [])],
+                [
+                    p["functionResponse"]["id"]
+                    for p in m["content"]
+                    if isinstance(m["content"], list) and "functionResponse" in p
+                ],
+            )
+            for m in said
+        ]
 
     after_two = seen(records).index("AfterTool echo two")
     assert messages(after_two) == [("user", [], []), ("gemini", [], [])]
     second_request = seen(records).index("BeforeModel", after_two)
     calls = ["run_shell_command__call_1", "run_shell_command__call_2"]
     assert messages(second_request) == [
-        ("user", [], []), ("gemini", [], []), ("gemini", calls, []), ("user", [], calls),
-    ]  # fmt: skip
+        ("user", [], []),
+        ("gemini", [], []),
+        ("gemini", calls, []),
+        ("user", [], calls),
+    ]

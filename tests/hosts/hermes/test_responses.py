@@ -30,28 +30,38 @@ def test_an_api_request_per_response(tmp_path: Path) -> None:
     request, the third to its second; before the third runs, state.db holds the first
     response, its results and the second response (conversation_loop.py: api_request_id per
     API call, ``_flush_messages_to_session_db`` before ``_execute_tool_calls``)."""
-    records = run(tmp_path, """\
+    records = run(
+        tmp_path,
+        """\
       - user: look around
         responses:
           - tools: [{shell: echo one}, {shell: echo two}]
           - tools: [{shell: echo three}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     requests = [r["payload"]["extra"]["api_request_id"].rsplit(":", 2)[1:] for r in records]
     assert requests == [["api", "1"], ["api", "1"], ["api", "2"]]
     assert rows(records[0]) == ["user", "assistant call_1 call_2"]
     assert rows(records[2]) == [
-        "user", "assistant call_1 call_2", "tool call_1", "tool call_2", "assistant call_3",
-    ]  # fmt: skip
+        "user",
+        "assistant call_1 call_2",
+        "tool call_1",
+        "tool call_2",
+        "assistant call_3",
+    ]
 
 
 def test_without_responses_one_response_asks_for_every_call(tmp_path: Path) -> None:
     """``tools:`` is one response for all the turn's calls, as the real driver serves Hermes."""
-    records = run(tmp_path, """\
+    records = run(
+        tmp_path,
+        """\
       - user: look around
         tools: [{shell: echo one}, {shell: echo two}]
         assistant: Looked.
-    """)  # fmt: skip
+    """,
+    )
     requests = [r["payload"]["extra"]["api_request_id"].rsplit(":", 1)[1] for r in records]
     assert requests == ["1", "1"]
     assert rows(records[1]) == ["user", "assistant call_1 call_2"]

@@ -27,9 +27,17 @@ if event == "pre_verify" and payload["extra"]["attempt"] < 5:
 if event == "pre_tool_call" and payload["tool_name"] == "terminal":
     print(json.dumps({"decision": "block", "reason": "no shell"}))
 """
-EVENTS = ("on_session_start", "pre_llm_call", "post_llm_call", "on_session_end",
-          "pre_tool_call", "post_tool_call", "pre_verify", "on_session_finalize",
-          "on_session_reset")  # fmt: skip
+EVENTS = (
+    "on_session_start",
+    "pre_llm_call",
+    "post_llm_call",
+    "on_session_end",
+    "pre_tool_call",
+    "post_tool_call",
+    "pre_verify",
+    "on_session_finalize",
+    "on_session_reset",
+)
 
 
 def run(tmp_path: Path, body: str) -> tuple[RunResult, list[dict[str, Any]]]:
@@ -88,14 +96,29 @@ def test_history_has_hermes_message_shapes(tmp_path: Path) -> None:
     (post,) = of(records, "post_llm_call")
     turn_id = post["extra"]["turn_id"]
     history = post["extra"]["conversation_history"]
-    assert history[0] == {"role": "user", "content": "go", "api_content": "go\n\nCTX go",
-                          "_db_persisted": True}  # fmt: skip
+    assert history[0] == {
+        "role": "user",
+        "content": "go",
+        "api_content": "go\n\nCTX go",
+        "_db_persisted": True,
+    }
     assert history[1]["finish_reason"] == "tool_calls"
     assert [c["id"] for c in history[1]["tool_calls"]] == ["call_x1", "call_2"]
-    assert history[2] == {"role": "tool", "name": "read_file", "tool_name": "read_file",
-                          "content": "hello", "tool_call_id": "call_x1", "_db_persisted": True}  # fmt: skip
-    assert history[-1] == {"role": "assistant", "content": "done", "reasoning": None,
-                           "finish_reason": "stop", "_db_persisted": True}  # fmt: skip
+    assert history[2] == {
+        "role": "tool",
+        "name": "read_file",
+        "tool_name": "read_file",
+        "content": "hello",
+        "tool_call_id": "call_x1",
+        "_db_persisted": True,
+    }
+    assert history[-1] == {
+        "role": "assistant",
+        "content": "done",
+        "reasoning": None,
+        "finish_reason": "stop",
+        "_db_persisted": True,
+    }
     first, second = of(records, "post_tool_call")
     assert first["extra"]["api_request_id"] == f"{turn_id}:api:1"
     assert (first["extra"]["duration_ms"], first["extra"]["status"]) == (250, "ok")
@@ -136,8 +159,14 @@ def test_pre_verify_continues_up_to_the_cap(tmp_path: Path) -> None:
     assert verify[0]["extra"]["changed_paths"][0].endswith("/project/a.py")
     (post,) = of(records, "post_llm_call")
     reasons = [m.get("finish_reason") for m in post["extra"]["conversation_history"]]
-    assert reasons == [None, "tool_calls", None, "verify_hook_continue", "verify_hook_continue",
-                       "stop"]  # fmt: skip
+    assert reasons == [
+        None,
+        "tool_calls",
+        None,
+        "verify_hook_continue",
+        "verify_hook_continue",
+        "stop",
+    ]
     assert "continuation 2 of at most 2" in timeline(result)
 
 

@@ -83,9 +83,15 @@ def test_argv_stdin_cwd_and_home_as_hermes_gives_them(tmp_path: Path, recorder: 
     )
     payload = json.loads(stdin)
     assert list(payload["extra"]) == [
-        "task_id", "turn_id", "user_message", "assistant_response", "conversation_history", "model", "platform",
+        "task_id",
+        "turn_id",
+        "user_message",
+        "assistant_response",
+        "conversation_history",
+        "model",
+        "platform",
         "telemetry_schema_version",
-    ]  # fmt: skip
+    ]
     assert payload["extra"]["assistant_response"] == "ß"
     assert '"ß"' in stdin  # ensure_ascii=False
     assert str(rec["home"]) != str(Path.home())

@@ -49,7 +49,10 @@ def test_an_apply_patch_call_names_every_file_it_targets_once() -> None:
     )
     call = ToolCall("apply_patch", {"input": patch})
     assert derived_paths(call, "/project") == [
-        "/project/a.txt", "/project/old/b.txt", "/project/c.txt", "/project/d/c.txt",
-    ]  # fmt: skip
+        "/project/a.txt",
+        "/project/old/b.txt",
+        "/project/c.txt",
+        "/project/d/c.txt",
+    ]
     assert derived_paths(ToolCall("apply_patch", {"input": "no patch"}), "/project") == []
     assert derived_paths(ToolCall("read", {"path": "a.txt"}), "/project") == []

@@ -302,10 +302,23 @@ def test_record_tap_and_the_default_explore_refuse_openclaw_in_one_line(
     )
     env = {**os.environ, "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-m", "hooksim", "tap", "--log", str(tmp_path), "--tool", "openclaw",
-         "--", "true"],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "hooksim",
+            "tap",
+            "--log",
+            str(tmp_path),
+            "--tool",
+            "openclaw",
+            "--",
+            "true",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("hooksim tap: --tool openclaw: OpenClaw's hooks are JavaScript")
     assert not any(tmp_path.iterdir())
@@ -354,8 +367,10 @@ def test_a_handler_returning_keys_openclaw_does_not_read_fails_and_says_which(
     )
     result = subprocess.run(
         [str(Path(sys.executable).parent / "hooksim"), "run", str(scenario), "--show-timeline"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 1, result.stdout
     assert (
         "OpenClaw reads it as: nothing it acts on (unknown keys: blocked, reason; did you mean"

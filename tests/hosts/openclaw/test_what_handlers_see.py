@@ -235,6 +235,11 @@ def test_a_local_run_that_compacts_registers_once_more_for_its_compaction(
     )
     registered = [line for line in ran(path, capsys) if line.startswith("register")]
     assert registered == [
-        "register full", "register discovery", "register discovery",
-        "register full", "register discovery", "register discovery", "register discovery",
-    ]  # fmt: skip
+        "register full",
+        "register discovery",
+        "register discovery",
+        "register full",
+        "register discovery",
+        "register discovery",
+        "register discovery",
+    ]

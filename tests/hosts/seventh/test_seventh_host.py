@@ -52,14 +52,22 @@ def test_a_scenario_runs_on_a_host_added_as_one_folder(tmp_path: Path) -> None:
     scenario.write_text(SCENARIO, encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "hooksim", "run", str(scenario), "-v"],
-        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS" in done.stdout, done.stdout
     hosts = subprocess.run(
         [sys.executable, "-m", "hooksim", "hosts"],
-        env=env, capture_output=True, text=True, check=True, cwd=tmp_path,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     assert "Echo CLI" in hosts.stdout
 
 
@@ -70,8 +78,12 @@ def test_a_broken_hook_on_that_host_fails_the_run(tmp_path: Path) -> None:
     scenario.write_text(SCENARIO.replace('exit 0"', 'exit 1"'), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "hooksim", "run", str(scenario)],
-        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAIL" in done.stdout, done.stdout
     assert "built-in check hooks_failed: the stop hook" in done.stdout, done.stdout
@@ -82,8 +94,12 @@ def test_a_host_without_explore_words_is_told_in_one_line(tmp_path: Path) -> Non
     env = with_host(tmp_path, FOLDER)
     done = subprocess.run(
         [sys.executable, "-m", "hooksim", "explore", "--tool", "echo-cli"],
-        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert (

@@ -74,8 +74,9 @@ def _firing_differences(real: Firing, sim: Firing) -> Found:
     event = real.event
     r_labels, s_labels = [r.command for r in real.runs], [r.command for r in sim.runs]
     if r_labels != s_labels:
-        found.append((f"handlers/{event}", ", ".join(r_labels) or "none",
-                      ", ".join(s_labels) or "none"))  # fmt: skip
+        found.append(
+            (f"handlers/{event}", ", ".join(r_labels) or "none", ", ".join(s_labels) or "none")
+        )
     # Runs of the same label (one plugin's handlers of one hook) pair in their order.
     sims: dict[tuple[str, int], Any] = {}
     for run in sim.runs:
@@ -109,9 +110,10 @@ def paragraphs(texts: list[str]) -> list[str]:
 
 
 def differences(
-    real: RunResult, replay: RunResult,
+    real: RunResult,
+    replay: RunResult,
     probes: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], []),
-) -> Found:  # fmt: skip
+) -> Found:
     """Every difference between a real OpenClaw run and its replay (see the module), the
     probe's records of each (``probes``) read beside them."""
     found: Found = []
@@ -120,8 +122,7 @@ def differences(
         got = [f.event for f in rt.get(turn, [])]
         want = [f.event for f in st.get(turn, [])]
         if got != want:
-            found.append((f"events/turn {turn}", " ".join(got) or "none",
-                          " ".join(want) or "none"))  # fmt: skip
+            found.append((f"events/turn {turn}", " ".join(got) or "none", " ".join(want) or "none"))
         rc = paragraphs([c for f in rt.get(turn, []) for c in f.context])
         sc = paragraphs([c for f in st.get(turn, []) for c in f.context])
         if rc != sc and turn in rt and turn in st:
@@ -136,10 +137,15 @@ def _observed_differences(
 ) -> Found:
     """What the probe saw at both ends of every firing, and how often plugins registered."""
     workdirs = (str(real.workdir or ""), str(replay.workdir or ""))
-    r_fires, s_fires = observed.attach(real.firings, probes[0]), observed.attach(replay.firings,
-                                                                                 probes[1])  # fmt: skip
-    paired = [(r_fires[id(r)], s_fires[id(s)]) for r, s in pairs(real, replay)
-              if id(r) in r_fires and id(s) in s_fires]  # fmt: skip
+    r_fires, s_fires = (
+        observed.attach(real.firings, probes[0]),
+        observed.attach(replay.firings, probes[1]),
+    )
+    paired = [
+        (r_fires[id(r)], s_fires[id(s)])
+        for r, s in pairs(real, replay)
+        if id(r) in r_fires and id(s) in s_fires
+    ]
     found: Found = []
     for r, s in paired:
         found += observed.firing_differences(r, s, workdirs)
@@ -149,8 +155,13 @@ def _observed_differences(
     for turn in sorted(set(r_order) | set(s_order)):
         got, want = r_order.get(turn, []), s_order.get(turn, [])
         if got != want:
-            found.append((f"events/turn {turn} (priority -1000)", " ".join(got) or "none",
-                          " ".join(want) or "none"))  # fmt: skip
+            found.append(
+                (
+                    f"events/turn {turn} (priority -1000)",
+                    " ".join(got) or "none",
+                    " ".join(want) or "none",
+                )
+            )
     if probes[0] and probes[1]:
         r_loads, s_loads = observed.registrations(probes[0]), observed.registrations(probes[1])
         if r_loads != s_loads:
@@ -167,8 +178,11 @@ def replay(scenario: Scenario, host: Host) -> tuple[RunResult, list[dict[str, An
     on_host = scenario.on(host.name)
     with tempfile.TemporaryDirectory(prefix="hooksim-probe-") as folder:
         log = Path(folder) / "calls.jsonl"
-        probed = replace(on_host, hooks=with_probe(on_host.hooks),
-                         env={**on_host.env, "HOOKSIM_OPENCLAW_LOG": str(log)})  # fmt: skip
+        probed = replace(
+            on_host,
+            hooks=with_probe(on_host.hooks),
+            env={**on_host.env, "HOOKSIM_OPENCLAW_LOG": str(log)},
+        )
         result = run_scenario(probed, host=host, keep_workdir=True)
         records = observed.read_probe(log)
     result.scenario = on_host

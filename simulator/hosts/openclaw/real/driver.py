@@ -84,8 +84,9 @@ class OpenClawDriver(Driver):
 
 def _version_of(node: str) -> tuple[int, ...] | None:
     try:
-        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=60,
-                             check=False).stdout  # fmt: skip
+        out = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=60, check=False
+        ).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
     found = re.match(r"v(\d+)\.(\d+)", out.strip())
@@ -98,8 +99,9 @@ def find_node(binary: str) -> str:
     beside = Path(binary).parent / "node"
     node = str(beside) if beside.exists() else shutil.which("node")
     if node is None:
-        raise RealHostError("--real openclaw: no node beside it or on PATH; OpenClaw needs"
-                            " Node 24.16 or later")  # fmt: skip
+        raise RealHostError(
+            "--real openclaw: no node beside it or on PATH; OpenClaw needs Node 24.16 or later"
+        )
     version = _version_of(node)
     if version is None or version < NODE_AT_LEAST:
         found = ".".join(map(str, version)) if version else "unknown"
@@ -128,9 +130,15 @@ def finish_install(binary: str, node: str) -> str | None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
     env["PATH"] = os.pathsep.join([str(Path(node).parent), env.get("PATH", os.defpath)])
     try:
-        done = subprocess.run([node, str(Path(binary).resolve()), "--version"], env=env,
-                              capture_output=True, text=True, timeout=TURN_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+        done = subprocess.run(
+            [node, str(Path(binary).resolve()), "--version"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TURN_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
         said = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["no output"]
         failed = f"exited {done.returncode}: {said[0][:300]}" if done.returncode else ""
     except subprocess.TimeoutExpired:
@@ -141,9 +149,11 @@ def finish_install(binary: str, node: str) -> str | None:
             f" `openclaw --version` could not finish it ({failed or 'the marker stayed'});"
             f" run `npm install` of openclaw again where {package} can be written"
         )
-    return ("OpenClaw finished its own install first (installed with --ignore-scripts, it runs"
-            " its package scripts at its first start): `openclaw --version`, unconfined, before"
-            " the run")  # fmt: skip
+    return (
+        "OpenClaw finished its own install first (installed with --ignore-scripts, it runs"
+        " its package scripts at its first start): `openclaw --version`, unconfined, before"
+        " the run"
+    )
 
 
 def free_port() -> int:
@@ -161,9 +171,15 @@ class OpenClawRun:
     """One scenario on the real OpenClaw: the work directory, the processes, the step loop."""
 
     def __init__(
-        self, scenario: Scenario, host: Host, binary: str, node: str, *, workdir: Path,
+        self,
+        scenario: Scenario,
+        host: Host,
+        binary: str,
+        node: str,
+        *,
+        workdir: Path,
         hooks: tuple[list[Path], list[Path], dict[str, Any]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.scenario, self.host, self.node, self.workdir = scenario, host, node, workdir
         self.entry = str(Path(binary).resolve())
         self.plugins, self.hook_dirs, self.settings = hooks
@@ -211,12 +227,19 @@ class OpenClawRun:
             wrapped = self.wrap()
             session = self.scenario.session
             model = str(session.get("model") or spy.MODEL)
-            with ModelServer("openai-chat", self.script, self.workdir / "requests.jsonl",
-                             models=[model]) as server:  # fmt: skip
+            with ModelServer(
+                "openai-chat", self.script, self.workdir / "requests.jsonl", models=[model]
+            ) as server:
                 self.env = self.environment()
-                config = spy.config(server.url, self.workspace.project, wrapped, self.settings,
-                                    port=self.port, model_id=model,
-                                    provider_id=str(session.get("provider") or spy.PROVIDER))  # fmt: skip
+                config = spy.config(
+                    server.url,
+                    self.workspace.project,
+                    wrapped,
+                    self.settings,
+                    port=self.port,
+                    model_id=model,
+                    provider_id=str(session.get("provider") or spy.PROVIDER),
+                )
                 config.setdefault("logging", {})["file"] = str(self.workdir / "openclaw.log")
                 self.config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
                 version = self.version()
@@ -237,27 +260,45 @@ class OpenClawRun:
             raise RealHostError(f"{self.scenario.path}: {e}") from None
 
     def finish(
-        self, wrapped: spy.Wrapped, requests: list[dict[str, Any]], version: str, *,
-        walked: tuple[dict[int, int], dict[int, int]], started: float,
-    ) -> RealRun:  # fmt: skip
+        self,
+        wrapped: spy.Wrapped,
+        requests: list[dict[str, Any]],
+        version: str,
+        *,
+        walked: tuple[dict[int, int], dict[int, int]],
+        started: float,
+    ) -> RealRun:
         turn_ms, frames = walked
         records = read_log(self.log, self.compaction_turn)
         mark_timeouts(records, self.stderr_path)
-        result = build_result(self.scenario, self.host, records, requests, self.workspace.ledger,
-                              owners=[*wrapped.plugins, *wrapped.hooks])  # fmt: skip
+        result = build_result(
+            self.scenario,
+            self.host,
+            records,
+            requests,
+            self.workspace.ledger,
+            owners=[*wrapped.plugins, *wrapped.hooks],
+        )
         result.turn_ms, result.temporary_frames, result.workdir = turn_ms, frames, self.workdir
         result.files = {**self.files, **file_states(self.scenario, self.workspace)}
         result.warnings = registration_warnings(self.stderr_path, list(wrapped.plugins))
         attach_shown(result, self.output)
-        return RealRun(result, records, requests, self.notes, version,
-                           time.monotonic() - started, self.env, self.output,
-                           self.timings)  # fmt: skip
+        return RealRun(
+            result,
+            records,
+            requests,
+            self.notes,
+            version,
+            time.monotonic() - started,
+            self.env,
+            self.output,
+            self.timings,
+        )
 
     def environment(self) -> dict[str, str]:
         """The OpenClaw process's environment: every hook's plumbing, as in a replay, the
         embedding preset, the run's own config and state, and where the probe records."""
-        env = hook_environment(self.scenario, self.workspace,
-                               not_inherited=_NOT_INHERITED)  # fmt: skip
+        env = hook_environment(self.scenario, self.workspace, not_inherited=_NOT_INHERITED)
         env.update(spy.EMBEDDING_ENV, NO_COLOR="1")
         env.update(
             TMPDIR=str(self.tmp),
@@ -298,8 +339,10 @@ class OpenClawRun:
             following = numbered[i + 1] if i + 1 < len(numbered) else None
             self.now_ms += int(step.after_s * 1000)
             if step.after_s:
-                self.note_once("after: gaps are not waited for on a real host; hooks that start"
-                               " processes hand them the scenario's instant (HOOKSIM_NOW)")  # fmt: skip
+                self.note_once(
+                    "after: gaps are not waited for on a real host; hooks that start"
+                    " processes hand them the scenario's instant (HOOKSIM_NOW)"
+                )
             if number:
                 turn_ms[number] = self.now_ms
             self.step(number, step, following)
@@ -342,15 +385,19 @@ class OpenClawRun:
             self.announce(0)
             self.new_session(step)
         else:
-            self.note_once(f"turn {number}: a {type(step).__name__} step cannot be played on a"
-                           " real OpenClaw; skipped")  # fmt: skip
+            self.note_once(
+                f"turn {number}: a {type(step).__name__} step cannot be played on a"
+                " real OpenClaw; skipped"
+            )
 
     def replies(self, turn: Turn, compacts_next: bool) -> list[Reply]:
         """What the model answers in this turn: its responses asking for tool calls (as the
         scenario groups them, else one call each), then the final text; before an auto
         compaction the reply reports a full context window."""
-        calls = [Reply(tool_calls=tuple(ToolUse(c.name, c.args, f"call_{n}") for n, c in response))
-                 for response in turn.responses(together=False)]  # fmt: skip
+        calls = [
+            Reply(tool_calls=tuple(ToolUse(c.name, c.args, f"call_{n}") for n, c in response))
+            for response in turn.responses(together=False)
+        ]
         if turn.error is not None:
             return [*calls, Reply(status=turn.error.status or 500)]
         tokens = FULL_CONTEXT_TOKENS if compacts_next else 100
@@ -376,9 +423,17 @@ class OpenClawRun:
         """One OpenClaw CLI process, run to its end (its stderr kept in the run's)."""
         argv = self.confine([self.node, self.entry, *args])
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8",
-                                  env=self.env or None, cwd=self.workspace.project,
-                                  timeout=timeout, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                env=self.env or None,
+                cwd=self.workspace.project,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             raise RealHostError(f"openclaw {args[0]}: no end within {timeout:g}s") from None
         except OSError as e:
@@ -396,12 +451,15 @@ class OpenClawRun:
         done = self.command(args)
         self.timings[f"{what} {self.turn}"] = time.monotonic() - started
         if done.returncode != 0 and _hook_blocked(_json_object(done.stdout)):
-            self.note_once(f"turn {self.turn}: a hook blocked the run; openclaw {what} exited"
-                           f" {done.returncode} with its result")  # fmt: skip
+            self.note_once(
+                f"turn {self.turn}: a hook blocked the run; openclaw {what} exited"
+                f" {done.returncode} with its result"
+            )
         elif done.returncode != 0:
             tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["no output"]
-            raise RealHostError(f"openclaw {what} (turn {self.turn}) exited {done.returncode}:"
-                                f" {tail[0][:300]}")  # fmt: skip
+            raise RealHostError(
+                f"openclaw {what} (turn {self.turn}) exited {done.returncode}: {tail[0][:300]}"
+            )
         message = _json_object(done.stdout)
         self.output.append({"turn": self.turn, "command": what, **message})
         return message
@@ -409,8 +467,20 @@ class OpenClawRun:
     def agent(self, text: str) -> None:
         """One user message: a one-shot local agent, or a turn through the gateway."""
         local = ["--local"] if self.mode == "local" else []
-        self.checked(["agent", *local, "--agent", "main", "--session-id", self.session_id,
-                      "--message", text, "--json"], "agent")  # fmt: skip
+        self.checked(
+            [
+                "agent",
+                *local,
+                "--agent",
+                "main",
+                "--session-id",
+                self.session_id,
+                "--message",
+                text,
+                "--json",
+            ],
+            "agent",
+        )
 
     def compact(self, number: int, step: Compact) -> None:
         """``/compact``: the gateway's ``sessions compact``; auto: the previous reply reported a
@@ -422,13 +492,17 @@ class OpenClawRun:
         if step.trigger == "auto" and isinstance(previous, Turn) and later:
             self.compaction_turn[later[0]] = number
             self.compaction_at[later[0]] = {"turn": number, "now_ms": self.now_ms}
-            self.note_once(f"turn {number}: auto compaction is forced by the usage the fake model"
-                           f" reports; OpenClaw compacts at the start of turn {later[0]}, and"
-                           " those events are counted at this step")  # fmt: skip
+            self.note_once(
+                f"turn {number}: auto compaction is forced by the usage the fake model"
+                f" reports; OpenClaw compacts at the start of turn {later[0]}, and"
+                " those events are counted at this step"
+            )
             return
         if self.mode == "local":
-            self.note_once(f"turn {number}: a one-shot local agent has no /compact (it needs the"
-                           " gateway); the manual compaction is skipped")  # fmt: skip
+            self.note_once(
+                f"turn {number}: a one-shot local agent has no /compact (it needs the"
+                " gateway); the manual compaction is skipped"
+            )
             return
         self.announce(number)
         self.script.set_turn(number, [])
@@ -449,14 +523,20 @@ class OpenClawRun:
         out = self.gateway_out.open("wb")
         self.gateway = subprocess.Popen(
             self.confine([self.node, self.entry, "gateway", "run", "--port", str(self.port)]),
-            stdin=subprocess.DEVNULL, stdout=out, stderr=self.stderr, env=self.env,
-            cwd=self.workspace.project, start_new_session=True,
-        )  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=self.stderr,
+            env=self.env,
+            cwd=self.workspace.project,
+            start_new_session=True,
+        )
         out.close()
         while not _READY.search(_ANSI.sub("", self.gateway_out.read_text(errors="replace"))):
             if self.gateway.poll() is not None:
-                raise RealHostError(f"openclaw gateway exited {self.gateway.returncode} before"
-                                    f" it was ready: {_tail(self.stderr_path)}")  # fmt: skip
+                raise RealHostError(
+                    f"openclaw gateway exited {self.gateway.returncode} before"
+                    f" it was ready: {_tail(self.stderr_path)}"
+                )
             if time.monotonic() - started > READY_TIMEOUT_S:
                 raise RealHostError(f"openclaw gateway not ready within {READY_TIMEOUT_S:g}s")
             time.sleep(0.2)
@@ -479,8 +559,10 @@ class OpenClawRun:
             ):
                 return
             time.sleep(0.1)
-        self.note_once(f"the gateway's start-up hooks were still running {BOOT_SETTLE_S:g}s"
-                       " after it was ready; later ones count in turn 1")  # fmt: skip
+        self.note_once(
+            f"the gateway's start-up hooks were still running {BOOT_SETTLE_S:g}s"
+            " after it was ready; later ones count in turn 1"
+        )
 
     def stop_gateway(self) -> None:
         """The user stops the gateway (SIGTERM); whatever happens, nothing of it keeps running."""
@@ -547,8 +629,9 @@ def cleanup_tmp(before: set[str], state: Path) -> None:
     """Remove what the run left under ``/tmp``: the lock files of its databases (named by a hash
     of each database's path), then each ``/tmp/*openclaw*`` entry the run added that holds no
     other run's files."""
-    mine = {hashlib.sha256(str(db.resolve()).encode()).hexdigest()[:8]
-            for db in state.rglob("*.sqlite")}  # fmt: skip
+    mine = {
+        hashlib.sha256(str(db.resolve()).encode()).hexdigest()[:8] for db in state.rglob("*.sqlite")
+    }
     for lock in Path("/tmp").glob("openclaw-state-locks*/*.lock.sqlite*"):
         if lock.name.split(".")[1] in mine:
             with contextlib.suppress(OSError):
@@ -563,9 +646,13 @@ def cleanup_tmp(before: set[str], state: Path) -> None:
 
 
 def run_openclaw(
-    scenario: Scenario, host: Host, binary: str, workdir: Path, *,
+    scenario: Scenario,
+    host: Host,
+    binary: str,
+    workdir: Path,
+    *,
     confined: Confinement | None = None,
-) -> RealRun:  # fmt: skip
+) -> RealRun:
     """Run one scenario (already ``on("openclaw")``, with its hooks block) on the real OpenClaw
     at ``binary``, as ``host`` (the profile, gateway or local) says it is run, in ``workdir``."""
     node = find_node(binary)

@@ -45,11 +45,14 @@ _KNOWN_EVENTS: dict[str, str] = {
     "before_reset/messages*.__openclaw*": "the messages a reset reads back from the real host's"
     " store carry its record bookkeeping (record ids, sequence numbers, a hash of the"
     " transcript's source); the replay's carry the run that wrote them only",
-}  # fmt: skip
+}
 KNOWN_DIFFERENCES: dict[str, str] = {
-    **{f"{end}/{pattern}": why for pattern, why in _KNOWN_EVENTS.items()
-       for end in ("payload", "last")},
-}  # fmt: skip
+    **{
+        f"{end}/{pattern}": why
+        for pattern, why in _KNOWN_EVENTS.items()
+        for end in ("payload", "last")
+    },
+}
 
 
 def read_probe(path: Path) -> list[dict[str, Any]]:
@@ -136,8 +139,13 @@ def observed(rs: Any, rv: Any, ss: Any, sv: Any, path: str = "") -> Iterator[tup
         rv = rv if isinstance(rv, dict) else {}
         sv = sv if isinstance(sv, dict) else {}
         for key in [*rs, *(k for k in ss if k not in rs)]:
-            yield from observed(rs.get(key, _ABSENT), rv.get(key), ss.get(key, _ABSENT),
-                                sv.get(key), f"{path}.{key}" if path else key)  # fmt: skip
+            yield from observed(
+                rs.get(key, _ABSENT),
+                rv.get(key),
+                ss.get(key, _ABSENT),
+                sv.get(key),
+                f"{path}.{key}" if path else key,
+            )
     elif isinstance(rs, list) and isinstance(ss, list) and len(rs) == len(ss):
         rv = rv if isinstance(rv, list) else [None] * len(rs)
         sv = sv if isinstance(sv, list) else [None] * len(ss)
@@ -171,8 +179,9 @@ def firing_differences(
         if f"{field}_shape" not in real or f"{field}_shape" not in sim:
             continue
         rv, sv = _mapped(real, field, workdirs[0]), _mapped(sim, field, workdirs[1])
-        for path, r_shown, s_shown in observed(real[f"{field}_shape"], rv,
-                                               sim[f"{field}_shape"], sv):  # fmt: skip
+        for path, r_shown, s_shown in observed(
+            real[f"{field}_shape"], rv, sim[f"{field}_shape"], sv
+        ):
             found.append((f"{head}/{name}/{path}", r_shown, s_shown))
     return found
 
@@ -194,8 +203,14 @@ def _lasts(records: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
             continue
         pid, of = int(record.get("pid") or 0), record.get("of")
         if not isinstance(of, int):
-            earlier = [key(f) for f in fires if f["name"] == record["name"] and key(f)[0] == pid
-                       and f["seq"] < record["seq"] and key(f) not in linked]  # fmt: skip
+            earlier = [
+                key(f)
+                for f in fires
+                if f["name"] == record["name"]
+                and key(f)[0] == pid
+                and f["seq"] < record["seq"]
+                and key(f) not in linked
+            ]
             of = earlier[-1][1] if earlier else None
         if isinstance(of, int):
             linked.setdefault((pid, of), record)
@@ -203,9 +218,12 @@ def _lasts(records: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
 
 
 def last_differences(
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]], real: list[dict[str, Any]],
-    sim: list[dict[str, Any]], workdirs: tuple[str, str], first: Found,
-) -> Found:  # fmt: skip
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+    real: list[dict[str, Any]],
+    sim: list[dict[str, Any]],
+    workdirs: tuple[str, str],
+    first: Found,
+) -> Found:
     """What the last handler of each firing got, where it differs otherwise than the first
     handler's event does (those differences are listed once, at the first end)."""
     r_last, s_last = _lasts(real), _lasts(sim)
@@ -216,8 +234,9 @@ def last_differences(
         if rl is None or sl is None:
             continue
         rv, sv = _mapped(rl, "event", workdirs[0]), _mapped(sl, "event", workdirs[1])
-        for path, r_shown, s_shown in observed(rl.get("event_shape"), rv,
-                                               sl.get("event_shape"), sv):  # fmt: skip
+        for path, r_shown, s_shown in observed(
+            rl.get("event_shape"), rv, sl.get("event_shape"), sv
+        ):
             if (f"{r['name']}/{path}", r_shown, s_shown) not in already:
                 found.append((f"last/{r['name']}/{path}", r_shown, s_shown))
     return found

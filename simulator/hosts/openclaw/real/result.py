@@ -100,8 +100,12 @@ def mark_timeouts(records: list[dict[str, Any]], stderr: Path) -> None:
     for hook, plugin, ms in _TIMED_OUT.findall(text):
         budget = int(ms)
         for record in records:
-            if (record["kind"] != "call" or record.get("name") != hook
-                    or record.get("owner") != plugin or "timed_out_ms" in record):  # fmt: skip
+            if (
+                record["kind"] != "call"
+                or record.get("name") != hook
+                or record.get("owner") != plugin
+                or "timed_out_ms" in record
+            ):
                 continue
             start, end = record.get("start_ms") or 0, record.get("end_ms")
             if end is None or end - start >= budget:
@@ -124,8 +128,12 @@ def handler_status(record: dict[str, Any]) -> dict[str, Any]:
     if "timed_out_ms" in record:
         ended = handler_status({k: v for k, v in record.items() if k != "timed_out_ms"})
         late = {**ended, "ended": record.get("end_ms")} if ended["status"] != "running" else {}
-        return {"status": "timed_out", "budgetMs": record["timed_out_ms"],
-                "started": record.get("start_ms"), "late": late}  # fmt: skip
+        return {
+            "status": "timed_out",
+            "budgetMs": record["timed_out_ms"],
+            "started": record.get("start_ms"),
+            "late": late,
+        }
     if not record.get("settled"):
         return {"status": "running"}
     if record.get("threw") is not None:
@@ -142,12 +150,17 @@ def hook_run(record: dict[str, Any], virtual_ms: int, host: Host) -> HookRun:
         status["ignoredPromise"] = True
     start = record.get("start_ms") or 0
     run = HookRun(
-        record.get("turn", 0), str(record["name"]), label(record), virtual_ms,
-        {"returned": 0, "threw": 1}.get(status["status"]), "", str(record.get("threw") or ""),
+        record.get("turn", 0),
+        str(record["name"]),
+        label(record),
+        virtual_ms,
+        {"returned": 0, "threw": 1}.get(status["status"]),
+        "",
+        str(record.get("threw") or ""),
         ((record.get("end_ms") or start) - start) / 1000,
         timed_out=not record.get("settled") or status["status"] == "timed_out",
         stdin=json.dumps(record.get("event"), ensure_ascii=False).encode(),
-    )  # fmt: skip
+    )
     reader = getattr(host, "read_handler", None)
     if reader is not None:
         verdict = reader(run.event, status)
@@ -180,9 +193,14 @@ def _read(request: dict[str, Any]) -> list[str]:
 
 
 def build_result(
-    scenario: Scenario, host: Host, records: list[dict[str, Any]],
-    requests: list[dict[str, Any]], ledger: Path, *, owners: Iterable[str] = (),
-) -> RunResult:  # fmt: skip
+    scenario: Scenario,
+    host: Host,
+    records: list[dict[str, Any]],
+    requests: list[dict[str, Any]],
+    ledger: Path,
+    *,
+    owners: Iterable[str] = (),
+) -> RunResult:
     """A ``RunResult`` from a real run's log: a firing per ``fire`` record, a run per call of
     one of the scenario's handlers (``owners``: plugin ids and hook names), context from what
     reached the model, blocks from what OpenClaw did next."""
@@ -194,8 +212,12 @@ def build_result(
             got = record.get("event")
             event: dict[str, Any] = got if isinstance(got, dict) else {}
             match = event.get("toolName") if record["name"] in TOOL_HOOKS else None
-            firing = Firing(record.get("turn", 0), record["name"], _virtual(record),
-                            str(match) if match is not None else None)  # fmt: skip
+            firing = Firing(
+                record.get("turn", 0),
+                record["name"],
+                _virtual(record),
+                str(match) if match is not None else None,
+            )
             firings.append((firing, record))
         elif record["kind"] == "call" and (not mine or record.get("owner") in mine):
             owner = next((f for f, r in reversed(firings) if r["name"] == record["name"]), None)
@@ -233,8 +255,13 @@ def _persisted(
 def _tool_result(record: dict[str, Any], after: list[tuple[Firing, dict[str, Any]]]) -> str:
     """The text of a blocked call's tool result: what the model got in its place."""
     content = _persisted(record, after).get("content")
-    return "\n".join(all_strings([c.get("text") for c in content if isinstance(c, dict)]
-                                 if isinstance(content, list) else content))  # fmt: skip
+    return "\n".join(
+        all_strings(
+            [c.get("text") for c in content if isinstance(c, dict)]
+            if isinstance(content, list)
+            else content
+        )
+    )
 
 
 def _virtual(record: dict[str, Any]) -> int:
@@ -269,13 +296,40 @@ def _stopped(
 # --- what compare reads ---------------------------------------------------------------------
 # Values OpenClaw makes up on every run (ids, instants, measured times, sizes), compared by
 # presence: mapped to a placeholder on both sides.
-_ID_KEYS = frozenset({"runId", "callId", "toolCallId", "responseId", "idempotencyKey",
-                      "traceId", "spanId", "parentSpanId", "id", "firstKeptEntryId", "jobId",
-                      "itemId"})  # fmt: skip
-_MEASURED_KEYS = frozenset({"timestamp", "durationMs", "timeToFirstByteMs",
-                            "requestPayloadBytes", "responseStreamBytes", "nextRunAtMs",
-                            "tokensBefore", "tokensAfter", "blockedAt", "createdAtMs",
-                            "updatedAtMs", "anchorMs", "recordTimestampMs", "port"})  # fmt: skip
+_ID_KEYS = frozenset(
+    {
+        "runId",
+        "callId",
+        "toolCallId",
+        "responseId",
+        "idempotencyKey",
+        "traceId",
+        "spanId",
+        "parentSpanId",
+        "id",
+        "firstKeptEntryId",
+        "jobId",
+        "itemId",
+    }
+)
+_MEASURED_KEYS = frozenset(
+    {
+        "timestamp",
+        "durationMs",
+        "timeToFirstByteMs",
+        "requestPayloadBytes",
+        "responseStreamBytes",
+        "nextRunAtMs",
+        "tokensBefore",
+        "tokensAfter",
+        "blockedAt",
+        "createdAtMs",
+        "updatedAtMs",
+        "anchorMs",
+        "recordTimestampMs",
+        "port",
+    }
+)
 # Texts OpenClaw writes itself: its system prompt, its tool catalogue, the runtime line it
 # adds to a prompt. A replay says what the hook sees of them, not their words.
 # The tokens a model reports it used (a message's or a run's usage), its own count.
@@ -296,13 +350,19 @@ def normalised(value: Any, key: str = "") -> Any:
     if key in _OPENCLAW_TEXT_KEYS and value is not None:
         return "<openclaw>"
     if key == "usage" and isinstance(value, dict):  # what the model reported it counted
-        return {k: "<counted>" if k in _COUNTS and v is not None else normalised(v, k)
-                for k, v in value.items()}  # fmt: skip
+        return {
+            k: "<counted>" if k in _COUNTS and v is not None else normalised(v, k)
+            for k, v in value.items()
+        }
     if isinstance(value, dict):
         return {k: normalised(v, k) for k, v in value.items()}
     if key == "bootstrapFiles" and isinstance(value, list):  # the texts of OpenClaw's templates
-        return [{**f, "content": "<openclaw>"} if isinstance(f, dict) and "content" in f
-                else normalised(f) for f in value]  # fmt: skip
+        return [
+            {**f, "content": "<openclaw>"}
+            if isinstance(f, dict) and "content" in f
+            else normalised(f)
+            for f in value
+        ]
     if isinstance(value, list):
         return [normalised(v) for v in value]
     if isinstance(value, str):
@@ -319,17 +379,23 @@ def compare_records(
     mine = set(owners)
     out: list[dict[str, Any]] = []
     for record in records:
-        base = {"event": record["name"], "turn": record.get("turn", 0),
-                "start": (record.get("start_ms") or 0) / 1000, "pid": record.get("pid", 0),
-                "stdin": json.dumps(normalised(record.get("event")), ensure_ascii=False),
-                "env": {}}  # fmt: skip
+        base = {
+            "event": record["name"],
+            "turn": record.get("turn", 0),
+            "start": (record.get("start_ms") or 0) / 1000,
+            "pid": record.get("pid", 0),
+            "stdin": json.dumps(normalised(record.get("event")), ensure_ascii=False),
+            "env": {},
+        }
         if record["kind"] == "fire":
             out.append({**base, "id": PROBE, "exit": 0, "stdout": "", "stderr": ""})
         elif record["kind"] == "call" and (not mine or record.get("owner") in mine):
             exit_code = None if not record.get("settled") else (1 if record.get("threw") else 0)
             texts = returned_texts(record) or [""]
-            out += [{**base, "id": label(record), "exit": exit_code, "stdout": text,
-                     "stderr": ""} for text in texts]  # fmt: skip
+            out += [
+                {**base, "id": label(record), "exit": exit_code, "stdout": text, "stderr": ""}
+                for text in texts
+            ]
     return out
 
 
@@ -342,7 +408,12 @@ def attach_shown(result: RunResult, outputs: list[dict[str, Any]]) -> None:
         payloads = (inner if isinstance(inner, dict) else output).get("payloads")
         listed = payloads if isinstance(payloads, list) else []
         texts = [str(p.get("text")) for p in listed if isinstance(p, dict) and p.get("text")]
-        stopped = [f for f in result.firings if f.turn == output.get("turn") and f.blocked
-                   and f.event in ("before_agent_reply", "before_agent_run")]  # fmt: skip
+        stopped = [
+            f
+            for f in result.firings
+            if f.turn == output.get("turn")
+            and f.blocked
+            and f.event in ("before_agent_reply", "before_agent_run")
+        ]
         if stopped and texts:
             stopped[0].shown += [t for t in texts if t not in stopped[0].shown]

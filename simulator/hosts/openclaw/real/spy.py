@@ -42,8 +42,13 @@ EMBEDDING_ENV = {
 # :51-54 of the package).
 _HOOK_HANDLERS = ("handler.ts", "handler.js", "index.ts", "index.js")
 # The HOOK.md hooks the package ships (dist/bundled/*/HOOK.md).
-BUNDLED_HOOKS = ("boot-md", "bootstrap-extra-files", "command-logger", "compaction-notifier",
-                 "session-memory")  # fmt: skip
+BUNDLED_HOOKS = (
+    "boot-md",
+    "bootstrap-extra-files",
+    "command-logger",
+    "compaction-notifier",
+    "session-memory",
+)
 _PLUGIN_ENTRIES = ("index.ts", "index.js", "index.mjs", "index.cjs")
 
 
@@ -102,8 +107,9 @@ def _copy(source: Path, dest: Path, skip: tuple[str, ...]) -> None:
     as the author wrote it. Copied, not linked: OpenClaw refuses a plugin manifest reached
     through a symlink ("unsafe plugin manifest path"). The entry modules import the original
     files, so their own imports resolve where the author put them."""
-    shutil.copytree(source, dest, symlinks=False,
-                    ignore=shutil.ignore_patterns(*skip, "node_modules", ".git"))  # fmt: skip
+    shutil.copytree(
+        source, dest, symlinks=False, ignore=shutil.ignore_patterns(*skip, "node_modules", ".git")
+    )
 
 
 def _js(value: str) -> str:
@@ -198,8 +204,12 @@ def wrap_all(plugins: list[Path], hook_dirs: list[Path], into: Path) -> Wrapped:
     into.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SPY / "record.mjs", into / "record.mjs")  # the probe imports ../record.mjs
     probe = into / "probe"
-    shutil.copytree(SPY / "probe", probe, copy_function=shutil.copyfile,
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copytree(
+        SPY / "probe",
+        probe,
+        copy_function=shutil.copyfile,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     wrapped = Wrapped({}, {}, probe)
     for folder in plugins:
         found, dest = wrap_plugin(folder, into / "plugins")
@@ -211,9 +221,15 @@ def wrap_all(plugins: list[Path], hook_dirs: list[Path], into: Path) -> Wrapped:
 
 
 def config(
-    url: str, workspace: Path, wrapped: Wrapped, given: Mapping[str, Any], *, port: int,
-    provider_id: str = PROVIDER, model_id: str = MODEL,
-) -> dict[str, Any]:  # fmt: skip
+    url: str,
+    workspace: Path,
+    wrapped: Wrapped,
+    given: Mapping[str, Any],
+    *,
+    port: int,
+    provider_id: str = PROVIDER,
+    model_id: str = MODEL,
+) -> dict[str, Any]:
     """The OpenClaw config of one run: ``given`` (the scenario's ``plugins`` and ``hooks``,
     as an ``openclaw.json`` has them) with the wrapped folders and the probe in place of the
     scenario's folders, the fake model (as the scenario's session names its provider and

@@ -123,12 +123,19 @@ class OpenClawDispatcher(Dispatcher):
         log = self.environment.workspace.root / f"openclaw-runner-{self.starts}.log"
         try:
             runner = NodeRunner(self.node, env, self.environment.workspace.project, log)
-            reply = runner.call({
-                "op": "init", "rules": self.openclaw.rules(), "plugins": self.plugins,
-                "hookDirs": self.hook_dirs, "config": self.loadout.config, "at": state.now_ms,
-                "tick": self.environment.scenario.clock_tick, "discovery": self._discovery,
-                "process": self.starts,
-            })  # fmt: skip
+            reply = runner.call(
+                {
+                    "op": "init",
+                    "rules": self.openclaw.rules(),
+                    "plugins": self.plugins,
+                    "hookDirs": self.hook_dirs,
+                    "config": self.loadout.config,
+                    "at": state.now_ms,
+                    "tick": self.environment.scenario.clock_tick,
+                    "discovery": self._discovery,
+                    "process": self.starts,
+                }
+            )
         except RunnerError as e:
             raise SetupError(f"{self.environment.scenario.path}: openclaw: {e}") from None
         self._registered(reply)
@@ -151,9 +158,11 @@ class OpenClawDispatcher(Dispatcher):
             for handler in reply.get("handlers", []):
                 budget = handler.get("budget_ms") or self.openclaw.budgets_ms.get(handler["event"])
                 spec = HookSpec(
-                    handler["event"], handler["label"], budget / 1000 if budget else None,
+                    handler["event"],
+                    handler["label"],
+                    budget / 1000 if budget else None,
                     ",".join(handler["matcher"]) if handler.get("matcher") else None,
-                )  # fmt: skip
+                )
                 self.handler_specs.setdefault((handler["event"], handler["label"]), spec)
             self.result.specs = list(self.handler_specs.values()) or self.result.specs
 
@@ -182,17 +191,30 @@ class OpenClawDispatcher(Dispatcher):
         back = state.now_ms < self.last_at.get(state.label, state.now_ms)
         self.last_at[state.label] = state.now_ms
         command = {
-            "op": "fire", "event": event, "tool": match, "wait": wait, "turn": state.turn,
-            "at": state.now_ms, "back": back, "env": state.env,
+            "op": "fire",
+            "event": event,
+            "tool": match,
+            "wait": wait,
+            "turn": state.turn,
+            "at": state.now_ms,
+            "back": back,
+            "env": state.env,
             "payload": {"event": data.get("event", {}), "ctx": data.get("ctx", {})},
-        }  # fmt: skip
+        }
         try:
             reply = runner.call(command)
         except RunnerError as e:
             self.close()
             raise SetupError(f"{self.environment.scenario.path}: openclaw: {event}: {e}") from None
-        firing = Firing(state.turn, event, int(reply["now"]), match, waited=wait,
-                        session=state.label, step=state.step)  # fmt: skip
+        firing = Firing(
+            state.turn,
+            event,
+            int(reply["now"]),
+            match,
+            waited=wait,
+            session=state.label,
+            step=state.step,
+        )
         stdin = self.openclaw.encode(js_values(data.get("event", {})))
         firing.runs = [self._run(state, event, r, stdin, runner.pid) for r in reply["records"]]
         return self._fired(firing, reply)
@@ -205,8 +227,10 @@ class OpenClawDispatcher(Dispatcher):
         if not wait and firing.runs:
             said.append(f"OpenClaw does not wait for {event}; its handlers run on")
         if reply.get("settled") == "stuck":
-            said.append(f"a handler never settles: OpenClaw would wait for {event} for ever;"
-                        " hooksim goes on")  # fmt: skip
+            said.append(
+                f"a handler never settles: OpenClaw would wait for {event} for ever;"
+                " hooksim goes on"
+            )
         said += [f"OpenClaw logs: {line}" for line in reply.get("logs", [])]
         firing.effect = "; ".join(said)
         self._updated(reply)
@@ -220,9 +244,20 @@ class OpenClawDispatcher(Dispatcher):
         if "input" in record:  # the event as the handler got it (the runner's copy)
             stdin = self.openclaw.encode(record["input"])
         run = HookRun(
-            state.turn, event, record["label"], int(record["started"]), None, "", "", 0.0,
-            spec=spec, stdin=stdin, pid=pid, tag=record["tag"], step=state.step,
-        )  # fmt: skip
+            state.turn,
+            event,
+            record["label"],
+            int(record["started"]),
+            None,
+            "",
+            "",
+            0.0,
+            spec=spec,
+            stdin=stdin,
+            pid=pid,
+            tag=record["tag"],
+            step=state.step,
+        )
         self.by_tag[record["tag"]] = (run, event)
         self._apply(run, event, record)
         return run
@@ -252,8 +287,14 @@ class OpenClawDispatcher(Dispatcher):
 
     def _pseudo(self, state: RunningSession, event: str, data: dict[str, Any]) -> Firing:
         """The end of an OpenClaw process, or a step that fires nothing, with what it did."""
-        firing = Firing(state.turn, event, state.now_ms, session=state.label, step=state.step,
-                        effect=str(data.get("effect", "")))  # fmt: skip
+        firing = Firing(
+            state.turn,
+            event,
+            state.now_ms,
+            session=state.label,
+            step=state.step,
+            effect=str(data.get("effect", "")),
+        )
         if event in (PROCESS_EXIT, GATEWAY_EXIT):
             firing.effect = self._exit(state, event)
         elif event == GATEWAY_STOPPING and "" in self.runners:

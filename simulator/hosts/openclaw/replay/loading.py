@@ -41,9 +41,11 @@ def _unstarted(plugin_id: str, manifest: dict[str, Any], entry: dict[str, Any]) 
     hooks = section(entry, "hooks")
     capabilities = section(manifest, "activation").get("onCapabilities")
     if (isinstance(capabilities, list) and "hook" in capabilities) or (
-        hooks.get("allowConversationAccess") is True or hooks.get("allowPromptInjection") is True
-        or "timeoutMs" in hooks or bool(section(hooks, "timeouts"))
-    ):  # fmt: skip
+        hooks.get("allowConversationAccess") is True
+        or hooks.get("allowPromptInjection") is True
+        or "timeoutMs" in hooks
+        or bool(section(hooks, "timeouts"))
+    ):
         return None
     return (
         f"not started by the gateway (silently): openclaw.plugin.json declares no"
@@ -89,12 +91,18 @@ def plugin(folder: Path, config: dict[str, Any], gateway: bool = False) -> list[
         if not path.is_file():
             raise SetupError(f"{folder}: entry {path.name} is missing")
     return [
-        {"id": found, "name": manifest.get("name") or found, "dir": str(folder),
-         "entry": str(path.resolve()), "origin": "config", "policy": entry.get("hooks") or {},
-         "pluginConfig": entry.get("config"),
-         "notStarted": _unstarted(found, manifest, entry) if gateway else None}
+        {
+            "id": found,
+            "name": manifest.get("name") or found,
+            "dir": str(folder),
+            "entry": str(path.resolve()),
+            "origin": "config",
+            "policy": entry.get("hooks") or {},
+            "pluginConfig": entry.get("config"),
+            "notStarted": _unstarted(found, manifest, entry) if gateway else None,
+        }
         for path in entries
-    ]  # fmt: skip
+    ]
 
 
 def frontmatter(folder: Path) -> dict[str, Any]:
@@ -147,8 +155,15 @@ def hook_dir(folder: Path, config: dict[str, Any]) -> list[dict[str, Any]]:
     handler = next((folder / n for n in HOOK_HANDLERS if (folder / n).is_file()), None)
     if handler is None:
         raise SetupError(f"{folder}: HOOK.md but no handler ({', '.join(HOOK_HANDLERS)})")
-    return [{"name": front["name"], "dir": str(folder), "handler": str(handler.resolve()),
-             "export": front["export"], "events": front["events"]}]  # fmt: skip
+    return [
+        {
+            "name": front["name"],
+            "dir": str(folder),
+            "handler": str(handler.resolve()),
+            "export": front["export"],
+            "events": front["events"],
+        }
+    ]
 
 
 def runner_load(
