@@ -6,14 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..steps import Compact, NewSession, RawEvent, Resume, Step, ToolCall, Turn
 from .conversation import Conversation
 from .records import SAFETY_LOOP_LIMIT, Firing, HookRun, RunTool, ToolRun
 
-if TYPE_CHECKING:
-    from .profile import Host
+
+class SessionHost(Protocol):
+    """What a session loop reads of its host's profile (``profile.Host`` is one). A session
+    names no profile, so a profile imports its session and never the other way round; a
+    host's own loop extends this with what it reads besides."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def events(self) -> Mapping[str, str | None]: ...
+    @property
+    def calls_in_one_response(self) -> bool: ...
+    @property
+    def stop_cap(self) -> int | None: ...
+    def tool_id(self, n: int) -> str: ...
 
 
 class Fire(Protocol):
@@ -60,7 +73,9 @@ class SessionInfo:
 class Session:
     """One host's session loop: turns one scenario step into the events that host fires."""
 
-    def __init__(self, host: Host, info: SessionInfo, fire: Fire) -> None:
+    host: SessionHost
+
+    def __init__(self, host: SessionHost, info: SessionInfo, fire: Fire) -> None:
         self.host = host
         self.info = info
         self.fire = fire

@@ -9,19 +9,16 @@ import os
 import re
 import uuid
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...steps import Compact, NewSession, Resume, ToolCall, Turn
 from ..claude_style import NO_VERDICT_SHOWN, STOP_FAILURE_ERRORS, response_before_id
 from ..conversation import ASSISTANT, RESULT, USER, Message
 from ..output import parse_json_output
 from ..records import Firing, HookRun
-from ..session import Session
+from ..session import Session, SessionHost
 from .constants import EFFORT_EVENTS, PROMPT_CACHE_TTL_S
 from .rules import FILE_PATH_FIELDS
-
-if TYPE_CHECKING:
-    from .profile import ClaudeCode
 
 
 def tool_response(call: ToolCall) -> dict[str, Any]:
@@ -73,8 +70,20 @@ def _trim_lines(text: str) -> str:
     return "".join(p if i % 2 else re.sub(r"\s+$", "", p) for i, p in enumerate(parts))
 
 
+class ClaudeCodeHost(SessionHost, Protocol):
+    """What Claude Code's loop reads of its profile besides every loop's."""
+
+    @property
+    def print_launch(self) -> bool: ...
+    @property
+    def post_tool_batch(self) -> bool: ...
+    @property
+    def sends_last_message(self) -> bool: ...
+    def effort(self, model: str) -> str | None: ...
+
+
 class ClaudeSession(Session):
-    host: ClaudeCode
+    host: ClaudeCodeHost
 
     prompt_id: str | None = None  # the current prompt's id, once the session has had one
     next_prompt_id: str | None = None  # the next prompt's, taken by an automatic compaction

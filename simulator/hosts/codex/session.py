@@ -6,22 +6,34 @@ from __future__ import annotations
 import random
 import string
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...steps import Compact, NewSession, Turn
 from ..claude_style import response_before_id
 from ..conversation import COMPACTED, PROMPT, USER, Message
 from ..output import json_object
 from ..records import Firing
-from ..session import Session
+from ..session import Session, SessionHost
 from .constants import STOP_FAILURE_ERRORS, TURN_SCOPE
 
-if TYPE_CHECKING:
-    from .profile import Codex
+
+class CodexHost(SessionHost, Protocol):
+    """What Codex's loop reads of its profile besides every loop's."""
+
+    @property
+    def continue_ignored(self) -> frozenset[str]: ...
+    @property
+    def exec_launch(self) -> bool: ...
+    @property
+    def has_interrupt(self) -> bool: ...
+    @property
+    def has_stop_failure(self) -> bool: ...
+    @property
+    def sends_transcript_path(self) -> bool: ...
 
 
 class CodexSession(Session):
-    host: Codex
+    host: CodexHost
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -272,7 +272,7 @@ class GeminiCli(Host):
         """hookRunner.applyHookOutputToInput: in a sequential run, what the next hook reads."""
         if run.exit_code != 0 or run.timed_out or run.spawn_error:
             return stdin
-        output, _ = self._output(run, 0)
+        output, _ = self.hook_output(run, 0)
         specific = output.get("hookSpecificOutput") if output else None
         if not isinstance(specific, dict):
             return stdin
@@ -297,7 +297,7 @@ class GeminiCli(Host):
         if run.timed_out or run.spawn_error:
             return Verdict(f"warning: {'timed out' if run.timed_out else run.spawn_error}")
         code_ = run.exit_code or 0
-        output, text = self._output(run, code_)
+        output, text = self.hook_output(run, code_)
         if output is None and text is None:
             if code_ == 0:
                 return Verdict("ok")
@@ -341,7 +341,7 @@ class GeminiCli(Host):
             )
         return Verdict("context (JSON)" if context else "ok", context=context, shown=message)
 
-    def _output(self, run: HookRun, exit_code: int) -> tuple[dict[str, Any] | None, str | None]:
+    def hook_output(self, run: HookRun, exit_code: int) -> tuple[dict[str, Any] | None, str | None]:
         """hookRunner: the JSON object a hook printed, or else its text (None, None: nothing)."""
         if self.exit_codes_since_0_30:
             text = run.stdout.strip() or run.stderr.strip()

@@ -6,20 +6,29 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...steps import Compact, NewSession, Resume, ToolCall, Turn
 from ..conversation import ASSISTANT, USER, Message
-from ..records import SAFETY_LOOP_LIMIT, Firing
-from ..session import Session, SessionInfo
+from ..records import SAFETY_LOOP_LIMIT, Firing, HookRun
+from ..session import Session, SessionHost, SessionInfo
 from .constants import COMPRESSED, MAX_TURNS, REWRITE_NOTE
 
-if TYPE_CHECKING:
-    from .profile import GeminiCli
+
+class GeminiCliHost(SessionHost, Protocol):
+    """What Gemini CLI's loop reads of its profile besides every loop's."""
+
+    @property
+    def coalesces_roles(self) -> bool: ...
+    @property
+    def headless(self) -> bool: ...
+    def hook_output(
+        self, run: HookRun, exit_code: int
+    ) -> tuple[dict[str, Any] | None, str | None]: ...
 
 
 class GeminiSession(Session):
-    host: GeminiCli
+    host: GeminiCliHost
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -447,14 +456,14 @@ def llm_response(text: str) -> dict[str, Any]:
     }
 
 
-def outputs(host: GeminiCli, firing: Firing) -> list[dict[str, Any]]:
+def outputs(host: GeminiCliHost, firing: Firing) -> list[dict[str, Any]]:
     """What each hook of a firing gave Gemini CLI, in order (hookAggregator's ``allOutputs``):
     its JSON object, or ``{}`` for text, which the runner turns into an output of its own."""
     given: list[dict[str, Any]] = []
     for run in firing.runs:
         if run.timed_out or run.spawn_error:
             continue
-        output, text = host._output(run, run.exit_code or 0)
+        output, text = host.hook_output(run, run.exit_code or 0)
         if output is not None or text is not None:
             given.append(output or {})
     return given
@@ -466,7 +475,7 @@ def specific(output: dict[str, Any], key: str) -> Any:
     return found.get(key) if isinstance(found, dict) else None
 
 
-def substitute(host: GeminiCli, firing: Firing) -> str | None:
+def substitute(host: GeminiCliHost, firing: Firing) -> str | None:
     """The text of the reply a BeforeModel or AfterModel hook gives in the model's place: its
     ``hookSpecificOutput.llm_response``, the last hook's that has one (hookAggregator
     ``mergeWithFieldReplacement``), its first candidate's parts joined (the turn's response
@@ -484,7 +493,7 @@ def substitute(host: GeminiCli, firing: Firing) -> str | None:
     return text
 
 
-def tool_config(host: GeminiCli, firing: Firing) -> str:
+def tool_config(host: GeminiCliHost, firing: Firing) -> str:
     """What BeforeToolSelection's hooks make of the request's tool config, in words
     (hookAggregator ``mergeToolSelectionOutputs``: a NONE wins, else an ANY, else AUTO; the
     allowed names of every hook, sorted). Any output sets it; ``decision`` and ``continue``

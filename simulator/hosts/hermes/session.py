@@ -8,7 +8,7 @@ import datetime as dt
 import hashlib
 import json
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...steps import Compact, NewSession, ToolCall, Turn
 from ..records import Firing
@@ -22,9 +22,6 @@ from .constants import (
     INTERRUPTED_WAITING,
     TELEMETRY_SCHEMA_VERSION,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def hermes_payload(

@@ -18,12 +18,12 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ...steps import Compact, NewSession, Step, ToolCall, Turn
 from ..conversation import ASSISTANT, USER, Message
 from ..records import Firing
-from ..session import Session
+from ..session import Session, SessionHost
 from .messages import (
     ABORT_SIGNAL,
     API,
@@ -72,7 +72,16 @@ class Mode:
     session_start: bool = True  # session_start fires (not under --local)
 
 
+class OpenClawHost(SessionHost, Protocol):
+    """What OpenClaw's loop reads of its profile besides every loop's."""
+
+    @property
+    def shell_tool(self) -> str: ...
+
+
 class OpenClawSession(Session):
+    host: OpenClawHost
+
     mode = Mode()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
