@@ -6,7 +6,7 @@ typed hooks), and ``HOOK.md`` folders whose handler listens to internal events
 (``agent:bootstrap``, ``command:new``, ``session:compact:before``, ``gateway:startup``...).
 hooksim loads them in a Node runner of its own (``replay``) and this profile
 states what OpenClaw does around them: which hooks fire in which order for each step
-(``session``), how each kind of hook runs (modify and gate hooks one after another by
+(``session``, on ``tool_calls`` and ``base``), how each kind of hook runs (modify and gate hooks one after another by
 priority with their results merged, claim hooks until one claims, observe hooks at once,
 ``tool_result_persist`` and ``before_message_write`` synchronously), the default budgets, which
 hooks fail closed, who may register which hook, and how OpenClaw reads what a handler returns.

@@ -13,6 +13,7 @@ from ..output import first_line
 from ..profile import Host
 from ..records import ConfigError, Firing, HookRun, HookSpec, Verdict
 from ..session import Fire, Session, SessionInfo
+from .base import Mode
 from .config import TOP_KEYS, config_warnings, loadout, section, strings
 from .constants import (
     BLOCK_PREFIX,
@@ -34,7 +35,7 @@ from .constants import (
 )
 from .facts import FACTS
 from .messages import TOOL_HOOK_FAILED
-from .session import Mode, OpenClawSession
+from .session import OpenClawSession
 from .tools import FILE_TOOLS
 
 _COUNTED = (
