@@ -10,7 +10,8 @@ import copy
 import shlex
 from dataclasses import dataclass
 
-from .hermes_config import Change, Edit, edit_hooks, read_config
+from .hermes_config import Change, Edit, read_config
+from .hooks_block import edit_hooks
 from .installation import installation_of, parse_our_command
 from .paths import config_path
 from .tool_output import finish

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from .hermes_config import (
-    MARKER,
-    Change,
-    Edit,
-    edit_hooks,
-    is_our_command,
-    marked_events,
-    read_config,
-)
+from .hermes_config import MARKER, Change, Edit, is_our_command, read_config
+from .hooks_block import edit_hooks, marked_events
 from .paths import config_path
 from .tool_output import finish
 
