@@ -219,3 +219,31 @@ def test_an_unnamed_module_is_found(tmp_path: Path) -> None:
     for name in ("named", "unnamed", "_private"):
         (tmp_path / "stage" / f"{name}.py").write_text("")
     assert unnamed_modules(tmp_path) == ["stage: unnamed"]
+
+
+LONG_MODULE = 700  # lines
+
+
+def long_modules(root: Path) -> list[str]:
+    """``path (N lines)`` for each module over ``LONG_MODULE`` lines: read in one sitting, or
+    split where its parts are."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > LONG_MODULE:
+            found.append(f"{path} ({lines} lines)")
+    return found
+
+
+@pytest.mark.parametrize("package", ["hermes_hooks", "simulator"])
+def test_no_module_is_long(package: str) -> None:
+    root = Path(__file__).parents[1] / package
+    if not root.is_dir():
+        pytest.skip(f"{package}/ is not beside the tests (an installed copy is tested)")
+    assert long_modules(root) == []
+
+
+def test_a_long_module_is_found(tmp_path: Path) -> None:
+    (tmp_path / "short.py").write_text("x = 1\n" * LONG_MODULE)
+    (tmp_path / "long.py").write_text("x = 1\n" * (LONG_MODULE + 1))
+    assert long_modules(tmp_path) == [f"{tmp_path / 'long.py'} ({LONG_MODULE + 1} lines)"]

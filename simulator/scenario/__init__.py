@@ -3,7 +3,8 @@
 - ``model``: the ``Scenario`` a file becomes (its steps on one virtual clock, hosts, bridge
   plan, expectations) and durations.
 - ``load``: reading a file, every check that gives ``file:line: what``, and finding scenario
-  files in folders; ``document``: its YAML read within bounds (size, depth, aliases).
+  files in folders; ``document``: its YAML read within bounds (size, depth, aliases);
+  ``turns``: a session's steps as the file writes them (turns, tool calls, boundaries).
 - ``errors``: the JSON Schema beside it (``scenario.schema.json``) and its errors told in one
   line each, in the scenario's words, at the line they point to.
 - ``events``: event names a file writes down, checked against the hosts it runs on.
