@@ -1,6 +1,6 @@
 """What ``hooksim run --cache`` costs and saves: recording what the hooks read, and a rerun.
 
-    python benchmarks/bench_cache.py [--rounds N] [--against REV] [PATHS ...]
+    python benchmarks/bench_cache.py [--rounds N] [--against REV] [--quick] [PATHS ...]
 
 Three runs of the same scenarios (default: ``scenarios/hermes`` and ``scenarios/claude-code``),
 alternated inside each round as a user runs them (the console script, ``-n 2``):
@@ -60,10 +60,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--against", default="HEAD")
     parser.add_argument("paths", nargs="*", default=["scenarios/hermes", "scenarios/claude-code"])
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
+        args.paths = ["scenarios/hermes/01-flag-off.yaml"]
     with tempfile.TemporaryDirectory() as tmp:
-        base = install(revision(args.against, Path(tmp, "rev")), Path(tmp, "base"))
-        ours = install(ROOT, Path(tmp, "ours"))
+        if args.quick:  # no installs: this interpreter's hooksim on both sides
+            base = ours = Path(sys.executable).parent / "hooksim"
+        else:
+            base = install(revision(args.against, Path(tmp, "rev")), Path(tmp, "base"))
+            ours = install(ROOT, Path(tmp, "ours"))
         cache = Path(tmp, "cache")
         samples: dict[str, list[float]] = {"baseline": [], "first": [], "cached": []}
         for _ in range(args.rounds):

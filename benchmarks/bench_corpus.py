@@ -65,7 +65,14 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=100)
     parser.add_argument("--large", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.small = 2
+        args.large = 4
+        args.workers = 1
     workers = ["-n", str(args.workers), "-q"]
     with tempfile.TemporaryDirectory() as tmp:
         results = {}

@@ -300,8 +300,18 @@ def main() -> int:
     parser.add_argument(
         "--against", metavar="REV", help="part 5: time to find each mutant here and in REV"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.examples = 5
+        args.mutants = ""
+        args.skip = "4"
+        args.against = None
     skip = set(args.skip.split(","))
+    if "3" not in skip and not args.mutants:
+        skip.add("3")
     if "1" not in skip:
         overhead(args.examples, args.seed)
     if "2" not in skip:

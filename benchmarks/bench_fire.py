@@ -33,7 +33,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--hosts", default="hermes,claude-code,codex,cursor,gemini-cli")
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
+        args.hosts = "claude-code"
     from hooksim.hosts import HOSTS
 
     commands = {"hooksim --version": [HOOKSIM, "--version"]}

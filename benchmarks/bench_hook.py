@@ -202,12 +202,19 @@ def main() -> int:
     parser.add_argument(
         "--against", metavar="REV", help="also measure the package at this git revision"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 2
+        args.python = Path(sys.executable)
+        args.against = None
     with tempfile.TemporaryDirectory() as home:
         python = args.python
         if python is None:
             python = regular_install(Path(home, "venv"))
-        elif is_editable(python):
+        elif is_editable(python) and not args.quick:
             raise SystemExit(f"{python} runs an editable install; its figures would be skewed")
         against = None
         if args.against:

@@ -131,7 +131,15 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--hosts", default="hermes,claude-code", help="comma-separated hosts")
     parser.add_argument("--no-suite", action="store_true", help="leave out part 2 (-n 1 and -n 2)")
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
+        args.turns = 2
+        args.hosts = "claude-code"
+        args.no_suite = True
     print(f"{args.turns}-turn scenario, {args.rounds} interleaved rounds:")
     for tool in args.hosts.split(","):
         with tempfile.TemporaryDirectory() as tmp:

@@ -51,7 +51,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=8000)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
+        args.small = 5
+        args.large = 10
     commands = {
         "explain": [HOOKSIM, "explain", "claude-code", "UserPromptSubmit"],
         "lint": [HOOKSIM, "lint"],

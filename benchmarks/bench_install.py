@@ -83,7 +83,12 @@ def measure(text: str, rounds: int) -> dict[str, list[float]]:
 def main_bench() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
     os.environ.setdefault("WAGGLE_MIND_CMD", shutil.which("true") or "true")
     measure("model:\n  default: m\n", 1)  # warm imports
     print(f"{args.rounds} rounds per size; medians; ratio = step / plain yaml load of the file")

@@ -60,7 +60,12 @@ def peak_kib(path: Path, home: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=300, help="what the loud hook prints")
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.megabytes = 1
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         quiet = peak_kib(scenario(directory, 1_000_000), directory)

@@ -56,7 +56,12 @@ def timed(argv: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds = 1
     with tempfile.TemporaryDirectory() as log:
         alone = ["/bin/sh", "-c", HOOK]
         command = tapped("claude-code", "Stop", HOOK, Path(log))

@@ -73,7 +73,14 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=10000)
     parser.add_argument("--hooked-large", type=int, default=3000)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smallest run, to check the benchmark works"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.small = 2
+        args.large = 4
+        args.hooked_large = 2
     with tempfile.TemporaryDirectory() as tmp:
         compare(Path(tmp), args.small, args.large, hooked=False)
         compare(Path(tmp), args.small, args.hooked_large, hooked=True)

@@ -20,13 +20,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Hermes Agent shell hooks for the mind. Each hook command reads one Hermes "
         "payload on stdin and always exits 0.",
     )
-    from importlib import metadata
+    from .__version__ import __version__
 
-    try:
-        version = metadata.version("hermes-hooks")
-    except metadata.PackageNotFoundError:  # a source tree that is not installed
-        version = "unknown"
-    parser.add_argument("--version", action="version", version=f"hermes-hooks {version}")
+    parser.add_argument("--version", action="version", version=f"hermes-hooks {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for b in BINDINGS:
         sub.add_parser(b.command, help=f"hook for {b.event}: {b.summary}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -112,6 +111,8 @@ def write_sarif(log: dict[str, Any], path: str | Path) -> None:
 @functools.cache
 def version() -> str:
     """The installed distribution's version (``hermes-hooks``, which ships hooksim)."""
+    from importlib import metadata
+
     try:
         return metadata.version("hermes-hooks")
     except metadata.PackageNotFoundError:  # run from a source tree that is not installed

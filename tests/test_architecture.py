@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import hooksim
@@ -48,6 +49,48 @@ def test_a_planted_circle_is_reported(tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "import circle: hooksim.hosts" in done.stdout, done.stdout
+
+
+def test_a_planted_type_only_circle_is_reported(tmp_path: Path) -> None:
+    """A session that names its profile under ``TYPE_CHECKING`` ties the two as surely."""
+    line = "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .profile import Host"
+    env = _planted_copy(tmp_path, "hooksim.hosts.session", line)
+    done = subprocess.run(
+        [sys.executable, str(CHECK)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "hooksim.hosts.profile <-> hooksim.hosts.session" in done.stdout, done.stdout
+
+
+def fmt_skips(root: Path) -> list[str]:
+    """``path:line`` of each ``# fmt: skip`` (or ``# fmt: off``): the formatter owns the layout.
+    The hosts' facts tables (``facts.py``) may keep a table's columns."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "facts.py":
+            continue
+        with path.open("rb") as source:
+            comments = [t for t in tokenize.tokenize(source.readline) if t.type == tokenize.COMMENT]
+        found += [
+            f"{path.relative_to(root)}:{t.start[0]}"
+            for t in comments
+            if re.fullmatch(r"#\s*fmt:\s*(skip|off)\b.*", t.string)
+        ]
+    return found
+
+
+@pytest.mark.parametrize("folder", ["hermes_hooks", "simulator", "tests", "benchmarks"])
+def test_the_formatter_owns_the_layout(folder: str) -> None:
+    root = Path(__file__).parents[1] / folder
+    if not root.is_dir():
+        pytest.skip(f"{folder}/ is not beside the tests (an installed copy is tested)")
+    assert fmt_skips(root) == []
+
+
+def test_a_fmt_skip_is_found(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("x = [1,2]  # fmt: skip\ny = 1\n# fmt: off\n")
+    (tmp_path / "facts.py").write_text("TABLE = [1,2]  # fmt: skip\n")
+    assert fmt_skips(tmp_path) == ["m.py:1", "m.py:3"]
 
 
 PYPROJECT = Path(__file__).parents[1] / "pyproject.toml"

@@ -27,6 +27,32 @@ def test_every_benchmark_starts(bench: str) -> None:
     assert done.stdout.startswith("usage: "), done.stdout
 
 
+# Run on a real host, by tests/real/test_conformance.py in the host's conformance environment.
+REAL_HOST = {"bench_confine.py", "bench_real.py", "bench_openclaw.py"}
+QUICK = sorted(p.name for p in BENCHMARKS.glob("bench_*.py") if p.name not in REAL_HOST)
+
+
+@pytest.mark.parametrize("bench", QUICK)
+def test_every_benchmark_runs_in_its_quick_mode(bench: str) -> None:
+    """``--quick``: the smallest run of each benchmark, to its end (its figures are the
+    benchmark's to judge, never a test's)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / bench), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip(), done.stderr
+
+
+def test_every_real_host_benchmark_has_its_test() -> None:
+    """The benchmarks left out of the quick runs above are each run by the conformance tests."""
+    conformance = (Path(__file__).parent / "real" / "test_conformance.py").read_text()
+    assert all(f'"{bench}"' in conformance for bench in REAL_HOST), REAL_HOST
+
+
 def test_bench_hooksim_runs_small() -> None:
     """The figure README's speed claim rests on: hooksim against a plain loop of the same
     spawns, one round of a two-turn session on one host."""

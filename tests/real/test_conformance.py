@@ -383,3 +383,35 @@ def test_the_confinement_benchmark_runs() -> None:
     assert lines[0].startswith("gemini-cli, median of 1 rounds: confined ")
     assert lines[1].startswith("  confinement: confined / unconfined ")
     assert lines[2].startswith("  recorder: with / without ")
+
+
+@pytest.mark.parametrize(
+    ("bench", "tool", "expected"),
+    [
+        ("bench_real.py", "claude-code", "claude-code: real "),
+        ("bench_openclaw.py", "openclaw", "openclaw (gateway): real "),
+    ],
+)
+def test_the_real_host_benchmarks_run(bench: str, tool: str, expected: str) -> None:
+    """benchmarks/bench_real.py and bench_openclaw.py, one round on the real host: a moved
+    module breaks this test (their ratios are the benchmarks' to judge)."""
+    binary = BINARIES[tool]
+    if not binary or not Path(binary).exists():
+        pytest.skip(f"no real {tool}")
+    real = f"{tool}={binary}" if bench == "bench_real.py" else binary
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).parents[2] / "benchmarks" / bench),
+            "--real",
+            real,
+            "--rounds",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(expected), done.stdout
