@@ -125,6 +125,20 @@ def write(root: Path, rel: PurePosixPath | str, data: bytes) -> None:
             f.write(data)
 
 
+def chmod(root: Path, rel: PurePosixPath | str, mode: int) -> None:
+    """Set the permissions of the regular file ``root/rel``; never through a link."""
+    *folders, name = _parts(rel)
+    with _folder(root, folders, create=False) as fd:
+        try:
+            opened = os.open(name, _READ, dir_fd=fd)
+        except OSError as e:
+            _refuse_step(fd, [*folders, name], len(folders), e)
+        try:
+            os.fchmod(opened, mode)
+        finally:
+            os.close(opened)
+
+
 def remove(root: Path, rel: PurePosixPath | str) -> None:
     """Delete ``root/rel`` (a file, a link itself, or a folder and all it holds), if it is
     there; never through a link."""

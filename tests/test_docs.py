@@ -287,6 +287,37 @@ def test_links_and_anchors_resolve() -> None:
     assert not broken, "\n".join(broken)
 
 
+def split_tables(text: str) -> list[int]:
+    """The line numbers of table rows that a blank line cut off from the table above them
+    (Markdown renders them as text): a row, a blank line, then a row that is not a new
+    table's header (a header is followed by its ``|---|`` line)."""
+    lines = text.splitlines()
+    row = re.compile(r"\s*\|.*\|\s*$")
+    separator = re.compile(r"\s*\|[\s:|-]+\|\s*$")
+    return [
+        i + 3
+        for i in range(len(lines) - 2)
+        if row.match(lines[i])
+        and not lines[i + 1].strip()
+        and row.match(lines[i + 2])
+        and not (i + 3 < len(lines) and separator.match(lines[i + 3]))
+    ]
+
+
+def test_no_table_is_cut_in_two() -> None:
+    cut = [
+        f"{page.relative_to(ROOT)}:{n}"
+        for page in PAGES
+        for n in split_tables("\n".join(prose(page)))
+    ]
+    assert not cut, cut
+
+
+def test_a_table_cut_in_two_is_found() -> None:
+    text = "| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n\n| c | d |\n|---|---|\n| 5 | 6 |\n"
+    assert split_tables(text) == [5]
+
+
 def test_each_page_says_what_it_covers() -> None:
     """Each page of docs/ opens with its title and then one paragraph of plain text."""
     for page in PAGES[1:]:

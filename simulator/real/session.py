@@ -72,16 +72,19 @@ DRIVERS: dict[str, type[Driver]] = {
 
 
 def find_binary(host: str, path: str | None) -> str:
-    """The host's executable: ``path`` if given, else its name on PATH."""
+    """The host's executable: ``path`` if given (a bare name looked up on PATH), else the
+    host's own name on PATH."""
     driver = DRIVERS.get(host)
     if driver is None:
         raise RealHostError(
             f"--real {host}: hooksim drives {', '.join(DRIVERS)} as real hosts, not {host}"
         )
-    found = path or shutil.which(driver.binary)
+    name = path or driver.binary
+    # A bare name is looked up on PATH, as a shell does; a path is taken as it is.
+    found = shutil.which(name) if os.sep not in name else name
     if not found:
         raise RealHostError(
-            f"--real {host}: no {driver.binary!r} on PATH; install {driver.package} or give"
+            f"--real {host}: no {name!r} on PATH; install {driver.package} or give"
             f" its path as --real {host}=PATH"
         )
     if not os.access(found, os.X_OK):
@@ -408,8 +411,8 @@ def run_real(
             real.notes.append(
                 "unconfined (--unconfined): the host and its tools ran on this machine"
             )
-        if keep_workdir:
-            real.result.workdir = workdir
+        # The result names the folder only where it stays (the run removes it otherwise).
+        real.result.workdir = workdir if keep_workdir else None
         return real
     finally:
         if not keep_workdir:

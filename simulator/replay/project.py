@@ -95,6 +95,8 @@ def _put(file: SeedFile, workspace: Workspace) -> None:
             beneath.write(root, inside, file.text.encode("utf-8", "surrogateescape"))
         else:
             beneath.copy(root, inside, file.source)
+        if file.mode is not None:
+            beneath.chmod(root, inside, file.mode)
     except beneath.Refused as e:
         raise SetupError(f"{file.at}: files: {file.path}: {e}") from None
     except OSError as e:

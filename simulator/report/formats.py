@@ -82,6 +82,8 @@ def timeline(result: RunResult, *, stdin: bool = False, notes: bool = True) -> s
     for call in calls_of.pop(None, []):
         orphans.setdefault((call["turn"], call["event"]), []).append(call)
     shown = [f for f in result.firings if f.runs or f.effect]
+    if not shown:
+        lines.append("    (no hook ran: nothing the session fired has one)")
     width = max([20, *(len(_label(f)) for f in shown if f.runs)])
     view = _FiringView(result, calls_of, orphans, width, stdin)
     blocks = [(firing, view.lines(firing)) for firing in shown]

@@ -133,7 +133,7 @@ def describe(error: Any) -> str:  # jsonschema's ValidationError
         deleted = ", or null to delete it" if "commits" in path else ""
         return (
             f"{prefix}a file is its text, or {{from: PATH}} (a file or folder beside the"
-            f" scenario){deleted}"
+            f" scenario){deleted}, or either as {{text: TEXT}} or {{from: PATH}} with a mode"
         )
     if path[:1] == ["bridge"] and len(path) >= 2 and path[1] != "temporary_ttl":
         plan = error.instance if isinstance(error.instance, list) else [error.instance]

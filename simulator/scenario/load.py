@@ -338,7 +338,27 @@ def _seed_file(path: Path, name: str, value: Any, where: list[str | int], fail: 
     at = str(fail(where, "")).removesuffix(": ")
     if not isinstance(value, dict):
         return SeedFile(name, text=value, at=at)
-    return SeedFile(name, source=_source(path, name, value["from"], where, fail), at=at)
+    mode = None if "mode" not in value else _mode(value["mode"], [*where, "mode"], fail)
+    if "text" in value:
+        return SeedFile(name, text=value["text"], at=at, mode=mode)
+    source = _source(path, name, value["from"], where, fail)
+    if mode is not None and source.is_dir():
+        raise fail([*where, "mode"], f"files: {name}: mode: sets a file's; from: names a folder")
+    return SeedFile(name, source=source, at=at, mode=mode)
+
+
+def _mode(value: int | str, where: list[str | int], fail: Fail) -> int:
+    """``mode:`` in octal digits as chmod takes them: ``0755`` (read as 755) or ``"0755"``."""
+    digits = str(value).removeprefix("0o") or "0"
+    shown = "/".join(map(str, where))
+    if not digits.isdigit() or any(d in "89" for d in digits):
+        raise fail(where, f"{shown}: mode: {value} is not octal digits (chmod's, e.g. 0755)")
+    mode = int(digits, 8)
+    if mode > 0o777:
+        raise fail(
+            where, f"{shown}: mode: {value} is more than a file's permissions (at most 0777)"
+        )
+    return mode
 
 
 def _source(path: Path, name: str, text: str, where: list[str | int], fail: Fail) -> Path:

@@ -72,6 +72,7 @@ class SeedFile:
     text: str | None = None
     source: Path | None = None  # ``from:``, resolved against the scenario's folder
     at: str = ""  # where the entry is, for messages: ``FILE:LINE``
+    mode: int | None = None  # ``mode:``, its permissions (a file's); None: as written or copied
 
 
 @dataclass(frozen=True)

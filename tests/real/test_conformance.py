@@ -415,3 +415,28 @@ def test_the_real_host_benchmarks_run(bench: str, tool: str, expected: str) -> N
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith(expected), done.stdout
+
+
+def test_a_real_run_names_its_workdir_only_when_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``workdir:`` names the run's folder when ``--keep-workdir`` kept it, and nothing when
+    the run removed it."""
+    binary = BINARIES["claude-code"]
+    if not binary or not Path(binary).exists():
+        pytest.skip("no real claude-code (tox -e conformance-claude-code installs it)")
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: s\ntool: claude-code\n"
+        "hooks: {Stop: [{hooks: [{type: command, command: 'true'}]}]}\n"
+        "turns: [{user: hi, assistant: ho}]\n"
+    )
+    real = f"claude-code={binary}"
+    assert main(["run", str(path), "--real", real, "--show-timeline"]) == 0
+    assert "workdir:" not in capsys.readouterr().out
+    assert main(["run", str(path), "--real", real, "--keep-workdir"]) == 0
+    kept = [line for line in capsys.readouterr().out.splitlines() if "workdir:" in line]
+    assert len(kept) == 1, kept
+    folder = Path(kept[0].split("workdir: ", 1)[1])
+    assert folder.is_dir()
+    shutil.rmtree(folder)

@@ -21,6 +21,18 @@ def test_run_real_names_a_missing_binary(
     assert "0 passed, 0 failed, 1 error in " in out.splitlines()[-1]
 
 
+def test_a_bare_name_is_looked_up_on_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--real HOST=NAME`` and ``compare --real NAME`` find a bare name on PATH, as a shell
+    does (``gemini``, ``claude-2.1.337``); one that is not there says so."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code = main(["compare", str(SCENARIO), "--tool", "claude-code", "--real", "claude-next"])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "--real claude-code: no 'claude-next' on PATH" in out.out + out.err
+
+
 def test_compare_real_needs_a_tool_and_a_driven_host(capsys: pytest.CaptureFixture[str]) -> None:
     """--real without --tool, or for a host hooksim cannot drive, exits 2 saying why."""
     assert main(["compare", str(SCENARIO), "--real"]) == 2

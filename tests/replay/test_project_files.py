@@ -95,7 +95,7 @@ def test_a_file_is_text_or_a_copy(tmp_path: Path) -> None:
         load_scenario(path)
     assert str(exc.value) == (
         f"{path}:8: files/a.txt: a file is its text, or {{from: PATH}} (a file or folder beside"
-        " the scenario)"
+        " the scenario), or either as {text: TEXT} or {from: PATH} with a mode"
     )
 
 
@@ -251,3 +251,46 @@ def test_bad_file_expectations_are_file_line_errors(tmp_path: Path, files: str, 
     with pytest.raises(ScenarioError) as exc:
         load_scenario(path)
     assert str(exc.value) == f"{path}:9: {why}"
+
+
+def test_a_file_can_set_its_mode(tmp_path: Path) -> None:
+    """``mode:`` (octal, as chmod takes it) on an inline file or a copied one: a hook script
+    seeded inline can be executable, and runs."""
+    (tmp_path / "check.sh").write_text("#!/bin/sh\necho copied > copied.txt\n")
+    path = scenario(
+        tmp_path,
+        """\
+        files:
+          hooks/fmt.sh: {text: "#!/bin/sh\\necho formatted > ran.txt\\n", mode: 0755}
+          hooks/check.sh: {from: check.sh, mode: "0700"}
+          notes.txt: {text: "private", mode: 0600}
+        expect:
+          files:
+            ran.txt: {contains: formatted}
+            copied.txt: {contains: copied}
+        """,
+        command="hooks/fmt.sh && hooks/check.sh",
+    )
+    result = run_scenario(load_scenario(path))
+    assert result.runs[0].exit_code == 0, result.runs[0].stderr
+    assert expect.check(result) == []
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        ("{text: x, mode: 0855}", "mode: 855 is not octal digits (chmod's, e.g. 0755)"),
+        ("{text: x, mode: 01777}", "mode: 1777 is more than a file's permissions (at most 0777)"),
+        (
+            "{mode: 0755}",
+            "a file is its text, or {from: PATH} (a file or folder beside the"
+            " scenario), or either as {text: TEXT} or {from: PATH} with a mode",
+        ),
+    ],
+)
+def test_a_bad_mode_is_a_file_line_error(tmp_path: Path, entry: str, why: str) -> None:
+    path = scenario(tmp_path, f"files:\n  a.sh: {entry}\n")
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(path)
+    assert str(exc.value).startswith(f"{path}:8: files"), str(exc.value)
+    assert str(exc.value).endswith(why), str(exc.value)

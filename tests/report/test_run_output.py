@@ -190,3 +190,17 @@ def test_host_notes_are_printed_once_per_run_and_in_each_timeline_with_v(tmp_pat
     assert sum("  Claude Code: unverified: " in line for line in verbose.splitlines()) == 2 * len(
         notes
     )
+
+
+def test_an_empty_timeline_says_so(tmp_path: Path) -> None:
+    """A run in which no hook ran says that under ``timeline:``, not a bare heading."""
+    folder = _files(
+        tmp_path,
+        a="name: nothing fires\ntool: claude-code\n"
+        'hooks: {PreCompact: [{hooks: [{type: command, command: "true"}]}]}\n'
+        "turns: [{user: hi, assistant: ho}]\n",
+    )
+    result = console("hooksim", "run", folder)
+    lines = result.stdout.splitlines()
+    heading = lines.index("  timeline:")
+    assert lines[heading + 1] == "    (no hook ran: nothing the session fired has one)", lines
