@@ -217,7 +217,7 @@ def _timeline(scenario: Scenario) -> list[_Event]:
             event: str, payload: dict[str, Any] | bytes, *, match: str | None = None
         ) -> Firing:
             events.append(_Event(turn, event, _parsed(payload), now_ms, said, k, group))
-            return Firing(turn, event, now_ms, match)
+            return Firing(turn, event, now_ms, match=match)
 
         return fire
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +94,11 @@ class HookRun:
     event: str
     command: str
     virtual_ms: int
-    exit_code: int | None
-    stdout: str
-    stderr: str
-    duration_s: float
+    _: KW_ONLY  # how it ended, and the rest, are named where a run is made
+    exit_code: int | None = None  # None: it did not end by itself (killed, never started)
+    stdout: str = ""
+    stderr: str = ""
+    duration_s: float = 0.0
     timed_out: bool = False
     spawn_error: str | None = None
     context: str | None = None  # what the host would give the model from this hook
@@ -165,6 +166,7 @@ class Firing:
     turn: int
     event: str
     virtual_ms: int
+    _: KW_ONLY  # the rest are named where a firing is made
     match: str | None = None
     waited: bool = True
     blocked: bool = False

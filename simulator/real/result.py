@@ -96,7 +96,7 @@ def _probed_firings(records: list[dict[str, Any]]) -> list[tuple[Firing, dict[st
         keys = ("source", "trigger", "tool_name", "reason")
         match = next((str(payload[k]) for k in keys if payload.get(k) is not None), None)
         step = str(record.get("step", ""))
-        firing = Firing(record["turn"], record["event"], _virtual(record), match, step=step)
+        firing = Firing(record["turn"], record["event"], _virtual(record), match=match, step=step)
         firings.append((firing, record))
     return firings
 
@@ -157,10 +157,10 @@ def hook_run(record: dict[str, Any]) -> HookRun:
         record["event"],
         str(record.get("command")),
         _virtual(record),
-        record.get("exit"),
-        str(record.get("stdout") or ""),
-        str(record.get("stderr") or ""),
-        (record.get("end") or time.time()) - record["start"],
+        exit_code=record.get("exit"),
+        stdout=str(record.get("stdout") or ""),
+        stderr=str(record.get("stderr") or ""),
+        duration_s=(record.get("end") or time.time()) - record["start"],
         timed_out=killed,
         step=str(record.get("step", "")),
         stdin=str(record.get("stdin") or "").encode(),

@@ -337,7 +337,15 @@ _REGENERATED = frozenset(
 
 
 def _hook_run(run: Recorded, turn: int) -> HookRun:
-    return HookRun(turn, run.event, run.command, 0, run.exit_code, run.stdout, run.stderr, 0.0)
+    return HookRun(
+        turn,
+        run.event,
+        run.command,
+        0,
+        exit_code=run.exit_code,
+        stdout=run.stdout,
+        stderr=run.stderr,
+    )
 
 
 def _hooks_from_runs(runs: list[Recorded], host: Host) -> Any:

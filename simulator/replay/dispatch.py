@@ -84,11 +84,11 @@ class Dispatcher:
         if host.dedupe:  # an identical hook runs once per source (each plugin's, the settings')
             specs = list({(s.origin, s.command): s for s in reversed(specs)}.values())[::-1]
         turn, now = state.turn, state.now_ms
-        firing = Firing(turn, event, now, match, waited=wait, session=state.label, step=state.step)
+        firing = Firing(
+            turn, event, now, match=match, waited=wait, session=state.label, step=state.step
+        )
         runs = [
-            HookRun(
-                turn, event, s.command, now, None, "", "", 0.0, spec=s, stdin=stdin, step=state.step
-            )
+            HookRun(turn, event, s.command, now, spec=s, stdin=stdin, step=state.step)
             for s in specs
         ]
         self.record(firing, runs)

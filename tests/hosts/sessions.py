@@ -15,7 +15,7 @@ def recording_session(tool: str) -> tuple[Fired, Session]:
 
     def fire(event: str, payload: dict[str, Any] | bytes, *, match: str | None = None) -> Firing:
         fired.append((event, payload, match))
-        return Firing(0, event, 0, match)
+        return Firing(0, event, 0, match=match)
 
     info = SessionInfo("/p", "s1", "m", "cli", "/t.jsonl", lambda: 1_780_000_000_000)
     return fired, HOSTS[tool].session(info, fire)

@@ -17,7 +17,17 @@ def _run(
     event: str, stdout: str = "", stderr: str = "", code: int | None = 0, **payload: Any
 ) -> HookRun:
     stdin = json.dumps({"hook_event_name": event, **payload}).encode()
-    return HookRun(1, event, "hook", 0, code, stdout, stderr, 0.1, stdin=stdin)
+    return HookRun(
+        1,
+        event,
+        "hook",
+        0,
+        exit_code=code,
+        stdout=stdout,
+        stderr=stderr,
+        duration_s=0.1,
+        stdin=stdin,
+    )
 
 
 def _fault(tool: str, run: HookRun) -> str | None:

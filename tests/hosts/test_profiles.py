@@ -269,7 +269,7 @@ def test_compact_json_on_stdin_except_hermes() -> None:
 
 
 def run(exit_code: int, stdout: str = "", stderr: str = "") -> HookRun:
-    return HookRun(1, "", "cmd", 0, exit_code, stdout, stderr, 0.0)
+    return HookRun(1, "", "cmd", 0, exit_code=exit_code, stdout=stdout, stderr=stderr)
 
 
 BLOCK_JSON = '{"decision": "block", "reason": "no"}'
@@ -500,7 +500,7 @@ def test_versions_change_only_what_their_history_says() -> None:
     assert codex.at_version("0.150.0").events["session_end"] == "SessionEnd"
     assert codex.at_version("0.141.0").events["session_end"] is None
     gemini = HOSTS["gemini-cli"]
-    three = HookRun(1, "", "cmd", 0, 3, "no", "", 0.0)
+    three = HookRun(1, "", "cmd", 0, exit_code=3, stdout="no")
     assert gemini.read("BeforeTool", three).block == "no"
     assert gemini.at_version("0.29.0").read("BeforeTool", three).block is None
 

@@ -189,7 +189,7 @@ turns: [{{user: look around, assistant: done}}]
 
 
 def refused(output: dict[str, Any], event: str = "PreToolUse") -> str:
-    run = HookRun(1, event, "hook", 0, 0, json.dumps(output), "", 0.0)
+    run = HookRun(1, event, "hook", 0, exit_code=0, stdout=json.dumps(output))
     return HOSTS["codex"].read(event, run).note
 
 

@@ -146,7 +146,7 @@ def test_a_hook_ending_while_another_scans_is_not_its_own_leak(
     from hooksim.replay import leaks
 
     watch = leaks.LeakWatch()
-    run = HookRun(1, "Stop", "exit 0", 0, None, "", "", 0.0)
+    run = HookRun(1, "Stop", "exit 0", 0)
     env = {**os.environ, **watch.tag(run)}
     started: list[subprocess.Popen[bytes]] = []
     walk, read_marker = leaks._descendants, leaks._marker
@@ -180,7 +180,7 @@ def test_a_leak_caught_before_it_execs_is_named_by_what_it_runs(tmp_path: Path) 
     """A process found between fork and exec is named again when the run ends: by the
     command it runs then, never '?'."""
     watch = leaks.LeakWatch()
-    run = HookRun(1, "Stop", "a hook", 0, None, "", "", 0.0)
+    run = HookRun(1, "Stop", "a hook", 0)
     env = {**os.environ, **watch.tag(run)}
     go = tmp_path / "go"
     # The leaked child waits for ``go`` before it execs ``sleep``: the scan sees it as Python.

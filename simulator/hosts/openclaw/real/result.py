@@ -154,10 +154,9 @@ def hook_run(record: dict[str, Any], virtual_ms: int, host: Host) -> HookRun:
         str(record["name"]),
         label(record),
         virtual_ms,
-        {"returned": 0, "threw": 1}.get(status["status"]),
-        "",
-        str(record.get("threw") or ""),
-        ((record.get("end_ms") or start) - start) / 1000,
+        exit_code={"returned": 0, "threw": 1}.get(status["status"]),
+        stderr=str(record.get("threw") or ""),
+        duration_s=((record.get("end_ms") or start) - start) / 1000,
         timed_out=not record.get("settled") or status["status"] == "timed_out",
         stdin=json.dumps(record.get("event"), ensure_ascii=False).encode(),
     )
@@ -216,7 +215,7 @@ def build_result(
                 record.get("turn", 0),
                 record["name"],
                 _virtual(record),
-                str(match) if match is not None else None,
+                match=str(match) if match is not None else None,
             )
             firings.append((firing, record))
         elif record["kind"] == "call" and (not mine or record.get("owner") in mine):
