@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hosts import DEFAULT_HOST, Firing, SessionInfo, get_host
+from ..replay.result import BridgeCall
 from ..scenario import Scenario, Turn
 
 FLAG = "WAGGLE_HERMES_COMPACT_ON_STOP"
@@ -346,7 +347,7 @@ class _Walk:
         return False
 
 
-def expected(scenario: Scenario, recorded: list[dict[str, Any]] | None = None) -> Expected:
+def expected(scenario: Scenario, recorded: list[BridgeCall] | None = None) -> Expected:
     """The bridge calls hermes-hooks must make in ``scenario`` on Hermes, in order.
 
     Stops of several sessions at one instant race for the gate's lock; which of them compacts
@@ -380,7 +381,7 @@ def _race(
     stops: list[_Event],
     gate: Gate,
     *,
-    recorded: list[dict[str, Any]] | None,
+    recorded: list[BridgeCall] | None,
     result: Expected,
     call: Callable[[_Event, str, str | None], str | None],
     note: Callable[[int, str], None],
@@ -451,7 +452,7 @@ class Mismatch:
         return f"turn {self.turn}: expected {self.expected}, got {self.got}{why}"
 
 
-def compare(want: Expected, calls: list[dict[str, Any]]) -> list[Mismatch]:
+def compare(want: Expected, calls: list[BridgeCall]) -> list[Mismatch]:
     """Turns whose recorded calls (the ledger) differ from the model's, call for call, in order."""
     got: dict[int, list[str]] = {}
     for c in calls:

@@ -15,7 +15,7 @@ from ..hosts import Firing, HookRun, contains, get_host
 from ..hosts.conversation import counted
 from ..printable import one_line
 from ..replay.leaks import LeakedProcess
-from ..replay.result import FileState
+from ..replay.result import BridgeCall, FileState
 from ..replay.runner import RunResult
 from ..scenario import Turn, parse_duration
 
@@ -24,7 +24,7 @@ COMPACT_TOOL = "cleanup_frames"
 _STATE_TOLERANCE_MS = 60_000
 
 
-def _succeeded(call: dict[str, Any]) -> bool:
+def _succeeded(call: BridgeCall) -> bool:
     outcome = str(call.get("outcome", "ok"))
     return outcome in ("ok", "empty", "meet") or outcome.startswith("slow ")
 
@@ -162,7 +162,7 @@ def _calls_by_turn(result: RunResult, want: dict[str, list[str]]) -> list[str]:
             if (
                 c["turn"] == turn
                 if turn is not None
-                else c.get("hook") is not None and inside(result.runs[c["hook"]])
+                else (hook := c.get("hook")) is not None and inside(result.runs[hook])
             )
         ]
         if got != tools:

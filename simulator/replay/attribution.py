@@ -12,12 +12,12 @@ inside its host's process (OpenClaw) has no pid of its own: its calls carry its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..hosts import HookRun
+from .result import BridgeCall
 
 
-def caller(call: dict[str, Any], runs: Sequence[HookRun]) -> int | None:
+def caller(call: BridgeCall, runs: Sequence[HookRun]) -> int | None:
     """The index in ``runs`` of the hook that made ``call``; None when no hook's tree made it."""
     tag = call.get("tag")
     if tag:  # an in-process handler: its runner's pid is every handler's, its tag its own
@@ -37,7 +37,7 @@ def caller(call: dict[str, Any], runs: Sequence[HookRun]) -> int | None:
     return None
 
 
-def attribute(calls: list[dict[str, Any]], runs: Sequence[HookRun]) -> None:
+def attribute(calls: list[BridgeCall], runs: Sequence[HookRun]) -> None:
     """Set each call's ``hook`` to the index of the hook run that made it (or None)."""
     for call in calls:
         call["hook"] = caller(call, runs)

@@ -33,6 +33,10 @@ import sqlite3
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the bridge runs per call: it imports nothing it does not use
+    from .result import BridgeCall
+
 # What each field of a ledger record holds, as ``_record`` writes it. A hook can append to the
 # ledger itself (``$HOOKSIM_LEDGER`` is in its environment): ``read_ledger`` takes no record it
 # could not have written, so a crafted one never reaches a report as data.
@@ -50,15 +54,15 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
-def read_ledger(text: str) -> list[dict[str, object]]:
+def read_ledger(text: str) -> list[BridgeCall]:
     """The ledger's records; ValueError naming the first line that is not one of ours."""
-    records = []
+    records: list[BridgeCall] = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
             record = json.loads(line)
         except (ValueError, RecursionError):
             raise ValueError(f"line {number} of the bridge ledger is not JSON") from None
-        if not isinstance(record, dict) or not _is_record(record):
+        if not _is_record(record):
             raise ValueError(
                 f"line {number} of the bridge ledger is not a record of the mock bridge"
                 " (a hook wrote to $HOOKSIM_LEDGER?)"
@@ -67,7 +71,10 @@ def read_ledger(text: str) -> list[dict[str, object]]:
     return records
 
 
-def _is_record(record: dict[str, object]) -> bool:
+def _is_record(record: object) -> bool:
+    """Whether ``record`` is one ``_record`` could have written: each field of its kind."""
+    if not isinstance(record, dict):
+        return False
     for key, kinds in _FIELDS.items():
         value = record.get(key)
         if not isinstance(value, kinds) or isinstance(value, bool):

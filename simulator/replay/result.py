@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import beneath
 from ..hosts import Firing, HookRun, HookSpec
@@ -34,12 +34,34 @@ class FileState:
         return cls(found.kind, found.data, found.said)
 
 
+class _CallExtras(TypedDict, total=False):
+    tag: str  # the in-process hook that made it (OpenClaw's handlers share one process)
+    hook: int | None  # the index of the hook run that made it, once attributed (None: unknown)
+
+
+class BridgeCall(_CallExtras):
+    """One call a hook made to the mock bridge, as its ledger holds it (``mock_bridge``'s
+    record, every field checked by ``read_ledger``)."""
+
+    tool: str
+    arguments: Any  # the call's JSON arguments, as the hook sent them
+    virtual_ms: int | float
+    turn: int
+    event: str
+    pid: int
+    sid: int  # the session of the process that called: the hook's pid
+    ancestors: list[int]  # the caller's ancestors' pids, nearest first
+    call: int  # its number among the session's calls of the tool, from 1
+    outcome: str  # what the scripted bridge answered (``bridge:`` of the scenario)
+    session: str
+
+
 @dataclass
 class RunResult:
     scenario: Scenario
     runs: list[HookRun] = field(default_factory=list)
     firings: list[Firing] = field(default_factory=list)
-    calls: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[BridgeCall] = field(default_factory=list)
     turn_ms: dict[int, int] = field(default_factory=dict)
     temporary_frames: dict[int, int] = field(default_factory=dict)
     state_file: str | None = None

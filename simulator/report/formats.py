@@ -25,6 +25,7 @@ from ..judge import expect
 from ..judge.outcome import Outcome
 from ..printable import escaped, no_commands, one_line
 from ..replay.leaks import LeakedProcess
+from ..replay.result import BridgeCall
 from ..replay.runner import RunResult
 
 # The most characters of one text (a hook's stdout, stderr, stdin, reply, ...) a report keeps:
@@ -56,7 +57,7 @@ def _clock(ms: int) -> str:
     return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _call_line(call: dict[str, Any]) -> str:
+def _call_line(call: BridgeCall) -> str:
     return f"-> {call['tool']} #{call['call']} {call['outcome']}"
 
 
@@ -75,10 +76,10 @@ def timeline(result: RunResult, *, stdin: bool = False, notes: bool = True) -> s
     loop) show as the first, then one line counting the others."""
     title = result.host_title
     lines = []
-    calls_of: dict[int | None, list[dict[str, Any]]] = {}
+    calls_of: dict[int | None, list[BridgeCall]] = {}
     for call in result.calls:
         calls_of.setdefault(call.get("hook"), []).append(call)
-    orphans: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    orphans: dict[tuple[int, str], list[BridgeCall]] = {}
     for call in calls_of.pop(None, []):
         orphans.setdefault((call["turn"], call["event"]), []).append(call)
     shown = [f for f in result.firings if f.runs or f.effect]
@@ -128,8 +129,8 @@ class _FiringView:
     def __init__(
         self,
         result: RunResult,
-        calls_of: dict[int | None, list[dict[str, Any]]],
-        orphans: dict[tuple[int, str], list[dict[str, Any]]],
+        calls_of: dict[int | None, list[BridgeCall]],
+        orphans: dict[tuple[int, str], list[BridgeCall]],
         width: int,
         stdin: bool,
     ) -> None:
