@@ -294,7 +294,7 @@ def test_a_long_module_is_found(tmp_path: Path) -> None:
 
 # ``Any`` per 1,000 lines of the packages may only go down: the aim is under 12 (pre-commit's
 # 7.7, httpx's 8.6); this is where the typing of the seams between stages stands.
-ANY_PER_1000 = 28.5
+ANY_PER_1000 = 28.1
 
 
 def any_density(roots: list[Path]) -> float:
