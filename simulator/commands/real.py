@@ -150,7 +150,7 @@ def _run_one(file: Path, tool: str, binary: str | None, args: argparse.Namespace
     if outcome.found or args.show_timeline:
         print("  timeline:")
         print(timeline(real.result, stdin=args.show_timeline))
-    if real.result.workdir is not None:
+    if real.result.workdir is not None and real.result.workdir.exists():  # kept, not removed
         print(f"  workdir: {real.result.workdir}")
     return outcome
 

@@ -666,5 +666,4 @@ def compare_real(
             shutil.rmtree(workdir, ignore_errors=True)
             if real.result.workdir is not None:
                 shutil.rmtree(real.result.workdir, ignore_errors=True)
-                real.result.workdir = None  # removed: nothing names it
     return Comparison(real, sim_side.result, diffs, seconds)

@@ -411,8 +411,8 @@ def run_real(
             real.notes.append(
                 "unconfined (--unconfined): the host and its tools ran on this machine"
             )
-        # The result names the folder only where it stays (the run removes it otherwise).
-        real.result.workdir = workdir if keep_workdir else None
+        if keep_workdir:
+            real.result.workdir = workdir
         return real
     finally:
         if not keep_workdir:
