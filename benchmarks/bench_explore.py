@@ -305,7 +305,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.quick:
-        args.examples = 5
+        args.examples = 2
         args.mutants = ""
         args.skip = "4"
         args.against = None
