@@ -179,8 +179,27 @@ def hook_environment(
     else:
         compile_clock_module()
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHILD_DIR), env.get("PYTHONPATH")]))
-    env.update(scenario.env)
+    with_env(env, scenario.env)
     return env
+
+
+def with_env(env: dict[str, str], added: Mapping[str, str]) -> None:
+    """``added`` (a scenario's ``env``, what a hook set for later hooks) set in ``env``, with
+    hooksim's clock kept first where ``env`` has it: our folder on ``PYTHONPATH``, libfaketime
+    in ``LD_PRELOAD``. A scenario that puts its hook's modules on ``PYTHONPATH`` keeps the
+    virtual clock (and its reads recorded) instead of running its hooks on real time."""
+    for key, value in added.items():
+        separator = {"PYTHONPATH": os.pathsep, "LD_PRELOAD": " "}.get(key)
+        ours = [
+            part
+            for part in (env.get(key) or "").split(separator or "\0")
+            if part == str(CHILD_DIR) or part.endswith("/libfaketime.so.1")
+        ]
+        if separator is None or not ours:
+            env[key] = value
+        else:
+            kept = [p for p in value.split(separator) if p and p not in ours]
+            env[key] = separator.join([*ours, *kept])
 
 
 READS_PRELOAD = CHILD_DIR / "reads.cjs"
@@ -255,7 +274,9 @@ class HookEnvironment:
         self._late_env: dict[str, str] = {}  # set by hooks the host did not wait for
         self.base_env = replay_environment(scenario, workspace, host, record_reads)
         # A scenario (or a hook's late env) that sets these itself leaves reads unrecorded.
-        self.records_reads = record_reads and records_reads({**self.base_env, **scenario.env})
+        merged = dict(self.base_env)
+        with_env(merged, scenario.env)
+        self.records_reads = record_reads and records_reads(merged)
 
     def remember_env(self, env: Mapping[str, str]) -> None:
         """Variables a hook set for later hooks (Cursor's sessionStart ``env``)."""
@@ -267,8 +288,8 @@ class HookEnvironment:
         env = dict(self.base_env)
         env.update(self.host.env(event, info))
         with self._lock:
-            env.update(self._late_env)
-        env.update(self.scenario.env)
+            with_env(env, self._late_env)
+        with_env(env, self.scenario.env)
         env.update(HOOKSIM_NOW=f"{now_ms / 1000:.3f}", HOOKSIM_TURN=str(turn), HOOKSIM_EVENT=event)
         if self.records_reads and not records_reads(env):
             self.records_reads = False  # a hook's late env took the recorders away

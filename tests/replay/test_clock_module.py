@@ -70,3 +70,30 @@ def test_a_replay_leaves_the_clock_module_compiled(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert compiled.exists()
     assert compiled.stat().st_mtime >= source.stat().st_mtime
+
+
+def test_a_scenario_that_sets_pythonpath_keeps_the_clock(tmp_path: Path) -> None:
+    """A scenario's ``env: {PYTHONPATH: ...}`` (its hook's own modules) is added after the
+    clock's folder, not in its place: the hook imports its module and reads virtual time."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "mine.py").write_text("WHO = 'mine'\n")
+    (tmp_path / "hook.py").write_text(
+        "import datetime, json, mine\n"
+        "print(json.dumps({'now': datetime.datetime.now(datetime.timezone.utc).isoformat(),"
+        " 'who': mine.WHO}))\n"
+    )
+    command = shlex.join([sys.executable, str(tmp_path / "hook.py")])
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: s\ntool: claude-code\n"
+        'clock: {start: "2030-01-02T03:04:05Z"}\n'
+        f"env: {{PYTHONPATH: {json.dumps(str(lib))}}}\n"
+        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
+        "turns: [{user: a, assistant: b}]\n"
+    )
+    result = run_scenario(load_scenario(scenario))
+    (run,) = [r for r in result.runs if r.event == "Stop"]
+    said = json.loads(run.stdout)
+    assert said["who"] == "mine", run.stderr
+    assert said["now"].startswith("2030-01-02T03:04:0"), said
