@@ -23,19 +23,6 @@ def version() -> str:
     return __version__
 
 
-def _version_action() -> type[argparse.Action]:
-    import argparse
-
-    class Version(argparse.Action):
-        """``--version``, looked up only when asked for."""
-
-        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-            print(f"hooksim {version()}")
-            parser.exit()
-
-    return Version
-
-
 # Each subcommand, in the order ``hooksim --help`` lists them: its module under
 # ``hooksim.commands`` (the same name) and its line there. A module is imported only for its
 # own subcommand, so ``--version``, ``--help`` and each subcommand pay only for themselves.
@@ -67,9 +54,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="hooksim",
         description="Replay scripted agent sessions against real hook processes in virtual time.",
     )
-    top.add_argument(
-        "--version", action=_version_action(), nargs=0, help="show the version and exit"
-    )
+    top.add_argument("--version", action="version", version=f"hooksim {version()}")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def add_parser(name: str, **kwargs: object) -> argparse.ArgumentParser:
