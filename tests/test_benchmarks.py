@@ -1,5 +1,6 @@
-"""Every benchmark starts (its imports are the project's modules: a moved module breaks a test,
-not a benchmark nobody runs), and those that can run in seconds run here, small."""
+"""Every benchmark runs here in its quick mode (its imports are the project's modules: a moved
+module breaks a test, not a benchmark nobody runs); those that need a real host start here and
+run on their host's conformance environment."""
 
 from __future__ import annotations
 
@@ -13,38 +14,37 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-@pytest.mark.parametrize("bench", sorted(p.name for p in BENCHMARKS.glob("bench_*.py")))
-def test_every_benchmark_starts(bench: str) -> None:
-    """``--help``: the script's imports resolve and its arguments parse."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / bench), "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("usage: "), done.stdout
-
-
 # Run on a real host, by tests/real/test_conformance.py in the host's conformance environment.
 REAL_HOST = {"bench_confine.py", "bench_real.py", "bench_openclaw.py"}
-QUICK = sorted(p.name for p in BENCHMARKS.glob("bench_*.py") if p.name not in REAL_HOST)
+# Run below, in their quick mode, with what their output must say.
+OWN_TEST = {"bench_hooksim.py", "bench_inspect.py"}
+QUICK = sorted(p.name for p in BENCHMARKS.glob("bench_*.py") if p.name not in REAL_HOST | OWN_TEST)
 
 
-@pytest.mark.parametrize("bench", QUICK)
-def test_every_benchmark_runs_in_its_quick_mode(bench: str) -> None:
-    """``--quick``: the smallest run of each benchmark, to its end (its figures are the
-    benchmark's to judge, never a test's)."""
+def run(bench: str, *args: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / bench), "--quick"],
+        [sys.executable, str(BENCHMARKS / bench), *args],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip(), done.stderr
+    return done
+
+
+@pytest.mark.parametrize("bench", sorted(REAL_HOST))
+def test_a_real_host_benchmark_starts(bench: str) -> None:
+    """``--help``: the script's imports resolve and its arguments parse (it runs in full on
+    its host's conformance environment)."""
+    assert run(bench, "--help").stdout.startswith("usage: ")
+
+
+@pytest.mark.parametrize("bench", QUICK)
+def test_every_benchmark_runs_in_its_quick_mode(bench: str) -> None:
+    """``--quick``: the smallest run of each benchmark, to its end (its figures are the
+    benchmark's to judge, never a test's)."""
+    assert run(bench, "--quick").stdout.strip()
 
 
 def test_every_real_host_benchmark_has_its_test() -> None:
@@ -53,53 +53,19 @@ def test_every_real_host_benchmark_has_its_test() -> None:
     assert all(f'"{bench}"' in conformance for bench in REAL_HOST), REAL_HOST
 
 
-def test_bench_hooksim_runs_small() -> None:
+def test_bench_hooksim_quick_mode_says_its_ratio() -> None:
     """The figure README's speed claim rests on: hooksim against a plain loop of the same
     spawns, one round of a two-turn session on one host."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARKS / "bench_hooksim.py"),
-            "--rounds",
-            "1",
-            "--turns",
-            "2",
-            "--hosts",
-            "claude-code",
-            "--no-suite",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == "2-turn scenario, 1 interleaved rounds:"
+    lines = run("bench_hooksim.py", "--quick").stdout.splitlines()
+    assert lines[0] == "2-turn scenario, 1 interleaved rounds:"
     assert re.fullmatch(
         r"  claude-code: hooksim / plain loop of the same spawns: \d+\.\d{3}x"
         r" \(aim <= 1\.10\)",
-        done.stdout.splitlines()[1],
-    ), done.stdout
+        lines[1],
+    ), lines
 
 
-def test_bench_inspect_runs_small() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARKS / "bench_inspect.py"),
-            "--rounds",
-            "1",
-            "--small",
-            "5",
-            "--large",
-            "10",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+def test_bench_inspect_quick_mode_says_both_commands() -> None:
+    lines = run("bench_inspect.py", "--quick").stdout.splitlines()
     assert lines[0] == "1 rounds; medians; size ratio 2"
     assert [line.split()[0] for line in lines[1:]] == ["explain", "lint"]
