@@ -21,6 +21,28 @@ print(json.dumps({"now": datetime.datetime.now(datetime.timezone.utc).isoformat(
 """
 
 
+def scenario(tmp_path: Path, command: str, more: str = "") -> Path:
+    """A Claude Code session of one turn at 2030-01-02T03:04:05Z whose Stop hook is
+    ``command``; ``more``: other top-level keys."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "name: s\ntool: claude-code\n"
+        'clock: {start: "2030-01-02T03:04:05Z"}\n'
+        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
+        "turns: [{user: a, assistant: b}]\n" + more
+    )
+    return path
+
+
+def said_at_stop(path: Path) -> dict[str, str]:
+    """What the Stop hook of a replay of ``path`` printed, as JSON."""
+    result = run_scenario(load_scenario(path))
+    (run,) = [r for r in result.runs if r.event == "Stop"]
+    assert run.exit_code == 0, run.stderr
+    said: dict[str, str] = json.loads(run.stdout)
+    return said
+
+
 def test_the_next_sitecustomize_on_the_path_still_runs(tmp_path: Path) -> None:
     """A hook run with a folder of its own on PYTHONPATH holding a ``sitecustomize`` (a
     virtualenv's, a coverage set-up): that one runs too, after the clock is moved."""
@@ -32,17 +54,8 @@ def test_the_next_sitecustomize_on_the_path_still_runs(tmp_path: Path) -> None:
     (tmp_path / "hook.py").write_text(HOOK)
     hook = shlex.quote(str(tmp_path / "hook.py"))
     command = f'PYTHONPATH="$PYTHONPATH:{theirs}" {shlex.quote(sys.executable)} {hook}'
-    scenario = tmp_path / "s.yaml"
-    scenario.write_text(
-        "name: s\ntool: claude-code\n"
-        'clock: {start: "2030-01-02T03:04:05Z"}\n'
-        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
-        "turns: [{user: a, assistant: b}]\n"
-    )
-    result = run_scenario(load_scenario(scenario))
-    (run,) = [r for r in result.runs if r.event == "Stop"]
-    said = json.loads(run.stdout)
-    assert said["theirs"] == "yes", run.stderr
+    said = said_at_stop(scenario(tmp_path, command))
+    assert said["theirs"] == "yes", said
     assert said["now"].startswith("2030-01-02T03:04:0"), said
 
 
@@ -54,15 +67,9 @@ def test_a_replay_leaves_the_clock_module_compiled(tmp_path: Path) -> None:
     compiled = Path(importlib.util.cache_from_source(str(source)))
     compiled.unlink(missing_ok=True)
     (tmp_path / "hook.py").write_text(HOOK)
-    scenario = tmp_path / "s.yaml"
-    command = shlex.join([sys.executable, str(tmp_path / "hook.py")])
-    scenario.write_text(
-        "name: s\ntool: claude-code\n"
-        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
-        "turns: [{user: a, assistant: b}]\n"
-    )
+    path = scenario(tmp_path, shlex.join([sys.executable, str(tmp_path / "hook.py")]))
     done = subprocess.run(
-        [sys.executable, "-m", "hooksim", "run", str(scenario)],
+        [sys.executable, "-m", "hooksim", "run", str(path)],
         capture_output=True,
         text=True,
         check=False,
@@ -84,16 +91,8 @@ def test_a_scenario_that_sets_pythonpath_keeps_the_clock(tmp_path: Path) -> None
         " 'who': mine.WHO}))\n"
     )
     command = shlex.join([sys.executable, str(tmp_path / "hook.py")])
-    scenario = tmp_path / "s.yaml"
-    scenario.write_text(
-        "name: s\ntool: claude-code\n"
-        'clock: {start: "2030-01-02T03:04:05Z"}\n'
-        f"env: {{PYTHONPATH: {json.dumps(str(lib))}}}\n"
-        f"hooks: {{Stop: [{{hooks: [{{type: command, command: {json.dumps(command)}}}]}}]}}\n"
-        "turns: [{user: a, assistant: b}]\n"
+    said = said_at_stop(
+        scenario(tmp_path, command, f"env: {{PYTHONPATH: {json.dumps(str(lib))}}}\n")
     )
-    result = run_scenario(load_scenario(scenario))
-    (run,) = [r for r in result.runs if r.event == "Stop"]
-    said = json.loads(run.stdout)
-    assert said["who"] == "mine", run.stderr
+    assert said["who"] == "mine", said
     assert said["now"].startswith("2030-01-02T03:04:0"), said
