@@ -183,23 +183,21 @@ def hook_environment(
     return env
 
 
+# The lists of the hooks' environment where hooksim puts its clock (either driver) first.
+_CLOCK_FIRST = {"PYTHONPATH": os.pathsep, "LD_PRELOAD": " "}
+
+
 def with_env(env: dict[str, str], added: Mapping[str, str]) -> None:
     """``added`` (a scenario's ``env``, what a hook set for later hooks) set in ``env``, with
     hooksim's clock kept first where ``env`` has it: our folder on ``PYTHONPATH``, libfaketime
     in ``LD_PRELOAD``. A scenario that puts its hook's modules on ``PYTHONPATH`` keeps the
     virtual clock (and its reads recorded) instead of running its hooks on real time."""
+    ours = {str(CHILD_DIR), *FAKETIME_LIBS}
     for key, value in added.items():
-        separator = {"PYTHONPATH": os.pathsep, "LD_PRELOAD": " "}.get(key)
-        ours = [
-            part
-            for part in (env.get(key) or "").split(separator or "\0")
-            if part == str(CHILD_DIR) or part.endswith("/libfaketime.so.1")
-        ]
-        if separator is None or not ours:
-            env[key] = value
-        else:
-            kept = [p for p in value.split(separator) if p and p not in ours]
-            env[key] = separator.join([*ours, *kept])
+        separator = _CLOCK_FIRST.get(key)
+        kept = [p for p in env.get(key, "").split(separator) if p in ours] if separator else []
+        given = [p for p in value.split(separator) if p and p not in kept] if kept else []
+        env[key] = separator.join([*kept, *given]) if separator and kept else value
 
 
 READS_PRELOAD = CHILD_DIR / "reads.cjs"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from hooksim.replay.runner import run_scenario
-from hooksim.replay.workspace import CHILD_DIR
+from hooksim.replay.workspace import CHILD_DIR, FAKETIME_LIBS, with_env
 from hooksim.scenario import load_scenario
 
 HOOK = """\
@@ -96,3 +96,15 @@ def test_a_scenario_that_sets_pythonpath_keeps_the_clock(tmp_path: Path) -> None
     )
     assert said["who"] == "mine", said
     assert said["now"].startswith("2030-01-02T03:04:0"), said
+
+
+def test_the_clock_stays_first_whatever_a_scenario_sets() -> None:
+    """``with_env``: a scenario's (or a hook's) list of paths goes after hooksim's clock, for
+    either driver; any other variable, and a list hooksim put nothing in, is set as given."""
+    lib = FAKETIME_LIBS[0]
+    env = {"PYTHONPATH": f"{CHILD_DIR}:/inherited", "LD_PRELOAD": lib, "A": "1"}
+    with_env(env, {"PYTHONPATH": f"/mine:{CHILD_DIR}", "LD_PRELOAD": "/mine.so", "A": "2"})
+    assert env == {"PYTHONPATH": f"{CHILD_DIR}:/mine", "LD_PRELOAD": f"{lib} /mine.so", "A": "2"}
+    plain = {"PYTHONPATH": "/inherited"}
+    with_env(plain, {"PYTHONPATH": "/mine"})
+    assert plain == {"PYTHONPATH": "/mine"}
