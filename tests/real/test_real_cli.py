@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from hooksim.cli import main
+from hooksim.real.session import find_binary
 
 SCENARIO = Path(__file__).parents[2] / "scenarios" / "across" / "memory-session.yaml"
 
@@ -31,6 +32,12 @@ def test_a_bare_name_is_looked_up_on_path(
     out = capsys.readouterr()
     assert code == 2
     assert "--real claude-code: no 'claude-next' on PATH" in out.out + out.err
+    found = tmp_path / "claude-next"
+    found.write_text("#!/bin/sh\n")
+    found.chmod(0o755)
+    assert find_binary("claude-code", "claude-next") == str(found)
+    monkeypatch.chdir(tmp_path)
+    assert find_binary("claude-code", "./claude-next") == "./claude-next"  # a path, as given
 
 
 def test_compare_real_needs_a_tool_and_a_driven_host(capsys: pytest.CaptureFixture[str]) -> None:
