@@ -21,6 +21,15 @@ from .architecture import circles, problems
 CHECK = Path(__file__).with_name("architecture.py")
 
 
+def beside(folder: str) -> Path:
+    """``folder`` of the checkout beside the tests; the test skips where an installed copy is
+    tested instead (an unpacked sdist without it)."""
+    root = Path(__file__).parents[1] / folder
+    if not root.is_dir():
+        pytest.skip(f"{folder}/ is not beside the tests (an installed copy is tested)")
+    return root
+
+
 def test_both_packages_have_no_import_circle() -> None:
     assert problems() == []
 
@@ -81,9 +90,7 @@ def fmt_skips(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("folder", ["hermes_hooks", "simulator", "tests", "benchmarks"])
 def test_the_formatter_owns_the_layout(folder: str) -> None:
-    root = Path(__file__).parents[1] / folder
-    if not root.is_dir():
-        pytest.skip(f"{folder}/ is not beside the tests (an installed copy is tested)")
+    root = beside(folder)
     assert fmt_skips(root) == []
 
 
@@ -191,9 +198,7 @@ def long_functions(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("package", ["hermes_hooks", "simulator"])
 def test_no_function_is_long_without_a_reason(package: str) -> None:
-    root = Path(__file__).parents[1] / package
-    if not root.is_dir():
-        pytest.skip(f"{package}/ is not beside the tests (an installed copy is tested)")
+    root = beside(package)
     assert long_functions(root) == []
 
 
@@ -249,9 +254,7 @@ def test_each_stage_names_its_modules() -> None:
     from hooksim.cli import COMMANDS
     from hooksim.hosts import FOLDERS
 
-    root = Path(__file__).parents[1] / "simulator"
-    if not root.is_dir():
-        pytest.skip("simulator/ is not beside the tests (an installed copy is tested)")
+    root = beside("simulator")
     assert unnamed_modules(root, frozenset({*FOLDERS, *COMMANDS})) == []
     assert {p.stem for p in (root / "commands").glob("*.py")} >= set(COMMANDS)
 
@@ -280,9 +283,7 @@ def long_modules(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("package", ["hermes_hooks", "simulator"])
 def test_no_module_is_long(package: str) -> None:
-    root = Path(__file__).parents[1] / package
-    if not root.is_dir():
-        pytest.skip(f"{package}/ is not beside the tests (an installed copy is tested)")
+    root = beside(package)
     assert long_modules(root) == []
 
 
@@ -310,10 +311,7 @@ def any_density(roots: list[Path]) -> float:
 
 
 def test_any_only_goes_down() -> None:
-    roots = [Path(__file__).parents[1] / p for p in ("hermes_hooks", "simulator")]
-    if not all(root.is_dir() for root in roots):
-        pytest.skip("the packages are not beside the tests (an installed copy is tested)")
-    assert any_density(roots) <= ANY_PER_1000
+    assert any_density([beside("hermes_hooks"), beside("simulator")]) <= ANY_PER_1000
 
 
 def test_any_is_counted_in_code_only(tmp_path: Path) -> None:
